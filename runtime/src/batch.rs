@@ -1,0 +1,168 @@
+//! Rayon fan-out over tasks x completions, order-preserving.
+//!
+//! Every (task, completion) pair is one job; all jobs of a batch go to the pool at once so that a
+//! task with many completions does not leave threads idle. Results come back in input order.
+
+use crate::scorer::Scorer;
+use crate::task::{Task, TaskError};
+use crate::verdict::TaskResult;
+use crate::verifier::{Judged, VerifierComponent};
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// One line of JSONL input: its 1-based number and its text.
+#[derive(Debug, Clone)]
+pub struct InputLine {
+    /// 1-based line number in the input.
+    pub number: usize,
+    /// The line, without its line ending; `Err` when it was not valid UTF-8.
+    pub text: Result<String, ()>,
+}
+
+/// A task ready to score, or the result that rejects it.
+enum Prepared<'a> {
+    Ready {
+        task: &'a Task,
+        verifier: Arc<VerifierComponent>,
+        line: Option<usize>,
+    },
+    Rejected(TaskResult),
+}
+
+impl Scorer {
+    /// Scores every completion of `task`.
+    pub fn score_task(&self, task: &Task) -> TaskResult {
+        self.score_tasks(std::slice::from_ref(task))
+            .pop()
+            .expect("one result per task")
+    }
+
+    /// Scores every completion of every task, in parallel; one result per task, in order.
+    pub fn score_tasks(&self, tasks: &[Task]) -> Vec<TaskResult> {
+        let prepared = tasks.iter().map(|task| self.prepare(task, None)).collect();
+        self.run(prepared)
+    }
+
+    /// Reads and scores JSONL lines, in parallel; one result per line, in order. A malformed line
+    /// becomes an `invalid_task` result naming its line number and field; the others are scored.
+    pub fn score_lines(&self, lines: &[InputLine]) -> Vec<TaskResult> {
+        let parsed: Vec<Result<Task, TaskResult>> = self.pool.install(|| {
+            lines
+                .par_iter()
+                .map(|line| match &line.text {
+                    Ok(text) => {
+                        Task::from_json_line(text).map_err(|e| rejected(e, Some(line.number)))
+                    }
+                    Err(()) => Err(TaskResult::invalid(
+                        None,
+                        Some(line.number),
+                        format!("line {}: not valid UTF-8", line.number),
+                    )),
+                })
+                .collect()
+        });
+        let prepared = parsed
+            .iter()
+            .zip(lines)
+            .map(|(parsed, line)| match parsed {
+                Ok(task) => self.prepare(task, Some(line.number)),
+                Err(result) => Prepared::Rejected(result.clone()),
+            })
+            .collect();
+        self.run(prepared)
+    }
+
+    fn prepare<'a>(&self, task: &'a Task, line: Option<usize>) -> Prepared<'a> {
+        match self.registry.resolve(&task.verifier) {
+            Ok(verifier) => Prepared::Ready {
+                task,
+                verifier,
+                line,
+            },
+            Err(message) => Prepared::Rejected(rejected(
+                TaskError {
+                    id: Some(task.id.clone()),
+                    message: format!("\"verifier\": {message}"),
+                },
+                line,
+            )),
+        }
+    }
+
+    fn run(&self, prepared: Vec<Prepared<'_>>) -> Vec<TaskResult> {
+        let jobs: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(t, p)| match p {
+                Prepared::Ready { task, .. } => {
+                    (0..task.completions.len()).map(|c| (t, c)).collect()
+                }
+                Prepared::Rejected(_) => Vec::new(),
+            })
+            .collect();
+        let judged: Vec<Judged> = self.pool.install(|| {
+            jobs.par_iter()
+                .map(|&(t, c)| {
+                    let Prepared::Ready { task, verifier, .. } = &prepared[t] else {
+                        unreachable!("only ready tasks have jobs")
+                    };
+                    let limits = self.options.limits.with(&task.limits);
+                    verifier.judge(
+                        &self.engine,
+                        &task.verifier_input,
+                        &task.completions[c],
+                        &limits,
+                        self.options.seed,
+                    )
+                })
+                .collect()
+        });
+
+        let mut judged = judged.into_iter();
+        prepared
+            .into_iter()
+            .map(|p| match p {
+                Prepared::Rejected(result) => result,
+                Prepared::Ready { task, line, .. } => {
+                    let mine: Vec<Judged> = judged.by_ref().take(task.completions.len()).collect();
+                    collect_task(task, line, mine)
+                }
+            })
+            .collect()
+    }
+}
+
+/// One task's result from its completions' judgements. When the verifier calls the task invalid
+/// for any completion, the whole task is `invalid_task`.
+fn collect_task(task: &Task, line: Option<usize>, judged: Vec<Judged>) -> TaskResult {
+    let mut results = Vec::with_capacity(judged.len());
+    for j in judged {
+        match j {
+            Judged::Result(r) => results.push(r),
+            Judged::InvalidTask(message) => {
+                return rejected(
+                    TaskError {
+                        id: Some(task.id.clone()),
+                        message,
+                    },
+                    line,
+                );
+            }
+        }
+    }
+    TaskResult {
+        id: Some(task.id.clone()),
+        line: None,
+        status: None,
+        detail: None,
+        results,
+    }
+}
+
+fn rejected(error: TaskError, line: Option<usize>) -> TaskResult {
+    let detail = match line {
+        Some(n) => format!("line {n}: {}", error.message),
+        None => error.message,
+    };
+    TaskResult::invalid(error.id, line, detail)
+}

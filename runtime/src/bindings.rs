@@ -1,0 +1,9 @@
+//! Host bindings generated from `wit/`: the `verifier` world and the types it shares with guests.
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    world: "verifier",
+});
+
+pub use rewardbox::core::sandbox;
+pub use rewardbox::core::types;

@@ -1,0 +1,113 @@
+//! The compiled-component cache: `.cwasm` files on disk, keyed by the component's content hash and
+//! the engine's compatibility hash, so that the second run starts in milliseconds.
+//!
+//! Files are written to a temporary name and renamed into place, so concurrent processes never see
+//! a half-written file; a file that fails to load (truncated, from another wasmtime) is rebuilt.
+
+use sha2::{Digest, Sha256};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// Where compiled components are kept, or nowhere.
+#[derive(Debug, Clone)]
+pub struct ComponentCache {
+    dir: Option<PathBuf>,
+}
+
+impl ComponentCache {
+    /// A cache in `dir`, created on first use.
+    pub fn in_dir(dir: impl Into<PathBuf>) -> Self {
+        ComponentCache {
+            dir: Some(dir.into()),
+        }
+    }
+
+    /// No cache: every process compiles what it uses.
+    pub fn disabled() -> Self {
+        ComponentCache { dir: None }
+    }
+
+    /// The user's cache: `$REWARDBOX_CACHE_DIR`, else `$XDG_CACHE_HOME/rewardbox`, else
+    /// `~/.cache/rewardbox`; disabled when none of them is set.
+    pub fn user_default() -> Self {
+        let env = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        let dir = env("REWARDBOX_CACHE_DIR")
+            .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("rewardbox")))
+            .or_else(|| env("HOME").map(|d| d.join(".cache").join("rewardbox")));
+        ComponentCache { dir }
+    }
+
+    /// The cache directory, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The compiled form of `wasm` for `engine`, from the cache when present, else compiled (and
+    /// stored when the cache is writable; a cache that cannot be written is skipped, not fatal).
+    pub fn load(&self, engine: &Engine, wasm: &[u8]) -> anyhow::Result<Component> {
+        let Some(path) = self
+            .dir
+            .as_ref()
+            .map(|dir| dir.join(cache_file_name(engine, wasm)))
+        else {
+            return compile(engine, wasm);
+        };
+        if path.exists() {
+            // SAFETY: the file was written by `Engine::precompile_component` of an engine with the
+            // same compatibility hash (its name says so), into the user's own cache directory.
+            if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+                return Ok(component);
+            }
+        }
+        let compiled = engine
+            .precompile_component(wasm)
+            .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))?;
+        if let Err(e) = write_atomically(&path, &compiled) {
+            eprintln!(
+                "rewardbox: warning: could not write the component cache at {}: {e}",
+                path.display()
+            );
+        }
+        // SAFETY: `compiled` was produced by `precompile_component` of this very engine.
+        unsafe { Component::deserialize(engine, &compiled) }
+            .map_err(|e| anyhow::anyhow!("could not load the compiled component: {e}"))
+    }
+}
+
+fn compile(engine: &Engine, wasm: &[u8]) -> anyhow::Result<Component> {
+    Component::new(engine, wasm)
+        .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))
+}
+
+/// `<content sha256, 32 hex digits>-<engine compatibility hash>.cwasm`
+fn cache_file_name(engine: &Engine, wasm: &[u8]) -> String {
+    let content = Sha256::digest(wasm);
+    let content: String = content[..16].iter().map(|b| format!("{b:02x}")).collect();
+    let mut hasher = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    format!("{content}-{:016x}.cwasm", hasher.finish())
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .expect("cache files live in the cache directory");
+    std::fs::create_dir_all(dir)?;
+    let temporary = dir.join(format!(".{}.{}.tmp", std::process::id(), unique()));
+    std::fs::write(&temporary, bytes)?;
+    std::fs::rename(&temporary, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temporary);
+    })
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    COUNTER.fetch_add(1, Ordering::Relaxed)
+}

@@ -1,0 +1,189 @@
+//! Captured, capped stdout and stderr for a sandboxed run.
+//!
+//! Both streams draw from one byte budget (the `output_bytes` limit). A write past the budget
+//! records that the limit was hit and traps the guest, so a flood ends the run at once instead of
+//! being truncated silently.
+
+use bytes::Bytes;
+use std::sync::{Arc, Mutex};
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError};
+
+/// The error a guest's over-budget write traps with.
+#[derive(Debug, Clone, Copy)]
+pub struct OutputLimitExceeded;
+
+impl std::fmt::Display for OutputLimitExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("output limit exceeded")
+    }
+}
+
+impl std::error::Error for OutputLimitExceeded {}
+
+#[derive(Debug)]
+struct Budget {
+    remaining: u64,
+    exceeded: bool,
+}
+
+/// The shared budget of one run's output streams.
+#[derive(Debug, Clone)]
+pub struct OutputBudget(Arc<Mutex<Budget>>);
+
+impl OutputBudget {
+    /// A budget of `bytes` bytes.
+    pub fn new(bytes: u64) -> Self {
+        OutputBudget(Arc::new(Mutex::new(Budget {
+            remaining: bytes,
+            exceeded: false,
+        })))
+    }
+
+    /// Whether a write was refused for lack of budget.
+    pub fn exceeded(&self) -> bool {
+        self.0.lock().expect("budget lock").exceeded
+    }
+
+    fn take(&self, bytes: u64) -> bool {
+        let mut budget = self.0.lock().expect("budget lock");
+        if budget.remaining >= bytes && !budget.exceeded {
+            budget.remaining -= bytes;
+            true
+        } else {
+            budget.exceeded = true;
+            false
+        }
+    }
+}
+
+/// One captured output stream (stdout or stderr) drawing on an [`OutputBudget`].
+#[derive(Debug, Clone)]
+pub struct CapturedOutput {
+    buffer: Arc<Mutex<Vec<u8>>>,
+    budget: OutputBudget,
+}
+
+impl CapturedOutput {
+    /// An empty stream drawing on `budget`.
+    pub fn new(budget: &OutputBudget) -> Self {
+        CapturedOutput {
+            buffer: Arc::default(),
+            budget: budget.clone(),
+        }
+    }
+
+    /// Everything written so far.
+    pub fn contents(&self) -> Vec<u8> {
+        self.buffer.lock().expect("output lock").clone()
+    }
+
+    /// Everything written so far, as text (invalid UTF-8 replaced).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.buffer.lock().expect("output lock")).into_owned()
+    }
+
+    fn append(&self, bytes: &[u8]) -> Result<(), StreamError> {
+        if !self.budget.take(bytes.len() as u64) {
+            return Err(StreamError::Trap(OutputLimitExceeded.into()));
+        }
+        self.buffer
+            .lock()
+            .expect("output lock")
+            .extend_from_slice(bytes);
+        Ok(())
+    }
+}
+
+/// Largest write a guest is offered at once.
+const WRITE_PERMIT: usize = 64 * 1024;
+
+#[wasmtime_wasi::async_trait]
+impl OutputStream for CapturedOutput {
+    fn write(&mut self, bytes: Bytes) -> Result<(), StreamError> {
+        self.append(&bytes)
+    }
+
+    fn flush(&mut self) -> Result<(), StreamError> {
+        Ok(())
+    }
+
+    fn check_write(&mut self) -> Result<usize, StreamError> {
+        Ok(WRITE_PERMIT)
+    }
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for CapturedOutput {
+    async fn ready(&mut self) {}
+}
+
+impl IsTerminal for CapturedOutput {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for CapturedOutput {
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        Box::new(AsyncCapturedOutput(self.clone()))
+    }
+}
+
+/// The same stream behind tokio's `AsyncWrite`, for WASIp3 guests.
+struct AsyncCapturedOutput(CapturedOutput);
+
+impl tokio::io::AsyncWrite for AsyncCapturedOutput {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        std::task::Poll::Ready(
+            self.0
+                .append(buf)
+                .map(|()| buf.len())
+                .map_err(|_| std::io::Error::other(OutputLimitExceeded)),
+        )
+    }
+
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streams_share_one_budget_and_stop_at_it() {
+        let budget = OutputBudget::new(10);
+        let mut out = CapturedOutput::new(&budget);
+        let mut err = CapturedOutput::new(&budget);
+        out.write(Bytes::from_static(b"123456")).unwrap();
+        err.write(Bytes::from_static(b"abcd")).unwrap();
+        assert!(!budget.exceeded());
+        assert!(matches!(
+            out.write(Bytes::from_static(b"x")),
+            Err(StreamError::Trap(_))
+        ));
+        assert!(budget.exceeded());
+        assert_eq!(out.contents(), b"123456");
+        assert_eq!(err.text(), "abcd");
+    }
+}

@@ -1,0 +1,105 @@
+//! Once per process: the wasmtime [`Engine`] (pooling allocator, copy-on-write memory images,
+//! fuel, epoch interruption) and the ticker thread that drives the epoch.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+use wasmtime::{
+    Config, Enabled, Engine, InstanceAllocationStrategy, OptLevel, PoolingAllocationConfig,
+};
+
+/// How often the ticker thread advances the engine's epoch. Wall-clock limits are rounded up to
+/// whole ticks.
+pub const EPOCH_TICK: Duration = Duration::from_millis(1);
+
+/// Components that may be alive at once per scoring thread: a verifier and the candidate
+/// runner it calls, with room to spare.
+const COMPONENTS_PER_THREAD: u32 = 4;
+
+/// Bytes of each linear memory and table kept mapped when a pooled slot is reused.
+const KEEP_RESIDENT_BYTES: usize = 16 << 20;
+
+/// Decommits gathered before one batch of system calls.
+const DECOMMIT_BATCH: usize = 64;
+
+/// Builds the engine. `concurrency` is the number of threads that will run jobs at once; the
+/// pooling allocator is sized for it.
+pub fn build_engine(concurrency: usize) -> anyhow::Result<Engine> {
+    let components = (concurrency as u32).max(1) * COMPONENTS_PER_THREAD + 8;
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(components)
+        // A CPython component made by componentize-py holds about 14 core instances.
+        .max_core_instances_per_component(64)
+        .total_core_instances(components * 32)
+        .max_memories_per_component(8)
+        .total_memories(components * 4)
+        .max_tables_per_component(32)
+        .total_tables(components * 16)
+        .table_elements(200_000)
+        .max_memory_size(1 << 32)
+        .max_component_instance_size(1 << 20)
+        .max_core_instance_size(1 << 20)
+        // Instantiation is the cost to kill: reset a used slot by rewriting only the pages the
+        // last instance dirtied (PAGEMAP_SCAN, Linux 6.7+) instead of unmapping them, so the next
+        // instance takes no page faults, and batch whatever decommits remain.
+        .pagemap_scan(Enabled::Auto)
+        .linear_memory_keep_resident(KEEP_RESIDENT_BYTES)
+        .table_keep_resident(KEEP_RESIDENT_BYTES)
+        .decommit_batch_size(DECOMMIT_BATCH);
+
+    let mut config = Config::new();
+    config
+        .wasm_component_model(true)
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_opt_level(OptLevel::Speed)
+        .parallel_compilation(true)
+        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    Engine::new(&config).map_err(|e| anyhow::anyhow!("could not create the wasmtime engine: {e}"))
+}
+
+/// Advances an engine's epoch every [`EPOCH_TICK`] on a thread of its own, until dropped.
+pub struct EpochTicker {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl EpochTicker {
+    /// Starts ticking `engine`.
+    pub fn start(engine: &Engine) -> EpochTicker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let engine = engine.clone();
+            let stop = stop.clone();
+            std::thread::Builder::new()
+                .name("rewardbox-epoch".into())
+                .spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(EPOCH_TICK);
+                        engine.increment_epoch();
+                    }
+                })
+                .expect("spawning the epoch ticker thread")
+        };
+        EpochTicker {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for EpochTicker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The number of epoch ticks that covers `wall_ms`, plus one so that a deadline never fires early.
+pub fn ticks_for(wall_ms: u64) -> u64 {
+    let tick_ms = EPOCH_TICK.as_millis().max(1) as u64;
+    wall_ms.div_ceil(tick_ms) + 1
+}

@@ -1,0 +1,136 @@
+//! Streaming JSONL scoring: read a chunk of lines, score it in parallel, write its results in
+//! order, repeat. Memory stays bounded by the chunk size whatever the input's length.
+
+use crate::batch::InputLine;
+use crate::scorer::Scorer;
+use crate::verdict::{Status, TaskResult};
+use rayon::prelude::*;
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+/// Lines read and scored together. Large enough to keep every thread busy, small enough to keep
+/// memory flat and progress fresh.
+pub const DEFAULT_CHUNK_LINES: usize = 4096;
+
+/// Counts over a scored stream, for the closing summary line.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Summary {
+    /// Task lines read (valid or not).
+    pub tasks: u64,
+    /// Lines rejected as `invalid_task`.
+    pub invalid_tasks: u64,
+    /// Completions scored.
+    pub completions: u64,
+    /// Completions with `passed: true`.
+    pub passed: u64,
+    /// Completions with status `verifier_error`.
+    pub verifier_errors: u64,
+    /// Input bytes consumed.
+    pub bytes: u64,
+    /// Wall time so far.
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    fn add(&mut self, result: &TaskResult) {
+        self.tasks += 1;
+        if result.is_invalid() {
+            self.invalid_tasks += 1;
+        }
+        for r in &result.results {
+            self.completions += 1;
+            self.passed += u64::from(r.passed);
+            self.verifier_errors += u64::from(r.status == Status::VerifierError);
+        }
+    }
+
+    /// Completions scored per second of wall time.
+    pub fn rate(&self) -> f64 {
+        self.completions as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// The one-line summary printed at the end of `rewardbox score`.
+    pub fn line(&self) -> String {
+        let pass_rate = if self.completions == 0 {
+            0.0
+        } else {
+            100.0 * self.passed as f64 / self.completions as f64
+        };
+        format!(
+            "rewardbox: {} tasks ({} invalid), {} completions, pass rate {:.1}%, {} verifier errors, \
+             {:.2} s, {:.0} completions/s",
+            self.tasks,
+            self.invalid_tasks,
+            self.completions,
+            pass_rate,
+            self.verifier_errors,
+            self.elapsed.as_secs_f64(),
+            self.rate()
+        )
+    }
+}
+
+/// Scores every task line of `input`, writing one result line per task line to `output`, in order.
+/// Blank lines are skipped. `on_chunk` is called after each chunk with the running summary.
+///
+/// Returns an error only for I/O failures; malformed lines become `invalid_task` results.
+pub fn score_stream(
+    scorer: &Scorer,
+    mut input: impl BufRead,
+    mut output: impl Write,
+    chunk_lines: usize,
+    mut on_chunk: impl FnMut(&Summary),
+) -> std::io::Result<Summary> {
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let mut line_number = 0usize;
+    let mut buffer = Vec::new();
+    let mut at_end = false;
+    while !at_end {
+        let mut chunk = Vec::with_capacity(chunk_lines);
+        while chunk.len() < chunk_lines {
+            buffer.clear();
+            let read = input.read_until(b'\n', &mut buffer)?;
+            if read == 0 {
+                at_end = true;
+                break;
+            }
+            line_number += 1;
+            summary.bytes += read as u64;
+            let text = trim_line_ending(&buffer);
+            if text.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let text = std::str::from_utf8(text).map(str::to_owned).map_err(|_| ());
+            chunk.push(InputLine {
+                number: line_number,
+                text,
+            });
+        }
+        if chunk.is_empty() {
+            continue;
+        }
+        let results = scorer.score_lines(&chunk);
+        let encoded: Vec<String> = scorer.pool.install(|| {
+            results
+                .par_iter()
+                .map(|r| serde_json::to_string(r).expect("results always serialize"))
+                .collect()
+        });
+        for (result, line) in results.iter().zip(&encoded) {
+            summary.add(result);
+            output.write_all(line.as_bytes())?;
+            output.write_all(b"\n")?;
+        }
+        summary.elapsed = started.elapsed();
+        on_chunk(&summary);
+    }
+    output.flush()?;
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+fn trim_line_ending(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}

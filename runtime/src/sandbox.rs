@@ -1,0 +1,287 @@
+//! Once per job: a fresh [`Store`] with its limits and a WASI context that offers no filesystem,
+//! no network, no environment, a fake clock and a seeded random source. Also where every limit is
+//! enforced and where a failed run is classified.
+
+use crate::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
+use crate::engine::ticks_for;
+use crate::limits::Limits;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use wasmtime::component::ResourceTable;
+use wasmtime::{Engine, ResourceLimiter, Store, Trap};
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+
+/// The state of one job's store.
+pub struct JobState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    limiter: MemoryLimiter,
+    /// What the host offers the guest beyond WASI (the `sandbox` interface for verifiers).
+    pub host: crate::host::HostContext,
+}
+
+impl WasiView for JobState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+/// One job: a store, its captured output, and the limits it was built with.
+pub struct Job {
+    /// The store; instantiate the component in it and call it once.
+    pub store: Store<JobState>,
+    /// What the guest wrote to stdout.
+    pub stdout: CapturedOutput,
+    /// What the guest wrote to stderr.
+    pub stderr: CapturedOutput,
+    budget: OutputBudget,
+    limits: Limits,
+}
+
+impl Job {
+    /// A fresh store on `engine` with `limits`, `stdin` as the guest's standard input and `seed`
+    /// for its random source.
+    pub fn new(
+        engine: &Engine,
+        limits: &Limits,
+        seed: u64,
+        stdin: &[u8],
+        host: crate::host::HostContext,
+    ) -> Job {
+        let budget = OutputBudget::new(limits.output_bytes);
+        let stdout = CapturedOutput::new(&budget);
+        let stderr = CapturedOutput::new(&budget);
+        let mut wasi = WasiCtx::builder();
+        wasi.stdin(MemoryInputPipe::new(stdin.to_vec()))
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .secure_random(StdRng::seed_from_u64(seed))
+            .insecure_random(StdRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
+            .insecure_random_seed(u128::from(seed))
+            .wall_clock(FakeWallClock::default())
+            .monotonic_clock(FakeMonotonicClock::default())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false);
+        let state = JobState {
+            wasi: wasi.build(),
+            table: ResourceTable::new(),
+            limiter: MemoryLimiter {
+                limit: limits.memory_bytes,
+                used: 0,
+                exceeded: false,
+            },
+            host,
+        };
+        let mut store = Store::new(engine, state);
+        store.limiter(|state| &mut state.limiter);
+        store
+            .set_fuel(limits.fuel)
+            .expect("fuel is enabled on the engine");
+        store.set_epoch_deadline(ticks_for(limits.wall_ms));
+        store.epoch_deadline_trap();
+        Job {
+            store,
+            stdout,
+            stderr,
+            budget,
+            limits: *limits,
+        }
+    }
+
+    /// Fuel consumed so far.
+    pub fn fuel_used(&self) -> u64 {
+        self.limits
+            .fuel
+            .saturating_sub(self.store.get_fuel().unwrap_or(0))
+    }
+
+    /// Why a call into this job's guest failed, from the error it returned.
+    pub fn classify(&self, error: &wasmtime::Error) -> RunFailure {
+        if self.budget.exceeded() || error.downcast_ref::<OutputLimitExceeded>().is_some() {
+            return RunFailure::OutputExceeded {
+                limit: self.limits.output_bytes,
+            };
+        }
+        if self.store.data().limiter.exceeded
+            || error.downcast_ref::<MemoryLimitExceeded>().is_some()
+        {
+            return RunFailure::MemoryExceeded {
+                limit: self.limits.memory_bytes,
+            };
+        }
+        match error.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => RunFailure::FuelExhausted {
+                limit: self.limits.fuel,
+            },
+            Some(Trap::Interrupt) => RunFailure::Timeout {
+                limit_ms: self.limits.wall_ms,
+            },
+            Some(Trap::StackOverflow) => RunFailure::StackOverflow,
+            Some(trap) => RunFailure::Trap {
+                message: trap.to_string(),
+                stderr_tail: tail(&self.stderr.text()),
+            },
+            None => RunFailure::Trap {
+                message: format!("{error:#}"),
+                stderr_tail: tail(&self.stderr.text()),
+            },
+        }
+    }
+}
+
+/// The last non-empty line of a guest's stderr, where a Rust panic message ends up.
+fn tail(stderr: &str) -> Option<String> {
+    let line = stderr.lines().rev().find(|l| !l.trim().is_empty())?;
+    let mut line = line.trim().to_string();
+    if line.len() > 500 {
+        let cut = (0..=500)
+            .rev()
+            .find(|&i| line.is_char_boundary(i))
+            .unwrap_or(0);
+        line.truncate(cut);
+        line.push('…');
+    }
+    Some(line)
+}
+
+/// How a sandboxed run ended when it did not return.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunFailure {
+    /// It ran out of fuel.
+    FuelExhausted { limit: u64 },
+    /// It ran past its wall-clock limit.
+    Timeout { limit_ms: u64 },
+    /// It tried to grow its memory past the limit.
+    MemoryExceeded { limit: u64 },
+    /// It wrote more than its output limit.
+    OutputExceeded { limit: u64 },
+    /// It exhausted its call stack (unbounded recursion).
+    StackOverflow,
+    /// It trapped for another reason, a Rust panic for instance.
+    Trap {
+        message: String,
+        stderr_tail: Option<String>,
+    },
+}
+
+impl std::fmt::Display for RunFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunFailure::FuelExhausted { limit } => write!(f, "ran out of fuel (limit {limit})"),
+            RunFailure::Timeout { limit_ms } => {
+                write!(f, "exceeded the wall-clock limit of {limit_ms} ms")
+            }
+            RunFailure::MemoryExceeded { limit } => {
+                write!(
+                    f,
+                    "exceeded the memory limit of {} MiB",
+                    limit / (1024 * 1024)
+                )
+            }
+            RunFailure::OutputExceeded { limit } => {
+                write!(f, "exceeded the output limit of {limit} bytes")
+            }
+            RunFailure::StackOverflow => write!(f, "overflowed its call stack"),
+            RunFailure::Trap {
+                message,
+                stderr_tail: Some(tail),
+            } => write!(f, "trapped: {message} ({tail})"),
+            RunFailure::Trap {
+                message,
+                stderr_tail: None,
+            } => write!(f, "trapped: {message}"),
+        }
+    }
+}
+
+/// The error a guest's memory growth past its limit traps with.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryLimitExceeded;
+
+impl std::fmt::Display for MemoryLimitExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("memory limit exceeded")
+    }
+}
+
+impl std::error::Error for MemoryLimitExceeded {}
+
+/// Caps the linear memory of a store, summed over all its memories.
+struct MemoryLimiter {
+    limit: u64,
+    used: u64,
+    exceeded: bool,
+}
+
+/// Table elements a store may hold in one table.
+const MAX_TABLE_ELEMENTS: usize = 1_000_000;
+
+impl ResourceLimiter for MemoryLimiter {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let after = self.used - current as u64 + desired as u64;
+        if after > self.limit {
+            self.exceeded = true;
+            return Err(MemoryLimitExceeded.into());
+        }
+        self.used = after;
+        Ok(true)
+    }
+
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        Ok(desired <= MAX_TABLE_ELEMENTS)
+    }
+}
+
+/// A monotonic clock that advances one microsecond per reading: deterministic, and loops that wait
+/// for time to pass still terminate.
+#[derive(Default)]
+struct FakeMonotonicClock {
+    now_ns: AtomicU64,
+}
+
+impl HostMonotonicClock for FakeMonotonicClock {
+    fn resolution(&self) -> u64 {
+        1_000
+    }
+
+    fn now(&self) -> u64 {
+        self.now_ns.fetch_add(1_000, Ordering::Relaxed) + 1_000
+    }
+}
+
+/// A wall clock that starts at 2024-01-01T00:00:00Z and advances one microsecond per reading.
+#[derive(Default)]
+struct FakeWallClock {
+    elapsed_ns: AtomicU64,
+}
+
+/// 2024-01-01T00:00:00Z in seconds since the Unix epoch.
+const FAKE_EPOCH_SECONDS: u64 = 1_704_067_200;
+
+impl HostWallClock for FakeWallClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_micros(1)
+    }
+
+    fn now(&self) -> Duration {
+        let elapsed = self.elapsed_ns.fetch_add(1_000, Ordering::Relaxed) + 1_000;
+        Duration::from_secs(FAKE_EPOCH_SECONDS) + Duration::from_nanos(elapsed)
+    }
+}

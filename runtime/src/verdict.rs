@@ -1,0 +1,134 @@
+//! The result taxonomy: [`Status`], [`CompletionResult`], [`CaseResult`], [`TaskResult`].
+//!
+//! `ok` means a verdict was reached (its score may be 0). `verifier_error` means the verifier
+//! failed: the result carries `mask: true` so that a trainer leaves it out of its statistics
+//! instead of reading a poisoned 0. `invalid_task` is for a whole input line that is malformed.
+
+use serde::{Deserialize, Serialize};
+
+/// The status of a completion's result, or of a whole task line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// A verdict was reached.
+    Ok,
+    /// The verifier trapped, ran out of a limit, returned a malformed verdict or an error.
+    VerifierError,
+    /// The task line itself is malformed.
+    InvalidTask,
+}
+
+/// Why one test case of a completion passed or failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatus {
+    /// The case passed.
+    Passed,
+    /// The candidate's answer was wrong.
+    Wrong,
+    /// The candidate ran out of fuel.
+    FuelExhausted,
+    /// The candidate ran past the wall-clock safety net.
+    Timeout,
+    /// The candidate tried to use more memory than allowed.
+    MemoryExceeded,
+    /// The candidate wrote more output than allowed.
+    OutputExceeded,
+    /// The candidate crashed (an uncaught exception, a trap).
+    Crashed,
+    /// The candidate exited with a non-zero code.
+    ExitedNonzero,
+    /// No program could be found in the completion.
+    NoCodeFound,
+    /// The candidate returned a value that is not canonical JSON.
+    NotJson,
+}
+
+/// The verdict on one test case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// The case's name, as the verifier gave it.
+    pub id: String,
+    /// Why it passed or failed.
+    pub status: CaseStatus,
+    /// Its score in [0, 1].
+    pub score: f64,
+    /// A human-readable reason.
+    pub detail: String,
+}
+
+/// The result for one completion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompletionResult {
+    /// The reward, in [0, 1]. 0 when the status is not `ok`.
+    pub score: f64,
+    /// Whether the verifier accepted the completion.
+    pub passed: bool,
+    /// `ok` or `verifier_error`.
+    pub status: Status,
+    /// Why: the verifier's explanation, or what went wrong.
+    pub detail: String,
+    /// Fuel the verifier consumed (deterministic).
+    pub fuel: u64,
+    /// Wall time of the verification, in microseconds (not deterministic).
+    pub wall_us: u64,
+    /// True when the result must be left out of training statistics (`verifier_error`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mask: bool,
+    /// Per-case verdicts, for verifiers that run test cases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cases: Vec<CaseResult>,
+}
+
+impl CompletionResult {
+    /// A masked `verifier_error` result with `detail`.
+    pub fn verifier_error(detail: impl Into<String>, fuel: u64, wall_us: u64) -> Self {
+        CompletionResult {
+            score: 0.0,
+            passed: false,
+            status: Status::VerifierError,
+            detail: detail.into(),
+            fuel,
+            wall_us,
+            mask: true,
+            cases: Vec::new(),
+        }
+    }
+}
+
+/// The result for one task line: its completions' results, or why the line is invalid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskResult {
+    /// The task's `id`, when it could be read.
+    pub id: Option<String>,
+    /// The 1-based input line, for invalid lines read from a file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// `invalid_task` for a malformed line; absent otherwise (each result has its own status).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+    /// Why the line is invalid, naming the line and the field: `line 3: "completions" must be a
+    /// list of strings`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// One result per completion, in the task's order. Empty for an invalid line.
+    pub results: Vec<CompletionResult>,
+}
+
+impl TaskResult {
+    /// An `invalid_task` result.
+    pub fn invalid(id: Option<String>, line: Option<usize>, detail: String) -> Self {
+        TaskResult {
+            id,
+            line,
+            status: Some(Status::InvalidTask),
+            detail: Some(detail),
+            results: Vec::new(),
+        }
+    }
+
+    /// Whether the whole line was rejected.
+    pub fn is_invalid(&self) -> bool {
+        self.status == Some(Status::InvalidTask)
+    }
+}

@@ -1,0 +1,152 @@
+//! A verifier component ready to run: compiled and pre-linked once ([`VerifierPre`]), then called
+//! once per completion in a fresh [`Job`].
+
+use crate::bindings::VerifierPre;
+use crate::bindings::types;
+use crate::host::HostContext;
+use crate::limits::Limits;
+use crate::sandbox::{Job, JobState};
+use crate::verdict::{CaseResult, CaseStatus, CompletionResult, Status};
+use std::time::Instant;
+use wasmtime::Engine;
+use wasmtime::component::{Component, Linker};
+
+/// What a verifier made of one completion.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judged {
+    /// A result: `ok` with the verdict, or a masked `verifier_error`.
+    Result(CompletionResult),
+    /// The verifier says the task is malformed; the message names the field.
+    InvalidTask(String),
+}
+
+/// A compiled verifier component, linked against the host and ready to instantiate.
+pub struct VerifierComponent {
+    name: String,
+    pre: VerifierPre<JobState>,
+}
+
+impl VerifierComponent {
+    /// Links `component` (which must implement the `verifier` world) with `linker`.
+    pub fn new(
+        name: &str,
+        component: &Component,
+        linker: &Linker<JobState>,
+    ) -> anyhow::Result<Self> {
+        let instance_pre = linker.instantiate_pre(component).map_err(|e| {
+            anyhow::anyhow!(
+                "{name} cannot be linked: {e:#} (does it implement the `verifier` world of wit/?)"
+            )
+        })?;
+        let pre = VerifierPre::new(instance_pre).map_err(|e| {
+            anyhow::anyhow!("{name} does not implement the `verifier` world of wit/: {e:#}")
+        })?;
+        Ok(VerifierComponent {
+            name: name.to_string(),
+            pre,
+        })
+    }
+
+    /// The verifier's name: a built-in name or the path it was loaded from.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Judges `completion` of the task whose fields are `task_json`, in a fresh store with `limits`.
+    pub fn judge(
+        &self,
+        engine: &Engine,
+        task_json: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Judged {
+        let started = Instant::now();
+        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
+        let outcome = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|bindings| bindings.call_verify(&mut job.store, task_json, completion));
+        let fuel = job.fuel_used();
+        let wall_us = started.elapsed().as_micros() as u64;
+        match outcome {
+            Ok(Ok(verdict)) => Judged::Result(checked(verdict, fuel, wall_us)),
+            Ok(Err(types::VerifyError::InvalidTask(message))) => Judged::InvalidTask(message),
+            Ok(Err(types::VerifyError::Failed(message))) => {
+                Judged::Result(CompletionResult::verifier_error(
+                    format!("verifier returned an error: {message}"),
+                    fuel,
+                    wall_us,
+                ))
+            }
+            Err(error) => Judged::Result(CompletionResult::verifier_error(
+                format!("verifier {}", job.classify(&error)),
+                fuel,
+                wall_us,
+            )),
+        }
+    }
+}
+
+/// Turns a verdict into a result, or into a `verifier_error` when a score is NaN or outside [0, 1].
+fn checked(verdict: types::Verdict, fuel: u64, wall_us: u64) -> CompletionResult {
+    if let Some(problem) = bad_score(verdict.score) {
+        return CompletionResult::verifier_error(
+            format!("verifier returned score {problem}"),
+            fuel,
+            wall_us,
+        );
+    }
+    let mut cases = Vec::with_capacity(verdict.cases.len());
+    for case in verdict.cases {
+        if let Some(problem) = bad_score(case.score) {
+            return CompletionResult::verifier_error(
+                format!("verifier returned score {problem} for case {:?}", case.id),
+                fuel,
+                wall_us,
+            );
+        }
+        cases.push(CaseResult {
+            id: case.id,
+            status: case_status(case.status),
+            score: case.score,
+            detail: case.detail,
+        });
+    }
+    CompletionResult {
+        score: verdict.score,
+        passed: verdict.passed,
+        status: Status::Ok,
+        detail: verdict.detail,
+        fuel,
+        wall_us,
+        mask: false,
+        cases,
+    }
+}
+
+fn bad_score(score: f64) -> Option<String> {
+    if score.is_nan() {
+        Some("NaN".into())
+    } else if !(0.0..=1.0).contains(&score) {
+        Some(format!("{score}, outside [0, 1]"))
+    } else {
+        None
+    }
+}
+
+fn case_status(status: types::CaseStatus) -> CaseStatus {
+    use types::CaseStatus as Wit;
+    match status {
+        Wit::Passed => CaseStatus::Passed,
+        Wit::Wrong => CaseStatus::Wrong,
+        Wit::FuelExhausted => CaseStatus::FuelExhausted,
+        Wit::Timeout => CaseStatus::Timeout,
+        Wit::MemoryExceeded => CaseStatus::MemoryExceeded,
+        Wit::OutputExceeded => CaseStatus::OutputExceeded,
+        Wit::Crashed => CaseStatus::Crashed,
+        Wit::ExitedNonzero => CaseStatus::ExitedNonzero,
+        Wit::NoCodeFound => CaseStatus::NoCodeFound,
+        Wit::NotJson => CaseStatus::NotJson,
+    }
+}

@@ -1,0 +1,101 @@
+//! A verifier that misbehaves in the way its task's `"attack"` field asks, so that the tests can
+//! prove each limit of the host and each way a verifier's failure is reported:
+//!
+//! | attack        | what it does                                       | the host must report            |
+//! |---------------|----------------------------------------------------|---------------------------------|
+//! | `loop`        | spins forever                                      | ran out of fuel                 |
+//! | `sleep`       | sleeps 5 ms at a time, forever                     | exceeded the wall-clock limit   |
+//! | `memory`      | allocates 1 MiB at a time, forever                 | exceeded the memory limit       |
+//! | `output`      | prints to stdout forever                           | exceeded the output limit       |
+//! | `recursion`   | recurses without bound                             | overflowed its call stack       |
+//! | `panic`       | panics                                             | trapped, with the panic message |
+//! | `nan`         | returns score NaN                                  | score NaN                       |
+//! | `seven`       | returns score 7                                    | score outside [0, 1]            |
+//! | `error`       | returns an error                                   | the error                       |
+//! | `invalid`     | says the task is malformed                         | invalid_task for the line       |
+//! | `probe`       | reads the environment it was given                 | (reports what it saw)           |
+//! | anything else | passes when the completion is `good`               | an ordinary verdict             |
+
+use std::hash::{BuildHasher, Hasher};
+
+wit_bindgen::generate!({
+    path: "../../../wit",
+    world: "verifier",
+});
+
+struct Hostile;
+
+fn verdict(score: f64, detail: String) -> Result<Verdict, VerifyError> {
+    Ok(Verdict {
+        score,
+        passed: score >= 1.0,
+        detail,
+        cases: Vec::new(),
+    })
+}
+
+#[inline(never)]
+fn recurse(depth: u64) -> u64 {
+    let mut frame = [depth; 64];
+    std::hint::black_box(&mut frame);
+    recurse(depth + 1) + frame[3]
+}
+
+/// What the sandbox offers a guest: environment, files, network, clocks and randomness.
+fn probe() -> String {
+    let env = std::env::vars().count();
+    let args = std::env::args().count();
+    let file = std::fs::read("/etc/passwd").is_ok() || std::fs::read_dir(".").is_ok();
+    let net = std::net::TcpStream::connect("127.0.0.1:80").is_ok();
+    let random = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    let wall = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let start = std::time::Instant::now();
+    let elapsed = start.elapsed().as_nanos();
+    format!(
+        "env={env} args={args} file={file} net={net} random={random} wall={wall} elapsed_ns={elapsed}"
+    )
+}
+
+impl Guest for Hostile {
+    fn verify(task: String, completion: String) -> Result<Verdict, VerifyError> {
+        let task: serde_json::Value =
+            serde_json::from_str(&task).map_err(|e| VerifyError::Failed(e.to_string()))?;
+        match task["attack"].as_str().unwrap_or("") {
+            "loop" => {
+                let mut n: u64 = 0;
+                loop {
+                    n = std::hint::black_box(n.wrapping_add(1));
+                }
+            }
+            "sleep" => loop {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            },
+            "memory" => {
+                let mut hoard: Vec<Vec<u8>> = Vec::new();
+                loop {
+                    hoard.push(vec![1u8; 1 << 20]);
+                    std::hint::black_box(&hoard);
+                }
+            }
+            "output" => loop {
+                println!("{{\"score\": 1.0, \"passed\": true}} flooding stdout");
+            },
+            "recursion" => verdict(0.0, recurse(0).to_string()),
+            "panic" => panic!("hostile verifier panicked on purpose"),
+            "nan" => verdict(f64::NAN, "not a number".into()),
+            "seven" => verdict(7.0, "out of range".into()),
+            "error" => Err(VerifyError::Failed("the hostile verifier refuses".into())),
+            "invalid" => Err(VerifyError::InvalidTask("\"secret\" is missing".into())),
+            "probe" => verdict(0.0, probe()),
+            _ if completion.trim() == "good" => verdict(1.0, "good".into()),
+            _ => verdict(0.0, "not good".into()),
+        }
+    }
+}
+
+export!(Hostile);
