@@ -5,5 +5,5 @@ wasmtime::component::bindgen!({
     world: "verifier",
 });
 
-pub use rewardbox::core::sandbox;
-pub use rewardbox::core::types;
+pub use self::rewardbox::core::sandbox;
+pub use self::rewardbox::core::types;

@@ -58,10 +58,13 @@ impl ComponentCache {
         else {
             return compile(engine, wasm);
         };
-        if path.exists() {
+        // Read into memory rather than mmap the file: a cache file truncated by another process
+        // while mapped would kill this one with SIGBUS.
+        if let Ok(cached) = std::fs::read(&path) {
             // SAFETY: the file was written by `Engine::precompile_component` of an engine with the
-            // same compatibility hash (its name says so), into the user's own cache directory.
-            if let Ok(component) = unsafe { Component::deserialize_file(engine, &path) } {
+            // same compatibility hash (its name says so), into the user's own cache directory;
+            // wasmtime checks its header and rejects a file from another engine or truncated.
+            if let Ok(component) = unsafe { Component::deserialize(engine, &cached) } {
                 return Ok(component);
             }
         }

@@ -136,19 +136,24 @@ impl Job {
     }
 }
 
-/// The last non-empty line of a guest's stderr, where a Rust panic message ends up.
+/// The end of a guest's stderr, where a Rust panic's location and message are: its last two
+/// meaningful lines, joined, at most 500 bytes.
 fn tail(stderr: &str) -> Option<String> {
-    let line = stderr.lines().rev().find(|l| !l.trim().is_empty())?;
-    let mut line = line.trim().to_string();
-    if line.len() > 500 {
-        let cut = (0..=500)
-            .rev()
-            .find(|&i| line.is_char_boundary(i))
-            .unwrap_or(0);
-        line.truncate(cut);
-        line.push('…');
+    let meaningful: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("note: run with `RUST_BACKTRACE"))
+        .collect();
+    let mut tail = meaningful[meaningful.len().saturating_sub(2)..].join(" ");
+    if tail.is_empty() {
+        return None;
     }
-    Some(line)
+    if tail.len() > 500 {
+        let cut = (0..=500).rev().find(|&i| tail.is_char_boundary(i)).unwrap_or(0);
+        tail.truncate(cut);
+        tail.push('…');
+    }
+    Some(tail)
 }
 
 /// How a sandboxed run ended when it did not return.

@@ -8,6 +8,7 @@
 //! | `memory`      | allocates 1 MiB at a time, forever                 | exceeded the memory limit       |
 //! | `output`      | prints to stdout forever                           | exceeded the output limit       |
 //! | `recursion`   | recurses without bound                             | overflowed its call stack       |
+//! | `deep-frames` | recurses with large frames (shadow stack)          | out of bounds memory access     |
 //! | `panic`       | panics                                             | trapped, with the panic message |
 //! | `nan`         | returns score NaN                                  | score NaN                       |
 //! | `seven`       | returns score 7                                    | score outside [0, 1]            |
@@ -34,11 +35,18 @@ fn verdict(score: f64, detail: String) -> Result<Verdict, VerifyError> {
     })
 }
 
+/// Recursion on wasm's own call stack (no locals in linear memory).
 #[inline(never)]
 fn recurse(depth: u64) -> u64 {
+    if std::hint::black_box(depth) == u64::MAX { 0 } else { recurse(depth + 1).wrapping_mul(3).wrapping_add(depth) }
+}
+
+/// Recursion whose frames live on the shadow stack in linear memory, as large Rust or C frames do.
+#[inline(never)]
+fn recurse_in_memory(depth: u64) -> u64 {
     let mut frame = [depth; 64];
     std::hint::black_box(&mut frame);
-    recurse(depth + 1) + frame[3]
+    recurse_in_memory(depth + 1) + frame[3]
 }
 
 /// What the sandbox offers a guest: environment, files, network, clocks and randomness.
@@ -86,6 +94,7 @@ impl Guest for Hostile {
                 println!("{{\"score\": 1.0, \"passed\": true}} flooding stdout");
             },
             "recursion" => verdict(0.0, recurse(0).to_string()),
+            "deep-frames" => verdict(0.0, recurse_in_memory(0).to_string()),
             "panic" => panic!("hostile verifier panicked on purpose"),
             "nan" => verdict(f64::NAN, "not a number".into()),
             "seven" => verdict(7.0, "out of range".into()),
