@@ -18,20 +18,61 @@ fn each_builtin_judges_its_completions() {
     let s = scorer();
     let t = |v: &str, extra: serde_json::Value, completions: &[&str]| {
         let mut task = json!({"id": v, "verifier": v, "completions": completions});
-        task.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        task.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         scores(&s, task)
     };
-    assert_eq!(t("exact", json!({"reference": "Paris"}), &[" Paris\n", "paris"]), vec![1.0, 0.0]);
-    assert_eq!(t("normalized", json!({"reference": "Paris"}), &["PARIS.", "Lyon"]), vec![1.0, 0.0]);
     assert_eq!(
-        t("numeric", json!({"reference": "391", "tolerance": 1e-6}), &["391", "391.0000001", "400", "none"]),
+        t(
+            "exact",
+            json!({"reference": "Paris"}),
+            &[" Paris\n", "paris"]
+        ),
+        vec![1.0, 0.0]
+    );
+    assert_eq!(
+        t(
+            "normalized",
+            json!({"reference": "Paris"}),
+            &["PARIS.", "Lyon"]
+        ),
+        vec![1.0, 0.0]
+    );
+    assert_eq!(
+        t(
+            "numeric",
+            json!({"reference": "391", "tolerance": 1e-6}),
+            &["391", "391.0000001", "400", "none"]
+        ),
         vec![1.0, 1.0, 0.0, 0.0]
     );
-    assert_eq!(t("numeric", json!({"reference": "1234"}), &["it costs $1,234.", "-1234"]), vec![1.0, 0.0]);
-    assert_eq!(t("regex", json!({"pattern": "[0-9]+"}), &["123", "x123"]), vec![1.0, 0.0]);
-    assert_eq!(t("regex", json!({"pattern": "[0-9]+", "search": true}), &["x123", "x"]), vec![1.0, 0.0]);
     assert_eq!(
-        t("choice", json!({"reference": "B"}), &["(B)", "The answer is B.", r"\boxed{B}", "A", "B or C"]),
+        t(
+            "numeric",
+            json!({"reference": "1234"}),
+            &["it costs $1,234.", "-1234"]
+        ),
+        vec![1.0, 0.0]
+    );
+    assert_eq!(
+        t("regex", json!({"pattern": "[0-9]+"}), &["123", "x123"]),
+        vec![1.0, 0.0]
+    );
+    assert_eq!(
+        t(
+            "regex",
+            json!({"pattern": "[0-9]+", "search": true}),
+            &["x123", "x"]
+        ),
+        vec![1.0, 0.0]
+    );
+    assert_eq!(
+        t(
+            "choice",
+            json!({"reference": "B"}),
+            &["(B)", "The answer is B.", r"\boxed{B}", "A", "B or C"]
+        ),
         vec![1.0, 1.0, 1.0, 0.0, 0.0]
     );
 }
@@ -47,13 +88,23 @@ fn a_verifier_field_error_names_line_and_field() {
             .to_string(),
     ];
     let results = score_lines(&scorer(), &lines);
-    let details: Vec<&str> = results.iter().map(|r| r.detail.as_deref().unwrap()).collect();
+    let details: Vec<&str> = results
+        .iter()
+        .map(|r| r.detail.as_deref().unwrap())
+        .collect();
     assert_eq!(details[0], "line 1: \"reference\" is missing");
     assert_eq!(details[1], "line 2: \"reference\" contains no number");
     assert_eq!(details[2], "line 3: \"pattern\" must be a string");
     assert!(details[3].starts_with("line 4: \"reference\" must be a single letter"));
-    assert_eq!(details[4], "line 5: \"tolerance\" must be a non-negative number");
-    assert!(results.iter().all(|r| r.status == Some(Status::InvalidTask) && r.results.is_empty()));
+    assert_eq!(
+        details[4],
+        "line 5: \"tolerance\" must be a non-negative number"
+    );
+    assert!(
+        results
+            .iter()
+            .all(|r| r.status == Some(Status::InvalidTask) && r.results.is_empty())
+    );
 }
 
 #[test]
@@ -68,10 +119,28 @@ fn malformed_lines_are_invalid_tasks_naming_line_and_field() {
     ];
     let results = score_lines(&scorer(), &lines);
     assert_eq!(results[0].results[0].score, 1.0);
-    assert_eq!(results[1].detail.as_deref(), Some("line 2: \"completions\" must be a list of strings"));
-    assert!(results[2].detail.as_deref().unwrap().starts_with("line 3: not valid JSON"));
-    assert_eq!(results[3].detail.as_deref(), Some("line 4: \"id\" is missing"));
-    assert!(results[4].detail.as_deref().unwrap().starts_with("line 5: \"verifier\": unknown verifier \"no-such-verifier\""));
+    assert_eq!(
+        results[1].detail.as_deref(),
+        Some("line 2: \"completions\" must be a list of strings")
+    );
+    assert!(
+        results[2]
+            .detail
+            .as_deref()
+            .unwrap()
+            .starts_with("line 3: not valid JSON")
+    );
+    assert_eq!(
+        results[3].detail.as_deref(),
+        Some("line 4: \"id\" is missing")
+    );
+    assert!(
+        results[4]
+            .detail
+            .as_deref()
+            .unwrap()
+            .starts_with("line 5: \"verifier\": unknown verifier \"no-such-verifier\"")
+    );
     assert_eq!(results[5].results[0].score, 0.0);
     assert_eq!(results[5].results[0].status, Status::Ok);
     for (i, r) in results.iter().enumerate().skip(1).take(4) {
@@ -88,7 +157,10 @@ fn the_same_completion_gets_the_same_verdict_and_fuel() {
     let first = s.score_task(&task);
     let second = s.score_task(&task);
     for (a, b) in first.results.iter().zip(&second.results) {
-        assert_eq!((a.score, a.passed, &a.detail, a.fuel), (b.score, b.passed, &b.detail, b.fuel));
+        assert_eq!(
+            (a.score, a.passed, &a.detail, a.fuel),
+            (b.score, b.passed, &b.detail, b.fuel)
+        );
     }
     assert_eq!(first.results[0].fuel, first.results[1].fuel);
     assert!(first.results[0].fuel > 0);
@@ -99,8 +171,10 @@ fn results_keep_input_order_across_threads() {
     let s = scorer();
     let tasks: Vec<Task> = (0..200)
         .map(|i| {
-            Task::from_value(json!({"id": format!("t{i}"), "verifier": "numeric", "reference": i.to_string(),
-                "completions": (0..7).map(|j| (i + j % 2).to_string()).collect::<Vec<_>>()}))
+            Task::from_value(
+                json!({"id": format!("t{i}"), "verifier": "numeric", "reference": i.to_string(),
+                "completions": (0..7).map(|j| (i + j % 2).to_string()).collect::<Vec<_>>()}),
+            )
             .unwrap()
         })
         .collect();
@@ -114,24 +188,40 @@ fn results_keep_input_order_across_threads() {
 
 #[test]
 fn compiled_components_are_cached_on_disk_and_reused() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cache-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let options = || ScorerOptions { cache: ComponentCache::in_dir(&dir), ..Default::default() };
+    let options = || ScorerOptions {
+        cache: ComponentCache::in_dir(&dir),
+        ..Default::default()
+    };
     let first = Scorer::new(options()).unwrap();
     first.verifier("exact").unwrap();
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(files.len(), 1, "{files:?}");
     assert_eq!(files[0].extension().unwrap(), "cwasm");
     let modified = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
 
     let second = Scorer::new(options()).unwrap();
     second.verifier("numeric").unwrap(); // same component as `exact`: loaded, not rebuilt
-    assert_eq!(std::fs::metadata(&files[0]).unwrap().modified().unwrap(), modified);
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        modified
+    );
 
     std::fs::write(&files[0], b"corrupt").unwrap();
     let third = Scorer::new(options()).unwrap();
-    let task = Task::from_value(json!({"id": "c", "verifier": "exact", "reference": "a", "completions": ["a"]}))
-        .unwrap();
-    assert_eq!(third.score_task(&task).results[0].score, 1.0, "a corrupt cache entry is rebuilt");
+    let task = Task::from_value(
+        json!({"id": "c", "verifier": "exact", "reference": "a", "completions": ["a"]}),
+    )
+    .unwrap();
+    assert_eq!(
+        third.score_task(&task).results[0].score,
+        1.0,
+        "a corrupt cache entry is rebuilt"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -15,7 +15,11 @@ fn rewardbox() -> Command {
 }
 
 fn parse(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec()).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 fn batch() -> String {
@@ -36,23 +40,52 @@ fn batch() -> String {
 
 fn check_batch_output(results: &[Value]) {
     let ids: Vec<&Value> = results.iter().map(|r| &r["id"]).collect();
-    let expected = [json!("q17"), Value::Null, json!("flood"), json!("spin"), json!("wrong-type"), json!("who"), json!("last")];
+    let expected = [
+        json!("q17"),
+        Value::Null,
+        json!("flood"),
+        json!("spin"),
+        json!("wrong-type"),
+        json!("who"),
+        json!("last"),
+    ];
     assert_eq!(ids, expected.iter().collect::<Vec<_>>());
-    let q17: Vec<f64> = results[0]["results"].as_array().unwrap().iter().map(|r| r["score"].as_f64().unwrap()).collect();
+    let q17: Vec<f64> = results[0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .collect();
     assert_eq!(q17, vec![1.0, 1.0, 0.0]);
     assert_eq!(results[0]["results"][0]["status"], "ok");
     assert!(results[0]["results"][0]["fuel"].as_u64().unwrap() > 0);
     assert!(results[0]["results"][0].get("wall_us").is_some());
     assert_eq!(results[1]["status"], "invalid_task");
-    assert!(results[1]["detail"].as_str().unwrap().starts_with("line 2: not valid JSON"));
-    for (i, detail) in [(2, "output limit of 1000 bytes"), (3, "ran out of fuel (limit 1000000)")] {
+    assert!(
+        results[1]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 2: not valid JSON")
+    );
+    for (i, detail) in [
+        (2, "output limit of 1000 bytes"),
+        (3, "ran out of fuel (limit 1000000)"),
+    ] {
         let r = &results[i]["results"][0];
         assert_eq!(r["status"], "verifier_error");
         assert_eq!(r["mask"], true);
         assert!(r["detail"].as_str().unwrap().contains(detail), "{r}");
     }
-    assert_eq!(results[4]["detail"], "line 6: \"completions\" must be a list of strings");
-    assert!(results[5]["detail"].as_str().unwrap().starts_with("line 7: \"verifier\": unknown verifier \"oracle\""));
+    assert_eq!(
+        results[4]["detail"],
+        "line 6: \"completions\" must be a list of strings"
+    );
+    assert!(
+        results[5]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("line 7: \"verifier\": unknown verifier \"oracle\"")
+    );
     assert_eq!(results[6]["results"][0]["score"], 1.0);
     assert_eq!(results[6]["results"][1]["score"], 0.0);
 }
@@ -63,11 +96,24 @@ fn scores_a_file_into_a_file_in_order() {
     let input = dir.join("tasks.jsonl");
     let output = dir.join("results.jsonl");
     std::fs::write(&input, batch()).unwrap();
-    let run = rewardbox().arg("score").arg(&input).arg("-o").arg(&output).output().unwrap();
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let run = rewardbox()
+        .arg("score")
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     check_batch_output(&parse(&std::fs::read(&output).unwrap()));
     let stderr = String::from_utf8(run.stderr).unwrap();
-    assert!(stderr.contains("7 tasks (3 invalid), 7 completions"), "{stderr}");
+    assert!(
+        stderr.contains("7 tasks (3 invalid), 7 completions"),
+        "{stderr}"
+    );
     assert!(stderr.contains("2 verifier errors"), "{stderr}");
     assert!(stderr.contains("completions/s"), "{stderr}");
 }
@@ -81,24 +127,42 @@ fn scores_stdin_to_stdout() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(batch().as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(batch().as_bytes())
+        .unwrap();
     let run = child.wait_with_output().unwrap();
     assert!(run.status.success());
     check_batch_output(&parse(&run.stdout));
-    assert!(run.stderr.is_empty(), "--quiet prints nothing: {}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.stderr.is_empty(),
+        "--quiet prints nothing: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
 }
 
 #[test]
 fn a_missing_input_file_is_a_clear_error() {
-    let run = rewardbox().args(["score", "/no/such/tasks.jsonl"]).output().unwrap();
+    let run = rewardbox()
+        .args(["score", "/no/such/tasks.jsonl"])
+        .output()
+        .unwrap();
     assert_eq!(run.status.code(), Some(1));
     let stderr = String::from_utf8(run.stderr).unwrap();
-    assert!(stderr.contains("cannot open the tasks file /no/such/tasks.jsonl"), "{stderr}");
+    assert!(
+        stderr.contains("cannot open the tasks file /no/such/tasks.jsonl"),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn a_bad_flag_is_a_usage_error() {
-    let run = rewardbox().args(["score", "--fuel", "lots"]).output().unwrap();
+    let run = rewardbox()
+        .args(["score", "--fuel", "lots"])
+        .output()
+        .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let run = rewardbox().args(["score", "--fuel", "0"]).output().unwrap();
     assert_eq!(run.status.code(), Some(1));
@@ -110,17 +174,29 @@ fn lists_the_builtin_verifiers() {
     let run = rewardbox().arg("verifiers").output().unwrap();
     let stdout = String::from_utf8(run.stdout).unwrap();
     for name in ["exact", "normalized", "numeric", "regex", "choice"] {
-        assert!(stdout.lines().any(|l| l.starts_with(name)), "{name} missing from {stdout}");
+        assert!(
+            stdout.lines().any(|l| l.starts_with(name)),
+            "{name} missing from {stdout}"
+        );
     }
 }
 
 #[test]
 fn scores_the_bundled_examples() {
     let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/tasks.jsonl");
-    let run = rewardbox().arg("score").arg(&examples).arg("--quiet").output().unwrap();
+    let run = rewardbox()
+        .arg("score")
+        .arg(&examples)
+        .arg("--quiet")
+        .output()
+        .unwrap();
     assert!(run.status.success());
     let results = parse(&run.stdout);
-    let lines = std::fs::read_to_string(&examples).unwrap().lines().filter(|l| !l.trim().is_empty()).count();
+    let lines = std::fs::read_to_string(&examples)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
     assert_eq!(results.len(), lines);
     for r in &results {
         assert!(r.get("status").is_none(), "bundled example rejected: {r}");
@@ -131,7 +207,8 @@ fn scores_the_bundled_examples() {
 }
 
 fn tempdir(name: &str) -> std::path::PathBuf {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}-{}", std::process::id()));
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }

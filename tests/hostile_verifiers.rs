@@ -10,9 +10,17 @@ use serde_json::json;
 
 /// The one result of a hostile line, which must be a masked verifier error.
 fn verifier_error(result: &TaskResult) -> String {
-    assert_eq!(result.status, None, "line was rejected: {:?}", result.detail);
+    assert_eq!(
+        result.status, None,
+        "line was rejected: {:?}",
+        result.detail
+    );
     let r = &result.results[0];
-    assert_eq!(r.status, Status::VerifierError, "expected a verifier error, got {r:?}");
+    assert_eq!(
+        r.status,
+        Status::VerifierError,
+        "expected a verifier error, got {r:?}"
+    );
     assert!(r.mask, "a verifier error must be masked");
     assert_eq!(r.score, 0.0);
     assert!(!r.passed);
@@ -22,18 +30,46 @@ fn verifier_error(result: &TaskResult) -> String {
 /// Every attack of the hostile verifier, with the limits it runs under and the detail expected.
 fn attacks() -> Vec<(&'static str, serde_json::Value, &'static str)> {
     vec![
-        ("loop", json!({"fuel": 20_000_000}), "verifier ran out of fuel (limit 20000000)"),
-        ("sleep", json!({"wall_ms": 100}), "verifier exceeded the wall-clock limit of 100 ms"),
-        ("memory", json!({"memory_mb": 32}), "verifier exceeded the memory limit of 32 MiB"),
-        ("output", json!({"output_bytes": 10_000}), "verifier exceeded the output limit of 10000 bytes"),
+        (
+            "loop",
+            json!({"fuel": 20_000_000}),
+            "verifier ran out of fuel (limit 20000000)",
+        ),
+        (
+            "sleep",
+            json!({"wall_ms": 100}),
+            "verifier exceeded the wall-clock limit of 100 ms",
+        ),
+        (
+            "memory",
+            json!({"memory_mb": 32}),
+            "verifier exceeded the memory limit of 32 MiB",
+        ),
+        (
+            "output",
+            json!({"output_bytes": 10_000}),
+            "verifier exceeded the output limit of 10000 bytes",
+        ),
         ("recursion", json!({}), "verifier overflowed its call stack"),
         // Rust keeps large frames on a shadow stack at the bottom of linear memory: overflowing it
         // runs below address 0, which wasm catches as an out-of-bounds access.
-        ("deep-frames", json!({}), "verifier trapped: wasm trap: out of bounds memory access"),
+        (
+            "deep-frames",
+            json!({}),
+            "verifier trapped: wasm trap: out of bounds memory access",
+        ),
         ("panic", json!({}), "hostile verifier panicked on purpose"),
         ("nan", json!({}), "verifier returned score NaN"),
-        ("seven", json!({}), "verifier returned score 7, outside [0, 1]"),
-        ("error", json!({}), "verifier returned an error: the hostile verifier refuses"),
+        (
+            "seven",
+            json!({}),
+            "verifier returned score 7, outside [0, 1]",
+        ),
+        (
+            "error",
+            json!({}),
+            "verifier returned an error: the hostile verifier refuses",
+        ),
     ]
 }
 
@@ -43,8 +79,11 @@ fn every_attack_is_a_masked_verifier_error_and_the_batch_goes_on() {
     let mut lines = vec![hostile_line("before", "none", json!({}))];
     for (attack, limits, _) in attacks() {
         lines.push(hostile_line(attack, attack, limits));
-        lines.push(json!({"id": format!("after-{attack}"), "verifier": "exact", "reference": "42",
-                           "completions": ["42", "41"]}).to_string());
+        lines.push(
+            json!({"id": format!("after-{attack}"), "verifier": "exact", "reference": "42",
+                           "completions": ["42", "41"]})
+            .to_string(),
+        );
     }
     let results = score_lines(&scorer, &lines);
     assert_eq!(results.len(), lines.len());
@@ -54,11 +93,23 @@ fn every_attack_is_a_masked_verifier_error_and_the_batch_goes_on() {
         let hostile = &results[1 + 2 * i];
         assert_eq!(hostile.id.as_deref(), Some(attack));
         let detail = verifier_error(hostile);
-        assert!(detail.contains(expected), "{attack}: {detail:?} should contain {expected:?}");
+        assert!(
+            detail.contains(expected),
+            "{attack}: {detail:?} should contain {expected:?}"
+        );
         let neighbour = &results[2 + 2 * i];
         let scores: Vec<f64> = neighbour.results.iter().map(|r| r.score).collect();
-        assert_eq!(scores, vec![1.0, 0.0], "the line after {attack} is scored normally");
-        assert!(neighbour.results.iter().all(|r| r.status == Status::Ok && !r.mask));
+        assert_eq!(
+            scores,
+            vec![1.0, 0.0],
+            "the line after {attack} is scored normally"
+        );
+        assert!(
+            neighbour
+                .results
+                .iter()
+                .all(|r| r.status == Status::Ok && !r.mask)
+        );
     }
 }
 
@@ -71,15 +122,24 @@ fn the_panic_detail_says_it_trapped() {
 
 #[test]
 fn fuel_limit_is_reported_as_fuel_used() {
-    let results = score_lines(&scorer(), &[hostile_line("l", "loop", json!({"fuel": 5_000_000}))]);
+    let results = score_lines(
+        &scorer(),
+        &[hostile_line("l", "loop", json!({"fuel": 5_000_000}))],
+    );
     assert_eq!(results[0].results[0].fuel, 5_000_000);
 }
 
 #[test]
 fn a_verifier_may_reject_its_task_for_the_whole_line() {
-    let results = score_lines(&scorer(), &["{}".into(), hostile_line("i", "invalid", json!({}))]);
+    let results = score_lines(
+        &scorer(),
+        &["{}".into(), hostile_line("i", "invalid", json!({}))],
+    );
     assert_eq!(results[1].status, Some(Status::InvalidTask));
-    assert_eq!(results[1].detail.as_deref(), Some("line 2: \"secret\" is missing"));
+    assert_eq!(
+        results[1].detail.as_deref(),
+        Some("line 2: \"secret\" is missing")
+    );
     assert_eq!(results[1].id.as_deref(), Some("i"));
 }
 
@@ -87,8 +147,17 @@ fn a_verifier_may_reject_its_task_for_the_whole_line() {
 fn the_sandbox_offers_no_environment_files_or_network_and_fake_time() {
     let results = score_lines(&scorer(), &[hostile_line("p", "probe", json!({}))]);
     let detail = &results[0].results[0].detail;
-    for expected in ["env=0", "args=0", "file=false", "net=false", "wall=1704067200"] {
-        assert!(detail.contains(expected), "{detail:?} should contain {expected:?}");
+    for expected in [
+        "env=0",
+        "args=0",
+        "file=false",
+        "net=false",
+        "wall=1704067200",
+    ] {
+        assert!(
+            detail.contains(expected),
+            "{detail:?} should contain {expected:?}"
+        );
     }
 }
 
@@ -108,15 +177,22 @@ fn randomness_and_clocks_are_seeded_so_verdicts_repeat() {
     })
     .unwrap();
     let third = score_lines(&other_seed, &[line]);
-    assert_ne!(first[0].results[0].detail, third[0].results[0].detail, "the seed reaches the guest");
+    assert_ne!(
+        first[0].results[0].detail, third[0].results[0].detail,
+        "the seed reaches the guest"
+    );
 }
 
 #[test]
 fn a_missing_component_path_is_an_invalid_task() {
-    let line = json!({"id": "x", "verifier": "/no/such/verifier.wasm", "completions": ["a"]}).to_string();
+    let line =
+        json!({"id": "x", "verifier": "/no/such/verifier.wasm", "completions": ["a"]}).to_string();
     let results = score_lines(&scorer(), &[line]);
     let detail = results[0].detail.as_deref().unwrap();
-    assert!(detail.starts_with("line 1: \"verifier\": cannot read the verifier component"), "{detail}");
+    assert!(
+        detail.starts_with("line 1: \"verifier\": cannot read the verifier component"),
+        "{detail}"
+    );
 }
 
 #[test]
@@ -126,6 +202,12 @@ fn a_file_that_is_not_a_verifier_component_is_an_invalid_task() {
     let line = json!({"id": "x", "verifier": path, "completions": ["a"]}).to_string();
     let results = score_lines(&scorer(), &[line]);
     assert_eq!(results[0].status, Some(Status::InvalidTask));
-    assert!(results[0].detail.as_deref().unwrap().contains("could not compile the component"));
+    assert!(
+        results[0]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("could not compile the component")
+    );
     assert!(!hostile().is_empty());
 }

@@ -149,7 +149,10 @@ fn tail(stderr: &str) -> Option<String> {
         return None;
     }
     if tail.len() > 500 {
-        let cut = (0..=500).rev().find(|&i| tail.is_char_boundary(i)).unwrap_or(0);
+        let cut = (0..=500)
+            .rev()
+            .find(|&i| tail.is_char_boundary(i))
+            .unwrap_or(0);
         tail.truncate(cut);
         tail.push('…');
     }

@@ -75,6 +75,11 @@ impl Scorer {
         self.pool.current_num_threads()
     }
 
+    /// The engine every component of this scorer is compiled for.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
     /// The options this scorer was built with.
     pub fn options(&self) -> &ScorerOptions {
         &self.options

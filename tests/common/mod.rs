@@ -22,8 +22,14 @@ pub fn scorer() -> Scorer {
 
 /// Scores JSONL `lines` (numbered from 1).
 pub fn score_lines(scorer: &Scorer, lines: &[String]) -> Vec<TaskResult> {
-    let input: Vec<InputLine> =
-        lines.iter().enumerate().map(|(i, l)| InputLine { number: i + 1, text: Ok(l.clone()) }).collect();
+    let input: Vec<InputLine> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| InputLine {
+            number: i + 1,
+            text: Ok(l.clone()),
+        })
+        .collect();
     scorer.score_lines(&input)
 }
 

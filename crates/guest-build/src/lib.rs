@@ -13,7 +13,7 @@ pub const WASM_TARGET: &str = "wasm32-wasip2";
 /// Builds `packages` of the cargo workspace at `workspace` for [`WASM_TARGET`] in release mode,
 /// into `target_dir`, and returns the path of each package's component, in order.
 ///
-/// Prints `cargo:rerun-if-changed` lines for the workspace's manifests and each package's sources,
+/// Prints `cargo:rerun-if-changed` lines for the workspace's manifests and each package's folder,
 /// and for every extra path in `also_watch` (the WIT folder, typically).
 ///
 /// # Panics
@@ -65,9 +65,7 @@ pub fn build_components(
     packages
         .iter()
         .map(|package| {
-            let metadata = package_dir(workspace, package);
-            watch(&metadata.join("Cargo.toml"));
-            watch(&metadata.join("src"));
+            watch(&package_dir(workspace, package));
             let file = format!("{}.wasm", package.replace('-', "_"));
             let path = target_dir.join(WASM_TARGET).join("release").join(file);
             assert!(

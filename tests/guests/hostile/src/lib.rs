@@ -38,7 +38,11 @@ fn verdict(score: f64, detail: String) -> Result<Verdict, VerifyError> {
 /// Recursion on wasm's own call stack (no locals in linear memory).
 #[inline(never)]
 fn recurse(depth: u64) -> u64 {
-    if std::hint::black_box(depth) == u64::MAX { 0 } else { recurse(depth + 1).wrapping_mul(3).wrapping_add(depth) }
+    if std::hint::black_box(depth) == u64::MAX {
+        0
+    } else {
+        recurse(depth + 1).wrapping_mul(3).wrapping_add(depth)
+    }
 }
 
 /// Recursion whose frames live on the shadow stack in linear memory, as large Rust or C frames do.

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Sets up everything rewardbox needs, builds it, and scores the bundled examples.
+# Needs only rustup's toolchain; installs the wasm32-wasip2 target itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rustup target add wasm32-wasip2
+cargo build --release --locked
+
+rewardbox="${CARGO_TARGET_DIR:-target}/release/rewardbox"
+"$rewardbox" score examples/tasks.jsonl -o examples/results.jsonl
+echo "rewardbox: wrote examples/results.jsonl; the CLI is at $rewardbox"
