@@ -33,12 +33,12 @@ pub fn numbers_in(text: &str) -> Vec<FoundNumber> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'\\' {
-            if let Some((value, end)) = latex_fraction(bytes, i) {
-                push(&mut found, text, i, end, value);
-                i = end;
-                continue;
-            }
+        if bytes[i] == b'\\'
+            && let Some((value, end)) = latex_fraction(bytes, i)
+        {
+            push(&mut found, text, i, end, value);
+            i = end;
+            continue;
         }
         let starts_number =
             bytes[i].is_ascii_digit() || (bytes[i] == b'.' && digit_at(bytes, i + 1));
