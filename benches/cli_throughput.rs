@@ -25,29 +25,24 @@ fn main() {
     let binary = env!("CARGO_BIN_EXE_rewardbox");
     let cache = dir.join("cache");
 
+    let score = || {
+        let status = Command::new(binary)
+            .args(["score", "--quiet", "--cache-dir"])
+            .arg(&cache)
+            .arg(&input)
+            .arg("-o")
+            .arg(&output)
+            .status()
+            .expect("run rewardbox");
+        assert!(status.success(), "rewardbox score failed");
+    };
+
     // Warm the compiled-component cache so that the timed run measures scoring, as every run after
     // a user's first does.
-    let warm = Command::new(binary)
-        .args(["score", "--quiet", "--cache-dir"])
-        .arg(&cache)
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .status()
-        .expect("run rewardbox");
-    assert!(warm.success());
-
+    score();
     let started = Instant::now();
-    let run = Command::new(binary)
-        .args(["score", "--quiet", "--cache-dir"])
-        .arg(&cache)
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .status()
-        .expect("run rewardbox");
+    score();
     let seconds = started.elapsed().as_secs_f64();
-    assert!(run.success());
     let lines = std::fs::read_to_string(&output)
         .expect("results")
         .lines()
