@@ -1,0 +1,605 @@
+//! Finds the final answer in a completion (or a reference) the way Math-Verify does: candidates
+//! are grouped by priority (boxed answers and "final answer is" first, then "answer:", then any
+//! LaTeX span or number), tried from the rightmost within a group, and the first that parses wins.
+//!
+//! Hand-written scanners instead of regular expressions: they run in a fresh sandbox for every
+//! completion, where compiling patterns would cost more than the comparison, and each is linear in
+//! the input so a 10 MB completion cannot make extraction quadratic.
+
+use crate::normalize::{group_end, next_box};
+
+/// How a candidate is read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// LaTeX, normalised then parsed.
+    Latex,
+    /// A plain expression such as `(1/2)*(1/2)`.
+    Expr,
+    /// A plain number, already cleaned (`1,000.99` → `1000.99`).
+    Number,
+}
+
+/// One possible answer in the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The answer text.
+    pub text: String,
+    /// How to read it.
+    pub kind: Kind,
+    /// Whether a percent sign or word follows it.
+    pub percent: bool,
+    /// Byte span in the source, for ordering and for skipping numbers inside failed LaTeX.
+    pub span: (usize, usize),
+    /// Priority group: lower is tried first.
+    pub priority: u32,
+}
+
+/// Which extraction targets are enabled (the task's `"extract"`).
+#[derive(Debug, Clone, Copy)]
+pub struct Targets {
+    /// LaTeX spans and boxes.
+    pub latex: bool,
+    /// Plain numbers and expressions.
+    pub expr: bool,
+}
+
+/// Characters of a plain expression.
+fn is_expr_char(c: char) -> bool {
+    c.is_ascii_digit()
+        || c == '.'
+        || c.is_whitespace()
+        || matches!(c, '+' | '-' | '*' | '×' | '/' | '^' | '(' | ')' | '÷')
+}
+
+fn is_operator(c: char) -> bool {
+    matches!(c, '+' | '-' | '*' | '×' | '/' | '^' | '÷')
+}
+
+const CURRENCY: &str = "$€£¥₹₽₪₩₫฿₡₢₣₤₥₦₧₨₭₮₯₰₱₲₳₴₵₶₷₸₺₻₼₾₿";
+
+/// Every candidate, in the order to try them.
+pub fn candidates(text: &str, targets: Targets) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let envs = if targets.latex { latex_envs(text) } else { Vec::new() };
+    if targets.latex {
+        boxed_runs(text, &mut out);
+        for env in &envs {
+            out.push(env.candidate(text, 300));
+        }
+        anchored_latex(text, &envs, &mut out);
+    }
+    if targets.expr {
+        let exprs = plain_exprs(text);
+        anchored_exprs(text, &exprs, &mut out);
+        out.extend(exprs.into_iter().map(|mut c| {
+            c.priority = 300;
+            c
+        }));
+    }
+    // Within a priority group, the rightmost end first, then the leftmost start (the longer one).
+    out.sort_by(|a, b| {
+        a.priority
+            .cmp(&b.priority)
+            .then(b.span.1.cmp(&a.span.1))
+            .then(a.span.0.cmp(&b.span.0))
+    });
+    out
+}
+
+/// A LaTeX span (`$...$`, `$$...$$`, `\[...\]`, `\(...\)`, ` [...] `, `\frac{1}{2}`), possibly a
+/// chain of spans joined by `,`/`and`/`or`.
+#[derive(Debug, Clone)]
+struct Env {
+    start: usize,
+    end: usize,
+    contents: Vec<String>,
+    percent: bool,
+}
+
+impl Env {
+    fn candidate(&self, _text: &str, priority: u32) -> Candidate {
+        Candidate {
+            text: self.contents.join(", "),
+            kind: Kind::Latex,
+            percent: self.percent,
+            span: (self.start, self.end),
+            priority,
+        }
+    }
+}
+
+fn preceded_by(text: &str, at: usize, c: u8) -> bool {
+    at > 0 && text.as_bytes()[at - 1] == c
+}
+
+/// Finds `needle` at or after `from`, not preceded by a backslash, optionally on the same line.
+fn find_closing(text: &str, from: usize, needle: &str, single_line: bool) -> Option<usize> {
+    let mut i = from;
+    while i <= text.len() {
+        let rel = text[i..].find(needle)?;
+        let at = i + rel;
+        if single_line && text[from..at].contains('\n') {
+            return None;
+        }
+        if !preceded_by(text, at, b'\\') {
+            return Some(at);
+        }
+        i = at + needle.len();
+    }
+    None
+}
+
+/// One span starting exactly at `i`: (content start, content end, span end).
+fn env_at(text: &str, i: usize) -> Option<(usize, usize, usize)> {
+    let rest = &text[i..];
+    let escaped = preceded_by(text, i, b'\\');
+    if rest.starts_with("$$") && !escaped {
+        let close = find_closing(text, i + 2, "$$", false)?;
+        return (close > i + 2).then_some((i + 2, close, close + 2));
+    }
+    if rest.starts_with("\\[") && !escaped {
+        let close = find_closing(text, i + 2, "\\]", false)?;
+        return (close > i + 2).then_some((i + 2, close, close + 2));
+    }
+    if rest.starts_with('$') && !escaped && !(i > 0 && text.as_bytes()[i - 1].is_ascii_digit()) {
+        let close = find_closing(text, i + 1, "$", true)?;
+        return (close > i + 1).then_some((i + 1, close, close + 1));
+    }
+    if rest.starts_with("\\(") && !escaped {
+        let close = find_closing(text, i + 2, "\\)", true)?;
+        return (close > i + 2).then_some((i + 2, close, close + 2));
+    }
+    if rest.starts_with('[') && i > 0 && text.as_bytes()[i - 1].is_ascii_whitespace() {
+        let close = rest.find([']', '[', '\n'])?;
+        if rest.as_bytes()[close] != b']' || close <= 1 {
+            return None;
+        }
+        let after = i + close + 1;
+        if text[after..].chars().next().is_some_and(|c| c.is_whitespace()) {
+            return Some((i + 1, i + close, after));
+        }
+        return None;
+    }
+    let frac = rest.strip_prefix('-').unwrap_or(rest);
+    if frac.starts_with("\\frac{") {
+        let skip = rest.len() - frac.len();
+        let (n1, after1) = simple_number_group(frac, 5)?;
+        let (n2, after2) = simple_number_group(frac, after1)?;
+        let _ = (n1, n2);
+        return Some((i, i + skip + after2, i + skip + after2));
+    }
+    None
+}
+
+/// `{12}` or `{-1.5}` at `at`: returns the number and the index after the group.
+fn simple_number_group(s: &str, at: usize) -> Option<(&str, usize)> {
+    let rest = s.get(at..)?.strip_prefix('{')?;
+    let close = rest.find('}')?;
+    let inner = &rest[..close];
+    let digits = inner.strip_prefix('-').unwrap_or(inner);
+    let ok = !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && digits.starts_with(|c: char| c.is_ascii_digit());
+    ok.then_some((inner, at + 1 + close + 1))
+}
+
+/// A percent marker right after `at` (`\%`, `%`, `percent`, `pct`): the index after it.
+fn percent_after(text: &str, at: usize) -> Option<usize> {
+    let rest = &text[at..];
+    let trimmed = rest.trim_start();
+    let ws = rest.len() - trimmed.len();
+    for marker in ["\\%", "%", "percentage", "percent", "Percentage", "Percent", "pct", "Pct"] {
+        if trimmed.starts_with(marker) {
+            return Some(at + ws + marker.len());
+        }
+    }
+    None
+}
+
+/// All LaTeX spans, scanned left to right like a regular expression's `finditer`.
+fn latex_envs(text: &str) -> Vec<Env> {
+    let mut envs = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if !text.is_char_boundary(i) {
+            i += 1;
+            continue;
+        }
+        let Some((cs, ce, end)) = env_at(text, i) else {
+            i += 1;
+            continue;
+        };
+        let mut env = Env {
+            start: i,
+            end,
+            contents: vec![text[cs..ce].to_string()],
+            percent: false,
+        };
+        if let Some(after) = percent_after(text, end) {
+            env.percent = true;
+            env.end = after;
+            env.contents[0] = format!("{}\\%", env.contents[0]);
+        }
+        // Up to five more spans joined by `,` / `and` / `or`.
+        for _ in 0..5 {
+            let rest = &text[env.end..];
+            let t = rest.trim_start();
+            let mut j = env.end + (rest.len() - t.len());
+            let mut t2 = t;
+            if let Some(x) = t2.strip_prefix(',') {
+                t2 = x;
+            }
+            let connector = if let Some(x) = t2.strip_prefix("and").or_else(|| t2.strip_prefix("or")) {
+                Some(x)
+            } else if t.starts_with(',') {
+                Some(t2)
+            } else {
+                None
+            };
+            let Some(after_conn) = connector else { break };
+            j += t.len() - after_conn.len();
+            let ws = after_conn.len() - after_conn.trim_start().len();
+            j += ws;
+            match env_at(text, j) {
+                Some((cs, ce, end)) => {
+                    let mut content = text[cs..ce].to_string();
+                    let mut end = end;
+                    if let Some(after) = percent_after(text, end) {
+                        content.push_str("\\%");
+                        end = after;
+                    }
+                    env.contents.push(content);
+                    env.end = end;
+                }
+                None => break,
+            }
+        }
+        i = env.end.max(i + 1);
+        envs.push(env);
+    }
+    envs
+}
+
+/// Runs of `\boxed{...}`: the boxes written together at the end of a completion (`\boxed{1}, \boxed{2}`)
+/// form one answer with several parts.
+fn boxed_runs(text: &str, out: &mut Vec<Candidate>) {
+    let mut boxes: Vec<(usize, usize, String)> = Vec::new();
+    let mut i = 0;
+    while let Some((at, len)) = next_box(&text[i..]) {
+        let start = i + at;
+        let open = start + len;
+        match group_end(text, open) {
+            Some(end) => {
+                boxes.push((start, end, text[open + 1..end - 1].to_string()));
+                i = end;
+            }
+            None => {
+                i = open + 1;
+            }
+        }
+    }
+    let mut run: Vec<(usize, usize, String)> = Vec::new();
+    let flush = |run: &mut Vec<(usize, usize, String)>, out: &mut Vec<Candidate>| {
+        if let (Some(first), Some(last)) = (run.first(), run.last()) {
+            out.push(Candidate {
+                text: run.iter().map(|b| b.2.as_str()).collect::<Vec<_>>().join(", "),
+                kind: Kind::Latex,
+                percent: percent_after(text, last.1).is_some(),
+                span: (first.0, last.1),
+                priority: 0,
+            });
+        }
+        run.clear();
+    };
+    for b in boxes {
+        let joined = run.last().is_some_and(|prev| is_connector(&text[prev.1..b.0]));
+        if !joined {
+            flush(&mut run, out);
+        }
+        run.push(b);
+    }
+    flush(&mut run, out);
+}
+
+/// Whether the text between two boxes only joins them (`, `, ` and `, `\quad \text{and} \quad`,
+/// `\) and \( y_2 =`).
+fn is_connector(gap: &str) -> bool {
+    if gap.len() > 60 {
+        return false;
+    }
+    let mut g = gap.to_string();
+    for piece in [
+        "\\text{and}", "\\text{ and }", "\\text{or}", "\\text{ or }", "\\qquad", "\\quad", "\\(", "\\)", "\\[",
+        "\\]", "\\\\", "\\,", "\\;", "\\ ", "and", "or", "$", ",", ";", "&",
+    ] {
+        g = g.replace(piece, "");
+    }
+    let g: String = g.chars().filter(|c| !c.is_whitespace()).collect();
+    g.is_empty()
+        || g.len() <= 12
+            && g.ends_with('=')
+            && g.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '}' | '=' | '\\'))
+}
+
+/// Case-insensitive positions of `word`.
+fn find_all_ci(text: &str, word: &str) -> Vec<usize> {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices(word).map(|(i, _)| i).collect()
+}
+
+/// "final answer is $X$" (priority 0 with "I hope", else 50) and "answer: $X$" (100/200).
+fn anchored_latex(text: &str, envs: &[Env], out: &mut Vec<Candidate>) {
+    let env_starting_at = |pos: usize| envs.iter().find(|e| e.start == pos);
+    for at in find_all_ci(text, "final answer") {
+        let window_end = floor_boundary(text, (at + 12 + 100 + 4).min(text.len()));
+        let window = &text[at + 12..window_end];
+        // The regex `final answer.{0,100}?\s+is\:?\s*` takes the first " is".
+        let Some(is_rel) = window.find(|c: char| c.is_whitespace()).and_then(|_| {
+            window
+                .match_indices("is")
+                .find(|(k, _)| *k > 0 && window[..*k].ends_with(char::is_whitespace))
+                .map(|(k, _)| k)
+        }) else {
+            continue;
+        };
+        let mut pos = at + 12 + is_rel + 2;
+        if text[pos..].starts_with(':') {
+            pos += 1;
+        }
+        pos += text[pos..].len() - text[pos..].trim_start().len();
+        if let Some(env) = env_starting_at(pos) {
+            let hope = text[env.end..].trim_start_matches(['.', ' ']).starts_with("I hope");
+            out.push(env.candidate(text, if hope { 0 } else { 50 }));
+        }
+    }
+    for at in find_all_ci(text, "answer") {
+        let after = at + 6;
+        let colon = text[after..].starts_with(':');
+        let limit = after + usize::from(colon) + 50;
+        if let Some(env) = envs.iter().find(|e| e.start >= after && e.start <= limit) {
+            out.push(env.candidate(text, if colon { 100 } else { 200 }));
+        }
+    }
+}
+
+fn floor_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Plain numbers and expressions that start after a space, `=`, or the start of the text.
+fn plain_exprs(text: &str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    for (i, c) in text.char_indices() {
+        let prefix_ok = i == 0
+            || bytes[i - 1].is_ascii_whitespace()
+            || bytes[i - 1] == b'='
+            || (i >= 2 && &bytes[i - 2..i] == b"**");
+        if !prefix_ok {
+            continue;
+        }
+        if c.is_ascii_digit() || c == '-' || c == '(' || c == '.' {
+            if let Some(e) = expr_at(text, i) {
+                out.push(e);
+            }
+            if let Some(n) = number_at(text, i) {
+                out.push(n);
+            }
+        } else if CURRENCY.contains(c) {
+            let j = i + c.len_utf8();
+            if let Some(n) = number_at(text, j) {
+                out.push(Candidate { span: (i, n.span.1), ..n });
+            }
+        }
+    }
+    out
+}
+
+/// A plain expression at `i` with at least one operator: `(1/2) * (1/2)`, `-3+4`.
+fn expr_at(text: &str, i: usize) -> Option<Candidate> {
+    let rest = &text[i..];
+    let run_len = rest.find(|c: char| !is_expr_char(c)).unwrap_or(rest.len());
+    let mut run = &rest[..run_len];
+    let next = rest[run_len..].chars().next();
+    let suffix_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '.' | ',' | ':' | '$') || c.is_whitespace() || c == ')');
+    if !suffix_ok(next) {
+        // Backtrack to the last space or ')' inside the run.
+        let cut = run.rfind(|c: char| c.is_whitespace() || c == ')')?;
+        run = &run[..cut + usize::from(run[cut..].starts_with(')'))];
+    }
+    let run = run.trim_end_matches(|c: char| is_operator(c) || c.is_whitespace() || c == '(' || c == '.');
+    let first_digit = run.find(|c: char| c.is_ascii_digit())?;
+    if !run[..first_digit].chars().all(|c| c == '-' || c == '(') {
+        return None;
+    }
+    if !run[first_digit..].contains(is_operator) || run.len() < 3 {
+        return None;
+    }
+    if run.matches('(').count() != run.matches(')').count() {
+        let trimmed = run.trim_end_matches(')');
+        if trimmed.matches('(').count() != trimmed.matches(')').count() {
+            return None;
+        }
+        return Some(expr_candidate(trimmed, i));
+    }
+    Some(expr_candidate(run, i))
+}
+
+fn expr_candidate(run: &str, i: usize) -> Candidate {
+    Candidate {
+        text: run.replace('\n', " "),
+        kind: Kind::Expr,
+        percent: false,
+        span: (i, i + run.len()),
+        priority: 300,
+    }
+}
+
+/// A number at `i`: `1,234.5` / `1 234` (thousands), `12.5` / `12,5` (decimal comma), `.5`, `42`,
+/// with an optional percent marker.
+fn number_at(text: &str, i: usize) -> Option<Candidate> {
+    let b = text.as_bytes();
+    if i > 0 && b[i - 1].is_ascii_digit() {
+        return None;
+    }
+    let digits_from = |k: usize| b[k..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut k = i;
+    let neg = b.get(k) == Some(&b'-');
+    if neg {
+        k += 1;
+    }
+    let int_len = digits_from(k);
+    let (value, end) = if int_len == 0 {
+        // `.123`
+        if neg || b.get(k) != Some(&b'.') {
+            return None;
+        }
+        let frac = digits_from(k + 1);
+        if frac == 0 {
+            return None;
+        }
+        (format!("0.{}", &text[k + 1..k + 1 + frac]), k + 1 + frac)
+    } else {
+        // Thousands groups: [1-9]\d{0,2}([ ,]\d{3})+
+        let mut groups_end = None;
+        if b[k] != b'0' && int_len <= 3 {
+            let mut j = k + int_len;
+            let mut n = 0;
+            while j + 4 <= b.len() && (b[j] == b',' || b[j] == b' ') && digits_from(j + 1) >= 3 {
+                if digits_from(j + 1) != 3 {
+                    // `1,2345` is not a thousands group; regex backtracking stops at three digits
+                    // only when the fourth is not a digit.
+                    break;
+                }
+                j += 4;
+                n += 1;
+            }
+            if n > 0 {
+                groups_end = Some(j);
+            }
+        }
+        match groups_end {
+            Some(j) => {
+                let int: String = text[k..j].chars().filter(|c| c.is_ascii_digit()).collect();
+                let (frac, end) = decimal_part(text, j, &['.']);
+                (format!("{int}{frac}"), end)
+            }
+            None => {
+                let j = k + int_len;
+                let (frac, end) = decimal_part(text, j, &['.', ',']);
+                (format!("{}{frac}", &text[k..j]), end)
+            }
+        }
+    };
+    let (percent, end_with_pct) = match number_percent(text, end) {
+        Some(e) => (true, e),
+        None => (false, end),
+    };
+    Some(Candidate {
+        text: if neg { format!("-{value}") } else { value },
+        kind: Kind::Number,
+        percent,
+        span: (i, end_with_pct),
+        priority: 300,
+    })
+}
+
+fn decimal_part(text: &str, j: usize, seps: &[char]) -> (String, usize) {
+    let b = text.as_bytes();
+    if j < b.len() && seps.contains(&(b[j] as char)) {
+        let n = b[j + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if n > 0 {
+            return (format!(".{}", &text[j + 1..j + 1 + n]), j + 1 + n);
+        }
+    }
+    (String::new(), j)
+}
+
+fn number_percent(text: &str, end: usize) -> Option<usize> {
+    let rest = &text[end..];
+    let t = rest.trim_start();
+    let ws = rest.len() - t.len();
+    for m in ["%", "percentage", "Percentage", "percent", "Percent", "pct", "Pct"] {
+        if t.starts_with(m) {
+            return Some(end + ws + m.len());
+        }
+    }
+    None
+}
+
+/// "answer ... = 42" and "answer is 42" (priorities 100 and 200); "final answer is 42" (0 and 50).
+fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
+    let not_followed_by_eq = |c: &Candidate| !text[c.span.1..].trim_start().starts_with('=');
+    for at in find_all_ci(text, "final answer") {
+        let limit = at + 12 + 110;
+        if let Some(c) = exprs
+            .iter()
+            .filter(|c| c.span.0 > at + 12 && c.span.0 <= limit && text[at + 12..c.span.0].contains(" is"))
+            .min_by_key(|c| (c.span.0, std::cmp::Reverse(c.span.1)))
+        {
+            let hope = text[c.span.1..].trim_start_matches(['.', ' ']).starts_with("I hope");
+            out.push(Candidate { priority: if hope { 0 } else { 50 }, ..c.clone() });
+        }
+    }
+    for at in find_all_ci(text, "answer") {
+        let after = at + 6;
+        let colon = text[after..].starts_with(':');
+        let priority = if colon { 100 } else { 200 };
+        let window_end = floor_boundary(text, (after + 100 + usize::from(colon)).min(text.len()));
+        let window = &text[after..window_end];
+        // After the last `=` within 100 characters, else the first number within 50.
+        let chosen = window
+            .rfind('=')
+            .and_then(|eq| {
+                let from = after + eq + 1;
+                exprs
+                    .iter()
+                    .filter(|c| c.span.0 >= from && text[from..c.span.0].trim().is_empty() && not_followed_by_eq(c))
+                    .max_by_key(|c| c.span.1)
+            })
+            .or_else(|| {
+                exprs
+                    .iter()
+                    .filter(|c| c.span.0 >= after && c.span.0 <= after + 51 && not_followed_by_eq(c))
+                    .min_by_key(|c| (c.span.0, std::cmp::Reverse(c.span.1)))
+            });
+        if let Some(c) = chosen {
+            out.push(Candidate { priority, ..c.clone() });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOTH: Targets = Targets { latex: true, expr: true };
+
+    fn first(text: &str) -> String {
+        candidates(text, BOTH).first().map(|c| c.text.clone()).unwrap_or_default()
+    }
+
+    #[test]
+    fn boxed_wins_and_nests() {
+        assert_eq!(first("so $x=2$ and \\boxed{\\frac{1}{\\sqrt{2}}}."), "\\frac{1}{\\sqrt{2}}");
+        assert_eq!(first("\\boxed{1}, \\boxed{2}"), "1, 2");
+    }
+
+    #[test]
+    fn numbers_with_separators() {
+        assert_eq!(first("it is 1,000.99€"), "1000.99");
+        assert_eq!(first("so 2,74 $ a"), "2.74");
+        assert_eq!(first("AZYUK2A"), "");
+        let c = &candidates("28 percent", Targets { latex: false, expr: true })[0];
+        assert!(c.percent);
+    }
+
+    #[test]
+    fn latex_spans() {
+        assert_eq!(first("Answer \\[ 9 \\]"), " 9 ");
+        assert_eq!(first("The final answer is $21,16$ or $11$. I hope"), "21,16, 11");
+    }
+}

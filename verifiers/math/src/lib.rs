@@ -1,0 +1,253 @@
+//! The `math` verifier of rewardbox: is the completion's final answer equivalent to the reference?
+//!
+//! The pipeline: [`extract`] finds answer candidates in the text (boxed, "final answer is", LaTeX
+//! spans, plain numbers), [`normalize`] cleans LaTeX, [`parser`] builds an [`ast::Expr`],
+//! [`compare`] puts both answers in canonical form and compares them, using exact rational
+//! arithmetic from [`number`] wherever the values allow it.
+//!
+//! Task fields (mirroring Math-Verify's knobs): `"reference"` (required; a string, a number, or a
+//! list of accepted answers), `"extract"` (`["latex", "expr"]` by default), `"float_rounding"`
+//! (6), `"strict"` (true), `"allow_set_relation_comp"` (false).
+
+pub mod ast;
+pub mod compare;
+pub mod eval;
+pub mod extract;
+pub mod lexer;
+pub mod normalize;
+pub mod number;
+pub mod parser;
+
+use ast::Expr;
+use compare::{Settings, canonical, equivalent};
+use extract::{Candidate, Kind, Targets, candidates};
+use guest_common::{FieldError, TaskFields};
+use number::Num;
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "verifier",
+});
+
+/// Only the last this many bytes of a text are searched for its answer, so that a 10 MB
+/// completion costs a bounded amount of work.
+pub const MAX_SCANNED_BYTES: usize = 1 << 20;
+/// Most candidates parsed before giving up on a text.
+pub const MAX_ATTEMPTS: usize = 64;
+
+/// The task's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct MathOptions {
+    /// What to extract.
+    pub targets: Targets,
+    /// How to compare.
+    pub settings: Settings,
+}
+
+impl Default for MathOptions {
+    fn default() -> Self {
+        MathOptions {
+            targets: Targets { latex: true, expr: true },
+            settings: Settings {
+                float_rounding: 6,
+                strict: true,
+                allow_set_relation_comp: false,
+            },
+        }
+    }
+}
+
+impl MathOptions {
+    /// Reads the optional fields of a task.
+    pub fn from_task(task: &TaskFields) -> Result<Self, FieldError> {
+        let mut o = MathOptions::default();
+        if let Some(v) = task.get("extract") {
+            let items = v
+                .as_array()
+                .ok_or_else(|| FieldError::new("extract", "must be a list such as [\"latex\", \"expr\"]"))?;
+            let mut t = Targets { latex: false, expr: false };
+            for item in items {
+                match item.as_str() {
+                    Some("latex") => t.latex = true,
+                    Some("expr") => t.expr = true,
+                    _ => {
+                        return Err(FieldError::new(
+                            "extract",
+                            format!("has {item}; the accepted targets are \"latex\" and \"expr\""),
+                        ));
+                    }
+                }
+            }
+            if !t.latex && !t.expr {
+                return Err(FieldError::new("extract", "must name at least one of \"latex\", \"expr\""));
+            }
+            o.targets = t;
+        }
+        if let Some(v) = task.get("float_rounding") {
+            o.settings.float_rounding = v
+                .as_u64()
+                .filter(|d| *d <= 30)
+                .ok_or_else(|| FieldError::new("float_rounding", "must be an integer from 0 to 30"))?
+                as u32;
+        }
+        o.settings.strict = task.optional_bool("strict", true)?;
+        o.settings.allow_set_relation_comp = task.optional_bool("allow_set_relation_comp", false)?;
+        Ok(o)
+    }
+}
+
+/// An answer read from a text.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The parsed, canonical answer, when a candidate parsed.
+    pub parsed: Option<Expr>,
+    /// The text it was read from (or the first candidate's text when none parsed).
+    pub text: Option<String>,
+}
+
+/// Reads the final answer of `text`. A `reference` without LaTeX delimiters is first read whole
+/// (`\frac{1}{2}`, `2\sqrt{2}`): it is an answer, not a solution.
+pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
+    let start = text.len().saturating_sub(MAX_SCANNED_BYTES);
+    let start = (start..text.len()).find(|i| text.is_char_boundary(*i)).unwrap_or(text.len());
+    let text = &text[start..];
+    let delimited = ["$", "\\(", "\\[", "\\boxed", "\\fbox"].iter().any(|d| text.contains(d));
+    if is_reference && o.targets.latex && !delimited && let Some(e) = parse_latex(text, false, o) {
+        return Answer { parsed: Some(e), text: Some(text.trim().to_string()) };
+    }
+    let mut fallback = None;
+    let mut failed_latex: Vec<(usize, usize)> = Vec::new();
+    for c in candidates(text, o.targets).into_iter().take(MAX_ATTEMPTS) {
+        let overlaps = |c: &Candidate| failed_latex.iter().any(|(lo, hi)| c.span.0 < *hi && c.span.1 > *lo);
+        if c.kind != Kind::Latex && overlaps(&c) {
+            continue;
+        }
+        if fallback.is_none() {
+            fallback = Some(c.text.clone());
+        }
+        match parse_candidate(&c, o) {
+            Some(e) => return Answer { parsed: Some(e), text: Some(c.text.trim().to_string()) },
+            None if c.kind == Kind::Latex => failed_latex.push(c.span),
+            None => {}
+        }
+    }
+    // Last resort: a short text that is itself an answer (`\sqrt{2}`).
+    if o.targets.latex && text.len() <= 200 && let Some(e) = parse_latex(text, false, o) {
+        return Answer { parsed: Some(e), text: Some(text.trim().to_string()) };
+    }
+    Answer { parsed: None, text: fallback }
+}
+
+fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
+    let normalized = normalize::normalize_latex(src);
+    let e = parser::parse(&normalized).ok()?;
+    let e = if percent && !matches!(e, Expr::Percent(_)) { Expr::Percent(Box::new(e)) } else { e };
+    Some(canonical(e, &o.settings))
+}
+
+fn parse_candidate(c: &Candidate, o: &MathOptions) -> Option<Expr> {
+    match c.kind {
+        Kind::Latex => parse_latex(&c.text, c.percent, o),
+        Kind::Expr => parser::parse(&c.text).ok().map(|e| canonical(e, &o.settings)),
+        Kind::Number => {
+            let digits = c.text.trim_start_matches('-');
+            if digits.len() > parser::MAX_NUMBER_DIGITS {
+                return None;
+            }
+            let e = parser::parse(&c.text).ok()?;
+            Some(if c.percent { Expr::Percent(Box::new(e)) } else { e })
+        }
+    }
+}
+
+/// What the verifier decided about one completion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    /// Whether the answer is equivalent to the reference.
+    pub passed: bool,
+    /// The extracted answers, for the verdict's detail.
+    pub detail: String,
+}
+
+/// Judges `completion` against the task's reference(s).
+pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldError> {
+    let o = MathOptions::from_task(task)?;
+    let references = task.required_answers("reference")?;
+    let golds = references
+        .iter()
+        .map(|r| {
+            let a = read_answer(r, &o, true);
+            if a.parsed.is_none() && a.text.is_none() {
+                Err(FieldError::new("reference", format!("has no answer that can be read in {}", preview(r))))
+            } else {
+                Ok(a)
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let pred = read_answer(completion, &o, false);
+    let Some(pred_text) = pred.text.clone() else {
+        return Ok(Judgement { passed: false, detail: "no answer found in the completion".into() });
+    };
+    for gold in &golds {
+        let equal = match (&gold.parsed, &pred.parsed) {
+            (Some(g), Some(p)) => equivalent(g, p, &o.settings),
+            _ => match (&gold.text, &pred.text) {
+                (Some(g), Some(p)) => plain(g) == plain(p),
+                _ => false,
+            },
+        };
+        if equal {
+            return Ok(Judgement {
+                passed: true,
+                detail: format!("answer {} equals the reference", preview(&pred_text)),
+            });
+        }
+    }
+    let gold_text = golds[0].text.clone().unwrap_or_default();
+    Ok(Judgement {
+        passed: false,
+        detail: format!("answer {} differs from the reference {}", preview(&pred_text), preview(&gold_text)),
+    })
+}
+
+fn plain(s: &str) -> String {
+    normalize::normalize_latex(s)
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_lowercase()
+}
+
+fn preview(s: &str) -> String {
+    let t: String = s.trim().chars().take(80).collect();
+    if t.len() < s.trim().len() { format!("\"{t}…\"") } else { format!("\"{t}\"") }
+}
+
+/// Parses a plain number (used by tests and callers that already hold a number).
+pub fn number(text: &str) -> Option<Num> {
+    match parser::parse(text).ok()? {
+        Expr::Num(n) => Some(n),
+        Expr::Neg(inner) => match *inner {
+            Expr::Num(n) => Some(n.neg()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+struct MathVerifier;
+
+impl Guest for MathVerifier {
+    fn verify(task: String, completion: String) -> Result<Verdict, VerifyError> {
+        let task = TaskFields::parse(&task).map_err(|e| VerifyError::InvalidTask(e.0))?;
+        let j = judge(&task, &completion).map_err(|e| VerifyError::InvalidTask(e.0))?;
+        Ok(Verdict {
+            score: if j.passed { 1.0 } else { 0.0 },
+            passed: j.passed,
+            detail: j.detail,
+            cases: Vec::new(),
+        })
+    }
+}
+
+export!(MathVerifier);

@@ -1,0 +1,283 @@
+//! Cleans an extracted LaTeX answer before parsing: boxes, dollar signs, spacing, units, degrees,
+//! thousands separators, words joining several answers, doubled backslashes.
+
+/// Unit words dropped after a number (`5 cm`, `\text{ meters}`).
+const UNIT_WORDS: &[&str] = &[
+    "units", "unit", "cm", "mm", "km", "meters", "meter", "metres", "metre", "inches", "inch",
+    "feet", "foot", "ft", "miles", "mile", "mph", "hours", "hour", "hrs", "minutes", "minute",
+    "mins", "seconds", "second", "sec", "days", "day", "weeks", "week", "years", "year", "dollars",
+    "dollar", "cents", "cent", "degrees", "degree", "kg", "grams", "gram", "pounds", "pound", "lbs",
+    "ounces", "ounce", "liters", "liter", "litres", "ml", "sq", "square", "cubic", "people",
+    "students", "ways", "points", "times", "percent", "pct",
+];
+
+/// Normalises an extracted LaTeX answer.
+pub fn normalize_latex(src: &str) -> String {
+    let mut s = src.to_string();
+    // Thousands separators: `11,\! 111`.
+    while let Some(at) = s.find(",\\!") {
+        let rest = s[at + 3..].trim_start().to_string();
+        s = format!("{}{}", &s[..at], rest);
+    }
+    s = undouble_backslashes(&s);
+    s = unbox_all(&s);
+    s = s.replace("\\$", "").replace('$', " ");
+    if let Some(idx) = s.find("\\approx") {
+        let left = s[..idx].trim();
+        s = if left.is_empty() {
+            s[idx + "\\approx".len()..].to_string()
+        } else {
+            left.to_string()
+        };
+    }
+    for (from, to) in [
+        ("\\qquad", " "),
+        ("\\quad", " "),
+        ("{,}", ""),
+        ("\\left.", ""),
+        ("\\right.", ""),
+        ("^{\\circ}", ""),
+        ("^\\circ", ""),
+        ("\\circ", ""),
+        ("°", ""),
+        ("\\degree", ""),
+        ("\\dfrac", "\\frac"),
+        ("\\tfrac", "\\frac"),
+        ("\\cfrac", "\\frac"),
+        ("\\displaystyle", " "),
+        ("²", "^2"),
+        ("³", "^3"),
+    ] {
+        if s.contains(from) {
+            s = s.replace(from, to);
+        }
+    }
+    s = text_groups(&s);
+    s = join_words(&s);
+    s = strip_unit_words(&s);
+    let trimmed = s
+        .trim()
+        .trim_end_matches(['.', ',', ';', ' ', '\n'])
+        .trim_end_matches("\\\\")
+        .trim();
+    trimmed.trim_start_matches(['=', ' ']).to_string()
+}
+
+/// `\\frac` (a backslash escaped once too often, common in JSON-mangled outputs) → `\frac`.
+fn undouble_backslashes(s: &str) -> String {
+    if !s.contains('\\') {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '\\' && i + 1 < chars.len() {
+            let next = chars[i + 1];
+            if next == '\\' {
+                if chars.get(i + 2).is_some_and(|c| c.is_ascii_alphabetic()) {
+                    out.push('\\');
+                } else {
+                    out.push_str("\\\\");
+                }
+            } else if matches!(next, ' ' | ',' | ';' | '!' | ':') {
+                // Spacing commands: `\ `, `\,`, `\;`, `\!`, `\:`.
+                out.push(' ');
+            } else {
+                out.push('\\');
+                out.push(next);
+            }
+            i += 2;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The end (index after the closing brace) of the group opening at `open` (a `{`).
+pub fn group_end(s: &str, open: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                i += 2;
+                continue;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Replaces every `\boxed{X}` / `\fbox{X}` by `X`; several boxes become a comma list.
+fn unbox_all(s: &str) -> String {
+    let mut contents = Vec::new();
+    let mut i = 0;
+    while let Some(rel) = next_box(&s[i..]) {
+        let (at, len) = rel;
+        let open = i + at + len;
+        match group_end(s, open) {
+            Some(end) => {
+                contents.push(s[open + 1..end - 1].to_string());
+                i = end;
+            }
+            None => return s.to_string(),
+        }
+    }
+    if contents.is_empty() {
+        s.to_string()
+    } else {
+        contents.join(", ")
+    }
+}
+
+/// Position and length of the next `\boxed{` or `\fbox{` (up to the brace).
+pub fn next_box(s: &str) -> Option<(usize, usize)> {
+    let a = s.find("\\boxed").map(|p| (p, 6));
+    let b = s.find("\\fbox").map(|p| (p, 5));
+    let (p, len) = match (a, b) {
+        (Some(x), Some(y)) => {
+            if x.0 <= y.0 {
+                x
+            } else {
+                y
+            }
+        }
+        (x, y) => x.or(y)?,
+    };
+    let rest = &s[p + len..];
+    let spaces = rest.len() - rest.trim_start().len();
+    if rest[spaces..].starts_with('{') {
+        Some((p, len + spaces))
+    } else {
+        next_box(&s[p + len..]).map(|(q, l)| (p + len + q, l))
+    }
+}
+
+/// `\text{...}` and friends: `and`/`or` become commas; unit words are dropped when the answer has
+/// other content; other words stay as text.
+fn text_groups(s: &str) -> String {
+    const TEXT_COMMANDS: &[&str] = &["\\text", "\\textbf", "\\textit", "\\mbox", "\\mathrm", "\\textrm", "\\operatorname"];
+    let mut out = String::with_capacity(s.len());
+    let mut words = Vec::new();
+    let mut i = 0;
+    'outer: while i < s.len() {
+        for cmd in TEXT_COMMANDS {
+            if s[i..].starts_with(cmd)
+                && s[i + cmd.len()..].starts_with('{')
+                && let Some(end) = group_end(s, i + cmd.len())
+            {
+                let inner = s[i + cmd.len() + 1..end - 1].trim();
+                let lower = inner.to_ascii_lowercase();
+                if matches!(lower.as_str(), "and" | "or" | ",") {
+                    out.push_str(", ");
+                } else {
+                    let marker = format!("\u{1}{}\u{1}", words.len());
+                    words.push(inner.to_string());
+                    out.push_str(&marker);
+                }
+                i = end;
+                continue 'outer;
+            }
+        }
+        let ch = s[i..].chars().next().expect("in bounds");
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    if words.is_empty() {
+        return out;
+    }
+    let mut without: String = out.clone();
+    for k in 0..words.len() {
+        without = without.replace(&format!("\u{1}{k}\u{1}"), "");
+    }
+    let other_content = without.chars().any(|c| c.is_alphanumeric() || c == '\\');
+    let mut result = out;
+    for (k, w) in words.iter().enumerate() {
+        let is_word = w.chars().filter(|c| c.is_alphabetic()).count() >= 2
+            && w.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '^' || c == '2' || c == '3');
+        let replacement = if other_content && (is_word || w.is_empty()) {
+            String::new()
+        } else if w.chars().all(|c| c.is_alphabetic()) && !w.is_empty() {
+            format!("\\text{{{w}}}")
+        } else {
+            w.clone()
+        };
+        result = result.replace(&format!("\u{1}{k}\u{1}"), &replacement);
+    }
+    result
+}
+
+/// ` and ` / ` or ` between answers, and `)or(`, become commas.
+fn join_words(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let word = |w: &str| chars[i..].iter().take(w.len()).copied().eq(w.chars());
+        let prev_ok = i == 0 || !chars[i - 1].is_alphabetic() && chars[i - 1] != '\\';
+        for w in ["and", "or"] {
+            if prev_ok && word(w) {
+                let after = chars.get(i + w.len()).copied();
+                if after.is_none_or(|c| !c.is_alphabetic()) {
+                    out.push(',');
+                    i += w.len();
+                    break;
+                }
+            }
+        }
+        if i < chars.len() {
+            out.push(chars[i]);
+            i += 1;
+        }
+    }
+    // A comma just produced next to an existing one collapses.
+    out.replace(", ,", ",").replace(",,", ",")
+}
+
+/// Drops unit words written after a number (`5 cm`, `30 degrees`).
+fn strip_unit_words(s: &str) -> String {
+    let mut s = s.trim_end().to_string();
+    loop {
+        let Some((head, last)) = s.rsplit_once(|c: char| c.is_whitespace() || c == '}') else {
+            return s;
+        };
+        let word = last.trim_end_matches(['.', ',']);
+        if !UNIT_WORDS.contains(&word.to_ascii_lowercase().as_str()) || head.trim().is_empty() {
+            return s;
+        }
+        let cut = s.len() - last.len();
+        s = s[..cut].trim_end().to_string();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removes_decoration() {
+        assert_eq!(normalize_latex("\\boxed{\\dfrac{1}{3}}"), "\\frac{1}{3}");
+        assert_eq!(normalize_latex("\\frac{1}{3} \\text{meters}"), "\\frac{1}{3}");
+        assert_eq!(normalize_latex("90^\\circ"), "90");
+        assert_eq!(normalize_latex("11,\\! 111,\\! 100"), "11111100");
+        assert_eq!(normalize_latex("14{,}916"), "14916");
+        assert_eq!(normalize_latex("12\\text{ and }13"), "12, 13");
+        assert_eq!(normalize_latex("\\text{Evelyn}"), "\\text{Evelyn}");
+        assert_eq!(normalize_latex("x=1/3\\approx1.3"), "x=1/3");
+        assert_eq!(normalize_latex("\\\\frac{1}{2}"), "\\frac{1}{2}");
+        assert_eq!(normalize_latex("5 cm"), "5");
+    }
+}
