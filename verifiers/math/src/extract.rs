@@ -6,7 +6,7 @@
 //! completion, where compiling patterns would cost more than the comparison, and each is linear in
 //! the input so a 10 MB completion cannot make extraction quadratic.
 
-use crate::normalize::{group_end, next_box};
+use crate::normalize::next_box;
 
 /// How a candidate is read.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,9 +114,16 @@ fn preceded_by(text: &str, at: usize, c: u8) -> bool {
 
 /// Finds `needle` at or after `from`, not preceded by a backslash, optionally on the same line.
 fn find_closing(text: &str, from: usize, needle: &str, single_line: bool) -> Option<usize> {
+    // A span on one line is at most this long; bounding the search keeps the scan linear.
+    const MAX_INLINE: usize = 4096;
+    let limit = if single_line {
+        floor_boundary(text, (from + MAX_INLINE).min(text.len()))
+    } else {
+        text.len()
+    };
     let mut i = from;
-    while i <= text.len() {
-        let rel = text[i..].find(needle)?;
+    while i <= limit {
+        let rel = text[i..limit].find(needle)?;
         let at = i + rel;
         if single_line && text[from..at].contains('\n') {
             return None;
@@ -130,14 +137,28 @@ fn find_closing(text: &str, from: usize, needle: &str, single_line: bool) -> Opt
 }
 
 /// One span starting exactly at `i`: (content start, content end, span end).
-fn env_at(text: &str, i: usize) -> Option<(usize, usize, usize)> {
+/// Where the last closers of multi-line spans are: a search past them cannot succeed, which keeps
+/// the scan linear on text full of unclosed `$$`.
+#[derive(Clone, Copy)]
+struct LastClosers {
+    display_dollar: Option<usize>,
+    display_bracket: Option<usize>,
+}
+
+fn env_at(text: &str, i: usize, last: LastClosers) -> Option<(usize, usize, usize)> {
     let rest = &text[i..];
     let escaped = preceded_by(text, i, b'\\');
     if rest.starts_with("$$") && !escaped {
+        if last.display_dollar.is_none_or(|l| l < i + 2) {
+            return None;
+        }
         let close = find_closing(text, i + 2, "$$", false)?;
         return (close > i + 2).then_some((i + 2, close, close + 2));
     }
     if rest.starts_with("\\[") && !escaped {
+        if last.display_bracket.is_none_or(|l| l < i + 2) {
+            return None;
+        }
         let close = find_closing(text, i + 2, "\\]", false)?;
         return (close > i + 2).then_some((i + 2, close, close + 2));
     }
@@ -198,6 +219,10 @@ fn percent_after(text: &str, at: usize) -> Option<usize> {
 
 /// All LaTeX spans, scanned left to right like a regular expression's `finditer`.
 fn latex_envs(text: &str) -> Vec<Env> {
+    let last = LastClosers {
+        display_dollar: text.rfind("$$"),
+        display_bracket: text.rfind("\\]"),
+    };
     let mut envs = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -205,7 +230,7 @@ fn latex_envs(text: &str) -> Vec<Env> {
             i += 1;
             continue;
         }
-        let Some((cs, ce, end)) = env_at(text, i) else {
+        let Some((cs, ce, end)) = env_at(text, i, last) else {
             i += 1;
             continue;
         };
@@ -240,7 +265,7 @@ fn latex_envs(text: &str) -> Vec<Env> {
             j += t.len() - after_conn.len();
             let ws = after_conn.len() - after_conn.trim_start().len();
             j += ws;
-            match env_at(text, j) {
+            match env_at(text, j, last) {
                 Some((cs, ce, end)) => {
                     let mut content = text[cs..ce].to_string();
                     let mut end = end;
@@ -263,19 +288,26 @@ fn latex_envs(text: &str) -> Vec<Env> {
 /// Runs of `\boxed{...}`: the boxes written together at the end of a completion (`\boxed{1}, \boxed{2}`)
 /// form one answer with several parts.
 fn boxed_runs(text: &str, out: &mut Vec<Candidate>) {
-    let mut boxes: Vec<(usize, usize, String)> = Vec::new();
+    let mut openers: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while let Some((at, len)) = next_box(&text[i..]) {
-        let start = i + at;
-        let open = start + len;
-        match group_end(text, open) {
-            Some(end) => {
-                boxes.push((start, end, text[open + 1..end - 1].to_string()));
-                i = end;
-            }
-            None => {
-                i = open + 1;
-            }
+        openers.push((i + at, i + at + len));
+        i += at + len;
+    }
+    if openers.is_empty() {
+        return;
+    }
+    let ends = matching_braces(text, &openers.iter().map(|o| o.1).collect::<Vec<_>>());
+    let mut boxes: Vec<(usize, usize, String)> = Vec::new();
+    let mut covered_until = 0;
+    for ((start, open), end) in openers.into_iter().zip(ends) {
+        // A box inside an earlier box is part of that box's answer.
+        if start < covered_until {
+            continue;
+        }
+        if let Some(end) = end {
+            boxes.push((start, end, text[open + 1..end - 1].to_string()));
+            covered_until = end;
         }
     }
     let mut run: Vec<(usize, usize, String)> = Vec::new();
@@ -301,6 +333,41 @@ fn boxed_runs(text: &str, out: &mut Vec<Candidate>) {
     flush(&mut run, out);
 }
 
+/// For each `{` at the given (sorted) positions, the index after its matching `}`: one pass over
+/// the text, however many boxes are unbalanced.
+fn matching_braces(text: &str, opens: &[usize]) -> Vec<Option<usize>> {
+    let mut ends = vec![None; opens.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    let b = text.as_bytes();
+    let mut next_open = 0;
+    let mut i = opens[0];
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                i += 2;
+                continue;
+            }
+            b'{' => {
+                while next_open < opens.len() && opens[next_open] < i {
+                    next_open += 1;
+                }
+                let tracked = next_open < opens.len() && opens[next_open] == i;
+                stack.push(if tracked { next_open } else { usize::MAX });
+            }
+            b'}' => {
+                if let Some(k) = stack.pop()
+                    && k != usize::MAX
+                {
+                    ends[k] = Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    ends
+}
+
 /// Whether the text between two boxes only joins them (`, `, ` and `, `\quad \text{and} \quad`,
 /// `\) and \( y_2 =`).
 fn is_connector(gap: &str) -> bool {
@@ -322,9 +389,13 @@ fn is_connector(gap: &str) -> bool {
 }
 
 /// Case-insensitive positions of `word`.
+/// Only the last this many anchors ("answer", "final answer") are followed.
+const MAX_ANCHORS: usize = 32;
+
 fn find_all_ci(text: &str, word: &str) -> Vec<usize> {
     let lower = text.to_ascii_lowercase();
-    lower.match_indices(word).map(|(i, _)| i).collect()
+    let all: Vec<usize> = lower.match_indices(word).map(|(i, _)| i).collect();
+    all[all.len().saturating_sub(MAX_ANCHORS)..].to_vec()
 }
 
 /// "final answer is $X$" (priority 0 with "I hope", else 50) and "answer: $X$" (100/200).
@@ -401,6 +472,8 @@ fn plain_exprs(text: &str) -> Vec<Candidate> {
 /// A plain expression at `i` with at least one operator: `(1/2) * (1/2)`, `-3+4`.
 fn expr_at(text: &str, i: usize) -> Option<Candidate> {
     let rest = &text[i..];
+    // A plain expression answer is short; bounding the run keeps the scan linear.
+    let rest = &rest[..floor_boundary(rest, rest.len().min(256))];
     let run_len = rest.find(|c: char| !is_expr_char(c)).unwrap_or(rest.len());
     let mut run = &rest[..run_len];
     let next = rest[run_len..].chars().next();

@@ -138,7 +138,13 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
     Answer { parsed: None, text: fallback }
 }
 
+/// Longest candidate, in bytes, that is parsed.
+pub const MAX_ANSWER_BYTES: usize = 100_000;
+
 fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
+    if src.len() > MAX_ANSWER_BYTES {
+        return None;
+    }
     let normalized = normalize::normalize_latex(src);
     let e = parser::parse(&normalized).ok()?;
     let e = if percent && !matches!(e, Expr::Percent(_)) { Expr::Percent(Box::new(e)) } else { e };

@@ -143,27 +143,25 @@ fn unbox_all(s: &str) -> String {
     }
 }
 
-/// Position and length of the next `\boxed{` or `\fbox{` (up to the brace).
+/// Position and length of the next `\\boxed{` or `\\fbox{` (up to the brace). One pass over the
+/// text, so that finding every box is linear.
 pub fn next_box(s: &str) -> Option<(usize, usize)> {
-    let a = s.find("\\boxed").map(|p| (p, 6));
-    let b = s.find("\\fbox").map(|p| (p, 5));
-    let (p, len) = match (a, b) {
-        (Some(x), Some(y)) => {
-            if x.0 <= y.0 {
-                x
-            } else {
-                y
-            }
+    for (p, _) in s.match_indices('\\') {
+        let rest = &s[p + 1..];
+        let len = if rest.starts_with("boxed") {
+            6
+        } else if rest.starts_with("fbox") {
+            5
+        } else {
+            continue;
+        };
+        let after = &s[p + len..];
+        let spaces = after.len() - after.trim_start().len();
+        if after[spaces..].starts_with('{') {
+            return Some((p, len + spaces));
         }
-        (x, y) => x.or(y)?,
-    };
-    let rest = &s[p + len..];
-    let spaces = rest.len() - rest.trim_start().len();
-    if rest[spaces..].starts_with('{') {
-        Some((p, len + spaces))
-    } else {
-        next_box(&s[p + len..]).map(|(q, l)| (p + len + q, l))
     }
+    None
 }
 
 /// `\text{...}` and friends: `and`/`or` become commas; unit words are dropped when the answer has
