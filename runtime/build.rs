@@ -13,12 +13,16 @@ fn main() {
     let wit: &Path = &root.join("wit");
     let built = guest_build::build_components(
         &root.join("verifiers"),
-        &["rewardbox-verifier-match"],
+        &["rewardbox-verifier-match", "rewardbox-verifier-math"],
         &target_dir,
         &[wit, &root.join("verifiers/guest-common")],
     );
     println!(
         "cargo:rustc-env=REWARDBOX_VERIFIER_MATCH_WASM={}",
         built[0].display()
+    );
+    println!(
+        "cargo:rustc-env=REWARDBOX_VERIFIER_MATH_WASM={}",
+        built[1].display()
     );
 }

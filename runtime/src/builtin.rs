@@ -14,6 +14,7 @@ pub struct Builtin {
 }
 
 static MATCH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATCH_WASM"));
+static MATH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATH_WASM"));
 
 /// Every built-in verifier.
 pub const BUILTINS: &[Builtin] = &[
@@ -46,6 +47,12 @@ pub const BUILTINS: &[Builtin] = &[
         summary: "the multiple-choice letter the completion names equals \"reference\"",
         wasm: MATCH_WASM,
         component: "match",
+    },
+    Builtin {
+        name: "math",
+        summary: "the final answer is mathematically equivalent to \"reference\" (LaTeX or plain)",
+        wasm: MATH_WASM,
+        component: "math",
     },
 ];
 

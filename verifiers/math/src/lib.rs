@@ -138,6 +138,9 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
     Answer { parsed: None, text: fallback }
 }
 
+/// Longest unparsed answer, in bytes, compared as text.
+pub const MAX_TEXT_ANSWER: usize = 1000;
+
 /// Longest candidate, in bytes, that is parsed.
 pub const MAX_ANSWER_BYTES: usize = 100_000;
 
@@ -198,7 +201,7 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
         let equal = match (&gold.parsed, &pred.parsed) {
             (Some(g), Some(p)) => equivalent(g, p, &o.settings),
             _ => match (&gold.text, &pred.text) {
-                (Some(g), Some(p)) => plain(g) == plain(p),
+                (Some(g), Some(p)) if g.len() <= MAX_TEXT_ANSWER && p.len() <= MAX_TEXT_ANSWER => plain(g) == plain(p),
                 _ => false,
             },
         };
