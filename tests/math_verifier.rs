@@ -25,7 +25,11 @@ fn agrees_with_math_verify_labels_in_the_sandbox() {
         }))
         .unwrap();
         let result = s.score_task(&task);
-        assert_eq!(result.status, None, "case {}: {:?}", case["id"], result.detail);
+        assert_eq!(
+            result.status, None,
+            "case {}: {:?}",
+            case["id"], result.detail
+        );
         let r = &result.results[0];
         assert_eq!(r.status, Status::Ok, "case {}: {:?}", case["id"], r.detail);
         total += 1;
@@ -36,7 +40,10 @@ fn agrees_with_math_verify_labels_in_the_sandbox() {
         }
     }
     assert_eq!(total, 131);
-    assert!(agreed >= 129, "{agreed}/131 agree; disagreements: {disagreements:?}");
+    assert!(
+        agreed >= 129,
+        "{agreed}/131 agree; disagreements: {disagreements:?}"
+    );
 }
 
 #[test]
@@ -58,7 +65,11 @@ fn hostile_answers_get_a_verdict_within_the_default_limits() {
     let s = scorer();
     let completions = vec![
         "$\\boxed{9^{9^{9^{9}}}}$".to_string(),
-        format!("\\boxed{{{}1{}}}", "{".repeat(1_000_000), "}".repeat(1_000_000)),
+        format!(
+            "\\boxed{{{}1{}}}",
+            "{".repeat(1_000_000),
+            "}".repeat(1_000_000)
+        ),
         format!("\\boxed{{{}}}", "7".repeat(10_000_000)),
         "$$ \\[ \\( \\boxed{ ".repeat(200_000),
         format!("${}1$", "-".repeat(100_000)),
@@ -84,5 +95,13 @@ fn an_unreadable_reference_is_an_invalid_task_naming_the_field() {
     .unwrap();
     let result = s.score_task(&task);
     assert_eq!(result.status, Some(Status::InvalidTask));
-    assert!(result.detail.as_deref().unwrap_or("").contains("\"reference\""), "{:?}", result.detail);
+    assert!(
+        result
+            .detail
+            .as_deref()
+            .unwrap_or("")
+            .contains("\"reference\""),
+        "{:?}",
+        result.detail
+    );
 }

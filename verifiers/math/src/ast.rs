@@ -116,14 +116,6 @@ impl Expr {
         });
     }
 
-    /// Renames variables.
-    pub fn rename(&self, map: &dyn Fn(&str) -> String) -> Expr {
-        self.map(&mut |e| match e {
-            Expr::Sym(name) => Some(Expr::Sym(map(name))),
-            _ => None,
-        })
-    }
-
     /// Visits every node, parents first.
     pub fn walk(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
@@ -151,8 +143,7 @@ impl Expr {
         }
     }
 
-    /// Rebuilds the tree bottom-up... top-down: `f` may replace a node; otherwise its children are
-    /// mapped.
+    /// Rebuilds the tree top-down: `f` may replace a node; otherwise its children are mapped.
     pub fn map(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
         if let Some(replaced) = f(self) {
             return replaced;

@@ -24,8 +24,12 @@ pub struct Settings {
 /// Canonical form of an answer.
 pub fn canonical(e: Expr, s: &Settings) -> Expr {
     let e = match e {
-        Expr::List(items) => Expr::List(flatten_pm(items.into_iter().map(|i| canonical(i, s)).collect())),
-        Expr::Set(items) => Expr::Set(flatten_pm(items.into_iter().map(|i| canonical(i, s)).collect())),
+        Expr::List(items) => Expr::List(flatten_pm(
+            items.into_iter().map(|i| canonical(i, s)).collect(),
+        )),
+        Expr::Set(items) => Expr::Set(flatten_pm(
+            items.into_iter().map(|i| canonical(i, s)).collect(),
+        )),
         Expr::PlusMinus(a, b) => Expr::List(flatten_pm(vec![Expr::PlusMinus(a, b)])),
         Expr::Relation(items, ops) => relation(items, ops, s),
         Expr::Union(parts) => {
@@ -80,9 +84,19 @@ fn relation(items: Vec<Expr>, ops: Vec<RelOp>, s: &Settings) -> Expr {
         let descending = ops.iter().all(|o| matches!(o, RelOp::Gt | RelOp::Ge));
         if ascending || descending {
             let (lo, hi, lo_closed, hi_closed) = if ascending {
-                (&items[0], &items[2], ops[0] == RelOp::Le, ops[1] == RelOp::Le)
+                (
+                    &items[0],
+                    &items[2],
+                    ops[0] == RelOp::Le,
+                    ops[1] == RelOp::Le,
+                )
             } else {
-                (&items[2], &items[0], ops[1] == RelOp::Ge, ops[0] == RelOp::Ge)
+                (
+                    &items[2],
+                    &items[0],
+                    ops[1] == RelOp::Ge,
+                    ops[0] == RelOp::Ge,
+                )
             };
             let interval = |lo: Expr, hi: Expr, lc: bool, hc: bool| Expr::Interval {
                 lo: Box::new(lo),
@@ -101,11 +115,20 @@ fn relation(items: Vec<Expr>, ops: Vec<RelOp>, s: &Settings) -> Expr {
         }
     }
     // `x < 3` as `(-\infty, 3)` when the task allows comparing relations with sets.
-    if s.allow_set_relation_comp && ops.len() == 1 && matches!(items[0], Expr::Sym(_)) && !items[1].has_symbol() {
+    if s.allow_set_relation_comp
+        && ops.len() == 1
+        && matches!(items[0], Expr::Sym(_))
+        && !items[1].has_symbol()
+    {
         let inf = Expr::Infinity;
         let ninf = Expr::Neg(Box::new(Expr::Infinity));
         let c = items[1].clone();
-        let iv = |lo, hi, lc, hc| Expr::Interval { lo: Box::new(lo), hi: Box::new(hi), lo_closed: lc, hi_closed: hc };
+        let iv = |lo, hi, lc, hc| Expr::Interval {
+            lo: Box::new(lo),
+            hi: Box::new(hi),
+            lo_closed: lc,
+            hi_closed: hc,
+        };
         match ops[0] {
             RelOp::Lt => return iv(ninf, c, false, false),
             RelOp::Le => return iv(ninf, c, false, true),
@@ -135,7 +158,11 @@ fn matrix_value(e: &Expr) -> Option<Expr> {
             }
             Some(Expr::Matrix(
                 (0..r)
-                    .map(|i| (0..c).map(|j| Expr::Add(mats.iter().map(|m| m[i][j].clone()).collect())).collect())
+                    .map(|i| {
+                        (0..c)
+                            .map(|j| Expr::Add(mats.iter().map(|m| m[i][j].clone()).collect()))
+                            .collect()
+                    })
                     .collect(),
             ))
         }
@@ -180,7 +207,13 @@ fn matmul(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Option<Vec<Vec<Expr>>> {
         (0..a.len())
             .map(|i| {
                 (0..b[0].len())
-                    .map(|j| Expr::Add((0..b.len()).map(|k| Expr::Mul(vec![a[i][k].clone(), b[k][j].clone()])).collect()))
+                    .map(|j| {
+                        Expr::Add(
+                            (0..b.len())
+                                .map(|k| Expr::Mul(vec![a[i][k].clone(), b[k][j].clone()]))
+                                .collect(),
+                        )
+                    })
                     .collect()
             })
             .collect(),
@@ -206,23 +239,51 @@ pub fn equivalent(a: &Expr, b: &Expr, s: &Settings) -> bool {
         (Expr::List(xs) | Expr::Set(xs), Expr::List(ys) | Expr::Set(ys)) => unordered(xs, ys, s),
         (Expr::Union(xs), Expr::Union(ys)) => unordered(xs, ys, s),
         (
-            Expr::Interval { lo: l1, hi: h1, lo_closed: a1, hi_closed: b1 },
-            Expr::Interval { lo: l2, hi: h2, lo_closed: a2, hi_closed: b2 },
+            Expr::Interval {
+                lo: l1,
+                hi: h1,
+                lo_closed: a1,
+                hi_closed: b1,
+            },
+            Expr::Interval {
+                lo: l2,
+                hi: h2,
+                lo_closed: a2,
+                hi_closed: b2,
+            },
         ) => a1 == a2 && b1 == b2 && scalar_eq(l1, l2, s) && scalar_eq(h1, h2, s),
-        (Expr::Tuple(xs), Expr::Interval { lo, hi, lo_closed: false, hi_closed: false })
-        | (Expr::Interval { lo, hi, lo_closed: false, hi_closed: false }, Expr::Tuple(xs))
-            if xs.len() == 2 =>
-        {
-            scalar_eq(&xs[0], lo, s) && scalar_eq(&xs[1], hi, s)
-        }
+        (
+            Expr::Tuple(xs),
+            Expr::Interval {
+                lo,
+                hi,
+                lo_closed: false,
+                hi_closed: false,
+            },
+        )
+        | (
+            Expr::Interval {
+                lo,
+                hi,
+                lo_closed: false,
+                hi_closed: false,
+            },
+            Expr::Tuple(xs),
+        ) if xs.len() == 2 => scalar_eq(&xs[0], lo, s) && scalar_eq(&xs[1], hi, s),
         (Expr::Matrix(m1), Expr::Matrix(m2)) => {
             m1.len() == m2.len()
-                && m1.iter().zip(m2).all(|(r1, r2)| r1.len() == r2.len() && r1.iter().zip(r2).all(|(x, y)| equivalent(x, y, s)))
+                && m1.iter().zip(m2).all(|(r1, r2)| {
+                    r1.len() == r2.len() && r1.iter().zip(r2).all(|(x, y)| equivalent(x, y, s))
+                })
         }
         (Expr::Relation(i1, o1), Expr::Relation(i2, o2)) => relations_eq(i1, o1, i2, o2, s),
         (Expr::Percent(x), Expr::Percent(y)) => scalar_eq(x, y, s),
         (Expr::Percent(x), y) | (y, Expr::Percent(x)) if !is_collection(y) => {
-            scalar_eq(&Expr::Div(x.clone(), Box::new(Expr::Num(Num::int(100)))), y, s) || scalar_eq(x, y, s)
+            scalar_eq(
+                &Expr::Div(x.clone(), Box::new(Expr::Num(Num::int(100)))),
+                y,
+                s,
+            ) || scalar_eq(x, y, s)
         }
         (x, y) if !is_collection(x) && !is_collection(y) => scalar_eq(x, y, s),
         _ => false,
@@ -260,7 +321,8 @@ fn ordered(xs: &[Expr], ys: &[Expr], s: &Settings) -> bool {
 
 /// Equal as sets: every element of each side has an equivalent on the other side.
 fn unordered(xs: &[Expr], ys: &[Expr], s: &Settings) -> bool {
-    xs.iter().all(|x| ys.iter().any(|y| equivalent(x, y, s))) && ys.iter().all(|y| xs.iter().any(|x| equivalent(x, y, s)))
+    xs.iter().all(|x| ys.iter().any(|y| equivalent(x, y, s)))
+        && ys.iter().all(|y| xs.iter().any(|x| equivalent(x, y, s)))
 }
 
 fn infinity_sign(e: &Expr) -> Option<i8> {
@@ -304,9 +366,17 @@ fn variable_order(a: &Expr, b: &Expr, s: &Settings) -> (Vec<String>, Vec<String>
 }
 
 /// Values of `a` and `b` at the evaluation points (pairs where both are defined).
-fn sample(a: &Expr, b: &Expr, s: &Settings) -> Vec<(Result<Num, EvalError>, Result<Num, EvalError>)> {
+fn sample(
+    a: &Expr,
+    b: &Expr,
+    s: &Settings,
+) -> Vec<(Result<Num, EvalError>, Result<Num, EvalError>)> {
     let (va, vb) = variable_order(a, b, s);
-    let points = if va.is_empty() && vb.is_empty() { 1 } else { POINTS };
+    let points = if va.is_empty() && vb.is_empty() {
+        1
+    } else {
+        POINTS
+    };
     (0..points)
         .map(|p| {
             let env_a = |name: &str| va.iter().position(|v| v == name).map(|i| point_value(i, p));
@@ -323,7 +393,9 @@ pub fn scalar_eq(a: &Expr, b: &Expr, s: &Settings) -> bool {
         (Some(_), None) | (None, Some(_)) => return false,
         _ => {}
     }
-    let tol = Tolerance { float_rounding: s.float_rounding };
+    let tol = Tolerance {
+        float_rounding: s.float_rounding,
+    };
     let mut agreed = 0;
     for (x, y) in sample(a, b, s) {
         match (x, y) {
@@ -382,7 +454,9 @@ fn single_relation_eq(r1: (&Expr, RelOp, &Expr), r2: (&Expr, RelOp, &Expr), s: &
 
 /// Whether `f1 = c · f2` for one non-zero constant `c` (positive when `positive_only`).
 fn proportional(f1: &Expr, f2: &Expr, positive_only: bool, s: &Settings) -> bool {
-    let tol = Tolerance { float_rounding: s.float_rounding };
+    let tol = Tolerance {
+        float_rounding: s.float_rounding,
+    };
     let mut ratio: Option<Num> = None;
     let mut informative = 0;
     for (x, y) in sample(f1, f2, s) {

@@ -1,10 +1,10 @@
 //! Evaluates a scalar expression to a number, given values for its variables.
 
 use crate::ast::Expr;
-use crate::number::{EvalError, Num, NumResult, binomial, factorial, rat_to_f64, real_fn};
+use crate::number::{EvalError, Num, NumResult, binomial, factorial, real_fn};
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive};
+use num_traits::ToPrimitive;
 
 /// Values of the variables at one evaluation point.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<Num>;
@@ -98,7 +98,7 @@ fn func(name: &str, args: &[Expr], env: Env) -> NumResult {
 fn sqrt(x: &Num) -> NumResult {
     if x.sign() == Some(-1) {
         // √(-4) = 2i
-        return Ok(sqrt(&x.neg())?.mul(&Num::i())?);
+        return sqrt(&x.neg())?.mul(&Num::i());
     }
     x.pow(&Num::rational(BigRational::new(1.into(), 2.into())))
 }
@@ -122,21 +122,29 @@ fn round_to_integer(x: &Num, floor: bool) -> NumResult {
     let (re, _, err) = x.to_f64()?;
     let v = if floor { re.floor() } else { re.ceil() };
     if (re - re.round()).abs() <= 16.0 * err {
-        return Err(EvalError::Undefined("floor of a value too close to an integer"));
+        return Err(EvalError::Undefined(
+            "floor of a value too close to an integer",
+        ));
     }
-    Ok(Num::rational(BigRational::from_integer(
-        BigInt::from(v.to_i64().ok_or(EvalError::TooLarge)?),
-    )))
+    Ok(Num::rational(BigRational::from_integer(BigInt::from(
+        v.to_i64().ok_or(EvalError::TooLarge)?,
+    ))))
 }
 
 fn determinant(rows: &[Vec<Expr>], env: Env) -> NumResult {
     let n = rows.len();
     if rows.iter().any(|r| r.len() != n) || n > 6 {
-        return Err(EvalError::NotANumber("determinant of a non-square or large matrix"));
+        return Err(EvalError::NotANumber(
+            "determinant of a non-square or large matrix",
+        ));
     }
     let m = rows
         .iter()
-        .map(|r| r.iter().map(|e| eval(e, env)).collect::<Result<Vec<_>, _>>())
+        .map(|r| {
+            r.iter()
+                .map(|e| eval(e, env))
+                .collect::<Result<Vec<_>, _>>()
+        })
         .collect::<Result<Vec<_>, _>>()?;
     det(&m)
 }
@@ -171,9 +179,9 @@ fn det(m: &[Vec<Num>]) -> NumResult {
 /// A function the answer does not define (`f(x)`): a fixed smooth function chosen by its name, so
 /// `f(x)` equals `f(x)` and differs from `g(x)` and from `f(y)`.
 fn undefined_function(name: &str, args: &[Expr], env: Env) -> NumResult {
-    let seed = name
-        .bytes()
-        .fold(0x9e37_79b9_u64, |h, b| h.rotate_left(7) ^ u64::from(b).wrapping_mul(0x100_0193));
+    let seed = name.bytes().fold(0x9e37_79b9_u64, |h, b| {
+        h.rotate_left(7) ^ u64::from(b).wrapping_mul(0x100_0193)
+    });
     let k1 = 1.0 + (seed % 97) as f64 / 53.0;
     let k2 = 0.5 + ((seed >> 8) % 89) as f64 / 61.0;
     let mut acc = 0.0;
@@ -183,15 +191,4 @@ fn undefined_function(name: &str, args: &[Expr], env: Env) -> NumResult {
         acc += (k1 * re + (i as f64 + 1.0) * k2).sin() + 0.37 * im + (i as f64) * 0.11 * re;
     }
     Num::approx(acc * k2 + k1)
-}
-
-/// Whether a rational is negative (exposed for interval checks).
-pub fn is_negative(n: &Num) -> bool {
-    n.as_rational().is_some_and(|r| r.is_negative())
-        || n.to_f64().is_ok_and(|(re, _, err)| re < -16.0 * err)
-}
-
-/// An exact rational as f64 when it fits.
-pub fn to_f64(n: &Num) -> Option<f64> {
-    n.as_rational().and_then(|r| rat_to_f64(r).ok())
 }

@@ -60,7 +60,11 @@ const CURRENCY: &str = "$€£¥₹₽₪₩₫฿₡₢₣₤₥₦₧₨₭₮
 /// Every candidate, in the order to try them.
 pub fn candidates(text: &str, targets: Targets) -> Vec<Candidate> {
     let mut out = Vec::new();
-    let envs = if targets.latex { latex_envs(text) } else { Vec::new() };
+    let envs = if targets.latex {
+        latex_envs(text)
+    } else {
+        Vec::new()
+    };
     if targets.latex {
         boxed_runs(text, &mut out);
         for env in &envs {
@@ -176,7 +180,11 @@ fn env_at(text: &str, i: usize, last: LastClosers) -> Option<(usize, usize, usiz
             return None;
         }
         let after = i + close + 1;
-        if text[after..].chars().next().is_some_and(|c| c.is_whitespace()) {
+        if text[after..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_whitespace())
+        {
             return Some((i + 1, i + close, after));
         }
         return None;
@@ -199,7 +207,9 @@ fn simple_number_group(s: &str, at: usize) -> Option<(&str, usize)> {
     let inner = &rest[..close];
     let digits = inner.strip_prefix('-').unwrap_or(inner);
     let ok = !digits.is_empty()
-        && digits.chars().all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        && digits
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
         && digits.starts_with(|c: char| c.is_ascii_digit());
     ok.then_some((inner, at + 1 + close + 1))
 }
@@ -209,7 +219,16 @@ fn percent_after(text: &str, at: usize) -> Option<usize> {
     let rest = &text[at..];
     let trimmed = rest.trim_start();
     let ws = rest.len() - trimmed.len();
-    for marker in ["\\%", "%", "percentage", "percent", "Percentage", "Percent", "pct", "Pct"] {
+    for marker in [
+        "\\%",
+        "%",
+        "percentage",
+        "percent",
+        "Percentage",
+        "Percent",
+        "pct",
+        "Pct",
+    ] {
         if trimmed.starts_with(marker) {
             return Some(at + ws + marker.len());
         }
@@ -254,13 +273,14 @@ fn latex_envs(text: &str) -> Vec<Env> {
             if let Some(x) = t2.strip_prefix(',') {
                 t2 = x;
             }
-            let connector = if let Some(x) = t2.strip_prefix("and").or_else(|| t2.strip_prefix("or")) {
-                Some(x)
-            } else if t.starts_with(',') {
-                Some(t2)
-            } else {
-                None
-            };
+            let connector =
+                if let Some(x) = t2.strip_prefix("and").or_else(|| t2.strip_prefix("or")) {
+                    Some(x)
+                } else if t.starts_with(',') {
+                    Some(t2)
+                } else {
+                    None
+                };
             let Some(after_conn) = connector else { break };
             j += t.len() - after_conn.len();
             let ws = after_conn.len() - after_conn.trim_start().len();
@@ -314,7 +334,11 @@ fn boxed_runs(text: &str, out: &mut Vec<Candidate>) {
     let flush = |run: &mut Vec<(usize, usize, String)>, out: &mut Vec<Candidate>| {
         if let (Some(first), Some(last)) = (run.first(), run.last()) {
             out.push(Candidate {
-                text: run.iter().map(|b| b.2.as_str()).collect::<Vec<_>>().join(", "),
+                text: run
+                    .iter()
+                    .map(|b| b.2.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 kind: Kind::Latex,
                 percent: percent_after(text, last.1).is_some(),
                 span: (first.0, last.1),
@@ -324,7 +348,9 @@ fn boxed_runs(text: &str, out: &mut Vec<Candidate>) {
         run.clear();
     };
     for b in boxes {
-        let joined = run.last().is_some_and(|prev| is_connector(&text[prev.1..b.0]));
+        let joined = run
+            .last()
+            .is_some_and(|prev| is_connector(&text[prev.1..b.0]));
         if !joined {
             flush(&mut run, out);
         }
@@ -376,8 +402,26 @@ fn is_connector(gap: &str) -> bool {
     }
     let mut g = gap.to_string();
     for piece in [
-        "\\text{and}", "\\text{ and }", "\\text{or}", "\\text{ or }", "\\qquad", "\\quad", "\\(", "\\)", "\\[",
-        "\\]", "\\\\", "\\,", "\\;", "\\ ", "and", "or", "$", ",", ";", "&",
+        "\\text{and}",
+        "\\text{ and }",
+        "\\text{or}",
+        "\\text{ or }",
+        "\\qquad",
+        "\\quad",
+        "\\(",
+        "\\)",
+        "\\[",
+        "\\]",
+        "\\\\",
+        "\\,",
+        "\\;",
+        "\\ ",
+        "and",
+        "or",
+        "$",
+        ",",
+        ";",
+        "&",
     ] {
         g = g.replace(piece, "");
     }
@@ -385,7 +429,8 @@ fn is_connector(gap: &str) -> bool {
     g.is_empty()
         || g.len() <= 12
             && g.ends_with('=')
-            && g.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '}' | '=' | '\\'))
+            && g.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '}' | '=' | '\\'))
 }
 
 /// Case-insensitive positions of `word`.
@@ -419,7 +464,9 @@ fn anchored_latex(text: &str, envs: &[Env], out: &mut Vec<Candidate>) {
         }
         pos += text[pos..].len() - text[pos..].trim_start().len();
         if let Some(env) = env_starting_at(pos) {
-            let hope = text[env.end..].trim_start_matches(['.', ' ']).starts_with("I hope");
+            let hope = text[env.end..]
+                .trim_start_matches(['.', ' '])
+                .starts_with("I hope");
             out.push(env.candidate(text, if hope { 0 } else { 50 }));
         }
     }
@@ -462,7 +509,10 @@ fn plain_exprs(text: &str) -> Vec<Candidate> {
         } else if CURRENCY.contains(c) {
             let j = i + c.len_utf8();
             if let Some(n) = number_at(text, j) {
-                out.push(Candidate { span: (i, n.span.1), ..n });
+                out.push(Candidate {
+                    span: (i, n.span.1),
+                    ..n
+                });
             }
         }
     }
@@ -477,13 +527,16 @@ fn expr_at(text: &str, i: usize) -> Option<Candidate> {
     let run_len = rest.find(|c: char| !is_expr_char(c)).unwrap_or(rest.len());
     let mut run = &rest[..run_len];
     let next = rest[run_len..].chars().next();
-    let suffix_ok = |c: Option<char>| c.is_none_or(|c| matches!(c, '.' | ',' | ':' | '$') || c.is_whitespace() || c == ')');
+    let suffix_ok = |c: Option<char>| {
+        c.is_none_or(|c| matches!(c, '.' | ',' | ':' | '$') || c.is_whitespace() || c == ')')
+    };
     if !suffix_ok(next) {
         // Backtrack to the last space or ')' inside the run.
         let cut = run.rfind(|c: char| c.is_whitespace() || c == ')')?;
         run = &run[..cut + usize::from(run[cut..].starts_with(')'))];
     }
-    let run = run.trim_end_matches(|c: char| is_operator(c) || c.is_whitespace() || c == '(' || c == '.');
+    let run =
+        run.trim_end_matches(|c: char| is_operator(c) || c.is_whitespace() || c == '(' || c == '.');
     let first_digit = run.find(|c: char| c.is_ascii_digit())?;
     if !run[..first_digit].chars().all(|c| c == '-' || c == '(') {
         return None;
@@ -595,7 +648,15 @@ fn number_percent(text: &str, end: usize) -> Option<usize> {
     let rest = &text[end..];
     let t = rest.trim_start();
     let ws = rest.len() - t.len();
-    for m in ["%", "percentage", "Percentage", "percent", "Percent", "pct", "Pct"] {
+    for m in [
+        "%",
+        "percentage",
+        "Percentage",
+        "percent",
+        "Percent",
+        "pct",
+        "Pct",
+    ] {
         if t.starts_with(m) {
             return Some(end + ws + m.len());
         }
@@ -610,11 +671,18 @@ fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
         let limit = at + 12 + 110;
         if let Some(c) = exprs
             .iter()
-            .filter(|c| c.span.0 > at + 12 && c.span.0 <= limit && text[at + 12..c.span.0].contains(" is"))
+            .filter(|c| {
+                c.span.0 > at + 12 && c.span.0 <= limit && text[at + 12..c.span.0].contains(" is")
+            })
             .min_by_key(|c| (c.span.0, std::cmp::Reverse(c.span.1)))
         {
-            let hope = text[c.span.1..].trim_start_matches(['.', ' ']).starts_with("I hope");
-            out.push(Candidate { priority: if hope { 0 } else { 50 }, ..c.clone() });
+            let hope = text[c.span.1..]
+                .trim_start_matches(['.', ' '])
+                .starts_with("I hope");
+            out.push(Candidate {
+                priority: if hope { 0 } else { 50 },
+                ..c.clone()
+            });
         }
     }
     for at in find_all_ci(text, "answer") {
@@ -630,17 +698,26 @@ fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
                 let from = after + eq + 1;
                 exprs
                     .iter()
-                    .filter(|c| c.span.0 >= from && text[from..c.span.0].trim().is_empty() && not_followed_by_eq(c))
+                    .filter(|c| {
+                        c.span.0 >= from
+                            && text[from..c.span.0].trim().is_empty()
+                            && not_followed_by_eq(c)
+                    })
                     .max_by_key(|c| c.span.1)
             })
             .or_else(|| {
                 exprs
                     .iter()
-                    .filter(|c| c.span.0 >= after && c.span.0 <= after + 51 && not_followed_by_eq(c))
+                    .filter(|c| {
+                        c.span.0 >= after && c.span.0 <= after + 51 && not_followed_by_eq(c)
+                    })
                     .min_by_key(|c| (c.span.0, std::cmp::Reverse(c.span.1)))
             });
         if let Some(c) = chosen {
-            out.push(Candidate { priority, ..c.clone() });
+            out.push(Candidate {
+                priority,
+                ..c.clone()
+            });
         }
     }
 }
@@ -649,15 +726,24 @@ fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
 mod tests {
     use super::*;
 
-    const BOTH: Targets = Targets { latex: true, expr: true };
+    const BOTH: Targets = Targets {
+        latex: true,
+        expr: true,
+    };
 
     fn first(text: &str) -> String {
-        candidates(text, BOTH).first().map(|c| c.text.clone()).unwrap_or_default()
+        candidates(text, BOTH)
+            .first()
+            .map(|c| c.text.clone())
+            .unwrap_or_default()
     }
 
     #[test]
     fn boxed_wins_and_nests() {
-        assert_eq!(first("so $x=2$ and \\boxed{\\frac{1}{\\sqrt{2}}}."), "\\frac{1}{\\sqrt{2}}");
+        assert_eq!(
+            first("so $x=2$ and \\boxed{\\frac{1}{\\sqrt{2}}}."),
+            "\\frac{1}{\\sqrt{2}}"
+        );
         assert_eq!(first("\\boxed{1}, \\boxed{2}"), "1, 2");
     }
 
@@ -666,13 +752,22 @@ mod tests {
         assert_eq!(first("it is 1,000.99€"), "1000.99");
         assert_eq!(first("so 2,74 $ a"), "2.74");
         assert_eq!(first("AZYUK2A"), "");
-        let c = &candidates("28 percent", Targets { latex: false, expr: true })[0];
+        let c = &candidates(
+            "28 percent",
+            Targets {
+                latex: false,
+                expr: true,
+            },
+        )[0];
         assert!(c.percent);
     }
 
     #[test]
     fn latex_spans() {
         assert_eq!(first("Answer \\[ 9 \\]"), " 9 ");
-        assert_eq!(first("The final answer is $21,16$ or $11$. I hope"), "21,16, 11");
+        assert_eq!(
+            first("The final answer is $21,16$ or $11$. I hope"),
+            "21,16, 11"
+        );
     }
 }

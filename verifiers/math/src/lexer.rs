@@ -127,8 +127,8 @@ fn push_command(toks: &mut Vec<Tok>, name: String) {
         None => match name.as_str() {
             // Spacing and sizing commands carry no meaning.
             "quad" | "qquad" | "displaystyle" | "textstyle" | "left" | "right" | "big" | "Big"
-            | "bigl" | "bigr" | "Bigl" | "Bigr" | "bigg" | "Bigg" | "biggl" | "biggr" | "limits"
-            | "nolimits" | "middle" => {}
+            | "bigl" | "bigr" | "Bigl" | "Bigr" | "bigg" | "Bigg" | "biggl" | "biggr"
+            | "limits" | "nolimits" | "middle" => {}
             "cdot" | "times" | "ast" => toks.push(Tok::Char('*')),
             "div" => toks.push(Tok::Char('/')),
             "colon" => toks.push(Tok::Char(':')),

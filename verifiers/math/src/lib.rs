@@ -22,7 +22,6 @@ use ast::Expr;
 use compare::{Settings, canonical, equivalent};
 use extract::{Candidate, Kind, Targets, candidates};
 use guest_common::{FieldError, TaskFields};
-use number::Num;
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -47,7 +46,10 @@ pub struct MathOptions {
 impl Default for MathOptions {
     fn default() -> Self {
         MathOptions {
-            targets: Targets { latex: true, expr: true },
+            targets: Targets {
+                latex: true,
+                expr: true,
+            },
             settings: Settings {
                 float_rounding: 6,
                 strict: true,
@@ -62,10 +64,13 @@ impl MathOptions {
     pub fn from_task(task: &TaskFields) -> Result<Self, FieldError> {
         let mut o = MathOptions::default();
         if let Some(v) = task.get("extract") {
-            let items = v
-                .as_array()
-                .ok_or_else(|| FieldError::new("extract", "must be a list such as [\"latex\", \"expr\"]"))?;
-            let mut t = Targets { latex: false, expr: false };
+            let items = v.as_array().ok_or_else(|| {
+                FieldError::new("extract", "must be a list such as [\"latex\", \"expr\"]")
+            })?;
+            let mut t = Targets {
+                latex: false,
+                expr: false,
+            };
             for item in items {
                 match item.as_str() {
                     Some("latex") => t.latex = true,
@@ -79,19 +84,21 @@ impl MathOptions {
                 }
             }
             if !t.latex && !t.expr {
-                return Err(FieldError::new("extract", "must name at least one of \"latex\", \"expr\""));
+                return Err(FieldError::new(
+                    "extract",
+                    "must name at least one of \"latex\", \"expr\"",
+                ));
             }
             o.targets = t;
         }
         if let Some(v) = task.get("float_rounding") {
-            o.settings.float_rounding = v
-                .as_u64()
-                .filter(|d| *d <= 30)
-                .ok_or_else(|| FieldError::new("float_rounding", "must be an integer from 0 to 30"))?
-                as u32;
+            o.settings.float_rounding = v.as_u64().filter(|d| *d <= 30).ok_or_else(|| {
+                FieldError::new("float_rounding", "must be an integer from 0 to 30")
+            })? as u32;
         }
         o.settings.strict = task.optional_bool("strict", true)?;
-        o.settings.allow_set_relation_comp = task.optional_bool("allow_set_relation_comp", false)?;
+        o.settings.allow_set_relation_comp =
+            task.optional_bool("allow_set_relation_comp", false)?;
         Ok(o)
     }
 }
@@ -109,16 +116,31 @@ pub struct Answer {
 /// (`\frac{1}{2}`, `2\sqrt{2}`): it is an answer, not a solution.
 pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
     let start = text.len().saturating_sub(MAX_SCANNED_BYTES);
-    let start = (start..text.len()).find(|i| text.is_char_boundary(*i)).unwrap_or(text.len());
+    let start = (start..text.len())
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(text.len());
     let text = &text[start..];
-    let delimited = ["$", "\\(", "\\[", "\\boxed", "\\fbox"].iter().any(|d| text.contains(d));
-    if is_reference && o.targets.latex && !delimited && let Some(e) = parse_latex(text, false, o) {
-        return Answer { parsed: Some(e), text: Some(text.trim().to_string()) };
+    let delimited = ["$", "\\(", "\\[", "\\boxed", "\\fbox"]
+        .iter()
+        .any(|d| text.contains(d));
+    if is_reference
+        && o.targets.latex
+        && !delimited
+        && let Some(e) = parse_latex(text, false, o)
+    {
+        return Answer {
+            parsed: Some(e),
+            text: Some(text.trim().to_string()),
+        };
     }
     let mut fallback = None;
     let mut failed_latex: Vec<(usize, usize)> = Vec::new();
     for c in candidates(text, o.targets).into_iter().take(MAX_ATTEMPTS) {
-        let overlaps = |c: &Candidate| failed_latex.iter().any(|(lo, hi)| c.span.0 < *hi && c.span.1 > *lo);
+        let overlaps = |c: &Candidate| {
+            failed_latex
+                .iter()
+                .any(|(lo, hi)| c.span.0 < *hi && c.span.1 > *lo)
+        };
         if c.kind != Kind::Latex && overlaps(&c) {
             continue;
         }
@@ -126,16 +148,30 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
             fallback = Some(c.text.clone());
         }
         match parse_candidate(&c, o) {
-            Some(e) => return Answer { parsed: Some(e), text: Some(c.text.trim().to_string()) },
+            Some(e) => {
+                return Answer {
+                    parsed: Some(e),
+                    text: Some(c.text.trim().to_string()),
+                };
+            }
             None if c.kind == Kind::Latex => failed_latex.push(c.span),
             None => {}
         }
     }
     // Last resort: a short text that is itself an answer (`\sqrt{2}`).
-    if o.targets.latex && text.len() <= 200 && let Some(e) = parse_latex(text, false, o) {
-        return Answer { parsed: Some(e), text: Some(text.trim().to_string()) };
+    if o.targets.latex
+        && text.len() <= 200
+        && let Some(e) = parse_latex(text, false, o)
+    {
+        return Answer {
+            parsed: Some(e),
+            text: Some(text.trim().to_string()),
+        };
     }
-    Answer { parsed: None, text: fallback }
+    Answer {
+        parsed: None,
+        text: fallback,
+    }
 }
 
 /// Longest unparsed answer, in bytes, compared as text.
@@ -150,21 +186,31 @@ fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
     }
     let normalized = normalize::normalize_latex(src);
     let e = parser::parse(&normalized).ok()?;
-    let e = if percent && !matches!(e, Expr::Percent(_)) { Expr::Percent(Box::new(e)) } else { e };
+    let e = if percent && !matches!(e, Expr::Percent(_)) {
+        Expr::Percent(Box::new(e))
+    } else {
+        e
+    };
     Some(canonical(e, &o.settings))
 }
 
 fn parse_candidate(c: &Candidate, o: &MathOptions) -> Option<Expr> {
     match c.kind {
         Kind::Latex => parse_latex(&c.text, c.percent, o),
-        Kind::Expr => parser::parse(&c.text).ok().map(|e| canonical(e, &o.settings)),
+        Kind::Expr => parser::parse(&c.text)
+            .ok()
+            .map(|e| canonical(e, &o.settings)),
         Kind::Number => {
             let digits = c.text.trim_start_matches('-');
             if digits.len() > parser::MAX_NUMBER_DIGITS {
                 return None;
             }
             let e = parser::parse(&c.text).ok()?;
-            Some(if c.percent { Expr::Percent(Box::new(e)) } else { e })
+            Some(if c.percent {
+                Expr::Percent(Box::new(e))
+            } else {
+                e
+            })
         }
     }
 }
@@ -187,7 +233,10 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
         .map(|r| {
             let a = read_answer(r, &o, true);
             if a.parsed.is_none() && a.text.is_none() {
-                Err(FieldError::new("reference", format!("has no answer that can be read in {}", preview(r))))
+                Err(FieldError::new(
+                    "reference",
+                    format!("has no answer that can be read in {}", preview(r)),
+                ))
             } else {
                 Ok(a)
             }
@@ -195,13 +244,18 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
         .collect::<Result<Vec<_>, _>>()?;
     let pred = read_answer(completion, &o, false);
     let Some(pred_text) = pred.text.clone() else {
-        return Ok(Judgement { passed: false, detail: "no answer found in the completion".into() });
+        return Ok(Judgement {
+            passed: false,
+            detail: "no answer found in the completion".into(),
+        });
     };
     for gold in &golds {
         let equal = match (&gold.parsed, &pred.parsed) {
             (Some(g), Some(p)) => equivalent(g, p, &o.settings),
             _ => match (&gold.text, &pred.text) {
-                (Some(g), Some(p)) if g.len() <= MAX_TEXT_ANSWER && p.len() <= MAX_TEXT_ANSWER => plain(g) == plain(p),
+                (Some(g), Some(p)) if g.len() <= MAX_TEXT_ANSWER && p.len() <= MAX_TEXT_ANSWER => {
+                    plain(g) == plain(p)
+                }
                 _ => false,
             },
         };
@@ -215,7 +269,11 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
     let gold_text = golds[0].text.clone().unwrap_or_default();
     Ok(Judgement {
         passed: false,
-        detail: format!("answer {} differs from the reference {}", preview(&pred_text), preview(&gold_text)),
+        detail: format!(
+            "answer {} differs from the reference {}",
+            preview(&pred_text),
+            preview(&gold_text)
+        ),
     })
 }
 
@@ -229,18 +287,10 @@ fn plain(s: &str) -> String {
 
 fn preview(s: &str) -> String {
     let t: String = s.trim().chars().take(80).collect();
-    if t.len() < s.trim().len() { format!("\"{t}…\"") } else { format!("\"{t}\"") }
-}
-
-/// Parses a plain number (used by tests and callers that already hold a number).
-pub fn number(text: &str) -> Option<Num> {
-    match parser::parse(text).ok()? {
-        Expr::Num(n) => Some(n),
-        Expr::Neg(inner) => match *inner {
-            Expr::Num(n) => Some(n.neg()),
-            _ => None,
-        },
-        _ => None,
+    if t.len() < s.trim().len() {
+        format!("\"{t}…\"")
+    } else {
+        format!("\"{t}\"")
     }
 }
 

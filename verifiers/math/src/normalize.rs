@@ -6,8 +6,8 @@ const UNIT_WORDS: &[&str] = &[
     "units", "unit", "cm", "mm", "km", "meters", "meter", "metres", "metre", "inches", "inch",
     "feet", "foot", "ft", "miles", "mile", "mph", "hours", "hour", "hrs", "minutes", "minute",
     "mins", "seconds", "second", "sec", "days", "day", "weeks", "week", "years", "year", "dollars",
-    "dollar", "cents", "cent", "degrees", "degree", "kg", "grams", "gram", "pounds", "pound", "lbs",
-    "ounces", "ounce", "liters", "liter", "litres", "ml", "sq", "square", "cubic", "people",
+    "dollar", "cents", "cent", "degrees", "degree", "kg", "grams", "gram", "pounds", "pound",
+    "lbs", "ounces", "ounce", "liters", "liter", "litres", "ml", "sq", "square", "cubic", "people",
     "students", "ways", "points", "times", "percent", "pct",
 ];
 
@@ -167,7 +167,15 @@ pub fn next_box(s: &str) -> Option<(usize, usize)> {
 /// `\text{...}` and friends: `and`/`or` become commas; unit words are dropped when the answer has
 /// other content; other words stay as text.
 fn text_groups(s: &str) -> String {
-    const TEXT_COMMANDS: &[&str] = &["\\text", "\\textbf", "\\textit", "\\mbox", "\\mathrm", "\\textrm", "\\operatorname"];
+    const TEXT_COMMANDS: &[&str] = &[
+        "\\text",
+        "\\textbf",
+        "\\textit",
+        "\\mbox",
+        "\\mathrm",
+        "\\textrm",
+        "\\operatorname",
+    ];
     let mut out = String::with_capacity(s.len());
     let mut words = Vec::new();
     let mut i = 0;
@@ -205,7 +213,8 @@ fn text_groups(s: &str) -> String {
     let mut result = out;
     for (k, w) in words.iter().enumerate() {
         let is_word = w.chars().filter(|c| c.is_alphabetic()).count() >= 2
-            && w.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '^' || c == '2' || c == '3');
+            && w.chars()
+                .all(|c| c.is_alphabetic() || c == ' ' || c == '^' || c == '2' || c == '3');
         let replacement = if other_content && (is_word || w.is_empty()) {
             String::new()
         } else if w.chars().all(|c| c.is_alphabetic()) && !w.is_empty() {
@@ -268,7 +277,10 @@ mod tests {
     #[test]
     fn removes_decoration() {
         assert_eq!(normalize_latex("\\boxed{\\dfrac{1}{3}}"), "\\frac{1}{3}");
-        assert_eq!(normalize_latex("\\frac{1}{3} \\text{meters}"), "\\frac{1}{3}");
+        assert_eq!(
+            normalize_latex("\\frac{1}{3} \\text{meters}"),
+            "\\frac{1}{3}"
+        );
         assert_eq!(normalize_latex("90^\\circ"), "90");
         assert_eq!(normalize_latex("11,\\! 111,\\! 100"), "11111100");
         assert_eq!(normalize_latex("14{,}916"), "14916");

@@ -9,7 +9,6 @@
 //! `\pi \cdot 10^{-30}` is not `0`.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -246,7 +245,9 @@ impl Num {
                 let norm = re * re + im * im;
                 let m = norm.sqrt();
                 if m <= 16.0 * err {
-                    return Err(EvalError::Undefined("division by a value indistinguishable from zero"));
+                    return Err(EvalError::Undefined(
+                        "division by a value indistinguishable from zero",
+                    ));
                 }
                 let (r, i) = (re / norm, -im / norm);
                 let e = err / (m * (m - err)) + 2.0 * EPS * (r.abs() + i.abs());
@@ -262,7 +263,9 @@ impl Num {
         if let Some(e) = exponent.as_rational() {
             if e.is_integer() {
                 if let Value::Exact { .. } = self.value {
-                    return self.pow_int(&e.to_integer()).map(|n| n.with_decimal(decimal));
+                    return self
+                        .pow_int(&e.to_integer())
+                        .map(|n| n.with_decimal(decimal));
                 }
             } else if let Some(base) = self.as_rational()
                 && let Some(root) = exact_root(base, e.denom())?
@@ -282,9 +285,7 @@ impl Num {
         // when the base is positive.
         let (a, b, ea) = self.to_f64()?;
         let (c, d, ec) = exponent.to_f64()?;
-        let (re, im) = if b == 0.0 && d == 0.0 && a > 0.0 {
-            (a.powf(c), 0.0)
-        } else if b == 0.0 && d == 0.0 && a < 0.0 && c.fract() == 0.0 {
+        let (re, im) = if b == 0.0 && d == 0.0 && (a > 0.0 || c.fract() == 0.0) {
             (a.powf(c), 0.0)
         } else {
             let r = (a * a + b * b).sqrt();
@@ -306,11 +307,18 @@ impl Num {
         let Value::Exact { re, im } = &self.value else {
             unreachable!("pow_int is only called on exact values");
         };
-        let magnitude_bits = re.numer().bits().max(re.denom().bits()).max(im.numer().bits()).max(im.denom().bits());
+        let magnitude_bits = re
+            .numer()
+            .bits()
+            .max(re.denom().bits())
+            .max(im.numer().bits())
+            .max(im.denom().bits());
         if n.is_zero() {
             return Ok(Num::int(1).with_decimal(self.decimal));
         }
-        let is_unit = magnitude_bits <= 1 && (re.abs().is_one() || re.is_zero()) && (im.abs().is_one() || im.is_zero());
+        let is_unit = magnitude_bits <= 1
+            && (re.abs().is_one() || re.is_zero())
+            && (im.abs().is_one() || im.is_zero());
         let k = match n.abs().to_u64() {
             Some(k) if is_unit || k.saturating_mul(magnitude_bits.max(1)) <= MAX_EXACT_BITS => k,
             _ if is_unit && (re.is_zero() || im.is_zero()) => {
@@ -395,7 +403,10 @@ pub fn factorial(n: &Num) -> NumResult {
     if k.is_negative() {
         return Err(EvalError::Undefined("factorial of a negative number"));
     }
-    let k = k.to_u64().filter(|k| *k <= 5000).ok_or(EvalError::TooLarge)?;
+    let k = k
+        .to_u64()
+        .filter(|k| *k <= 5000)
+        .ok_or(EvalError::TooLarge)?;
     let mut acc = BigInt::one();
     for i in 2..=k {
         acc *= i;
@@ -412,7 +423,11 @@ pub fn binomial(n: &Num, k: &Num) -> NumResult {
         return Ok(Num::int(0));
     }
     let other = &n - &k;
-    let k = k.min(other).to_u64().filter(|k| *k <= 5000).ok_or(EvalError::TooLarge)?;
+    let k = k
+        .min(other)
+        .to_u64()
+        .filter(|k| *k <= 5000)
+        .ok_or(EvalError::TooLarge)?;
     let mut acc = BigInt::one();
     for i in 0..k {
         acc = acc * (&n - BigInt::from(i)) / BigInt::from(i + 1);
@@ -480,10 +495,9 @@ fn rounded_eq(a: &Num, b: &Num, digits: u32) -> bool {
     let part = |n: &Num| -> Option<(BigRational, BigRational)> {
         match &n.value {
             Value::Exact { re, im } => Some((re.clone(), im.clone())),
-            Value::Approx { re, im, .. } => Some((
-                BigRational::from_float(*re)?,
-                BigRational::from_float(*im)?,
-            )),
+            Value::Approx { re, im, .. } => {
+                Some((BigRational::from_float(*re)?, BigRational::from_float(*im)?))
+            }
         }
     };
     let (Some((ar, ai)), Some((br, bi))) = (part(a), part(b)) else {
@@ -502,16 +516,6 @@ fn rounded_eq(a: &Num, b: &Num, digits: u32) -> bool {
         return diff * BigRational::from_integer(BigInt::from(1_000_000u32)) <= mag;
     }
     true
-}
-
-/// `x mod 1 == 0` for an exact rational.
-pub fn is_integer(n: &Num) -> bool {
-    n.as_rational().is_some_and(|r| r.is_integer())
-}
-
-/// `n` modulo a small number, used for the residue of huge integers.
-pub fn small_mod(n: &BigInt, m: u32) -> u32 {
-    n.mod_floor(&BigInt::from(m)).to_u32().unwrap_or(0)
 }
 
 #[cfg(test)]

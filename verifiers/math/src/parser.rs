@@ -9,7 +9,7 @@ use crate::lexer::{Tok, tokenize};
 use crate::number::Num;
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{Num as _, Zero};
+use num_traits::Num as _;
 
 /// Deepest bracket and sign nesting accepted.
 pub const MAX_DEPTH: usize = 48;
@@ -30,7 +30,9 @@ pub fn parse(src: &str) -> Result<Expr, ParseError> {
         return Err(ParseError("empty answer".into()));
     }
     if toks.len() > MAX_TOKENS {
-        return Err(ParseError(format!("answer longer than {MAX_TOKENS} tokens")));
+        return Err(ParseError(format!(
+            "answer longer than {MAX_TOKENS} tokens"
+        )));
     }
     let mut p = Parser {
         toks,
@@ -569,8 +571,10 @@ impl Parser {
             "boxed" | "fbox" | "mathbf" | "boldsymbol" | "bm" | "mathit" | "mathrm" | "text"
             | "textbf" | "textit" | "mbox" | "operatorname" | "overline" | "vec" | "hat"
             | "bar" | "widehat" | "overrightarrow" | "underline" | "mathsf" | "mathcal" => {
-                if matches!(name, "text" | "textbf" | "textit" | "mbox" | "mathrm" | "mathsf")
-                {
+                if matches!(
+                    name,
+                    "text" | "textbf" | "textit" | "mbox" | "mathrm" | "mathsf"
+                ) {
                     let words = self.raw_group_text()?;
                     return Ok(text_expr(&words));
                 }
@@ -679,7 +683,14 @@ impl Parser {
         let env = env.trim_end_matches('*').to_string();
         if !matches!(
             env.as_str(),
-            "pmatrix" | "bmatrix" | "Bmatrix" | "vmatrix" | "Vmatrix" | "matrix" | "smallmatrix" | "array"
+            "pmatrix"
+                | "bmatrix"
+                | "Bmatrix"
+                | "vmatrix"
+                | "Vmatrix"
+                | "matrix"
+                | "smallmatrix"
+                | "array"
         ) {
             return err(format!("unsupported environment {env}"));
         }
@@ -705,10 +716,7 @@ impl Parser {
                 return err(format!("\\begin{{{env}}} without \\end"));
             }
             row.push(self.relation()?);
-            if !self.eat_char('&')
-                && self.peek() != Some(&Tok::RowBreak)
-                && !self.peek_cmd("end")
-            {
+            if !self.eat_char('&') && self.peek() != Some(&Tok::RowBreak) && !self.peek_cmd("end") {
                 self.leave();
                 return err(format!("unexpected {:?} in a matrix", self.peek()));
             }
@@ -805,15 +813,45 @@ fn is_minus_one(e: &Expr) -> bool {
 
 fn is_greek(name: &str) -> bool {
     const GREEK: &[&str] = &[
-        "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
-        "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "rho", "varrho", "sigma",
-        "varsigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta",
-        "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega", "ell",
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "epsilon",
+        "varepsilon",
+        "zeta",
+        "eta",
+        "theta",
+        "vartheta",
+        "iota",
+        "kappa",
+        "lambda",
+        "mu",
+        "nu",
+        "xi",
+        "rho",
+        "varrho",
+        "sigma",
+        "varsigma",
+        "tau",
+        "upsilon",
+        "phi",
+        "varphi",
+        "chi",
+        "psi",
+        "omega",
+        "Gamma",
+        "Delta",
+        "Theta",
+        "Lambda",
+        "Xi",
+        "Pi",
+        "Sigma",
+        "Upsilon",
+        "Phi",
+        "Psi",
+        "Omega",
+        "ell",
     ];
     GREEK.contains(&name)
-}
-
-/// Whether an expression is the literal zero (used by callers building `0 ± x`).
-pub fn is_zero_literal(e: &Expr) -> bool {
-    matches!(e, Expr::Num(n) if n.as_rational().is_some_and(|r| r.is_zero()))
 }

@@ -10,7 +10,9 @@ fn judge_with(reference: &str, completion: &str, extra: serde_json::Value) -> bo
         task[k] = v.clone();
     }
     let task = TaskFields::parse(&task.to_string()).expect("task");
-    rewardbox_verifier_math::judge(&task, completion).expect("valid task").passed
+    rewardbox_verifier_math::judge(&task, completion)
+        .expect("valid task")
+        .passed
 }
 
 fn check(rows: &[(&str, &str, bool)]) {
@@ -18,7 +20,9 @@ fn check(rows: &[(&str, &str, bool)]) {
     for (reference, completion, expected) in rows {
         let got = judge_with(reference, completion, json!({}));
         if got != *expected {
-            wrong.push(format!("reference {reference:?}, completion {completion:?}: expected {expected}, got {got}"));
+            wrong.push(format!(
+                "reference {reference:?}, completion {completion:?}: expected {expected}, got {got}"
+            ));
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
@@ -32,7 +36,11 @@ fn extraction() {
         ("\\frac{1}{2}", "... $\\boxed{1/3}$", false),
         ("5", "nested: \\boxed{\\text{{5}}}", true),
         ("7", "\\fbox{7}", true),
-        ("12", "The final answer is $12$. I hope it is correct.", true),
+        (
+            "12",
+            "The final answer is $12$. I hope it is correct.",
+            true,
+        ),
         ("12", "Answer: 12", true),
         ("12", "We get \\(12\\).", true),
         ("12", "We get \\[ 12 \\]", true),
@@ -67,8 +75,16 @@ fn normalisation() {
 #[test]
 fn exact_values() {
     check(&[
-        ("123456789012345678901234567890", "$123456789012345678901234567890$", true),
-        ("123456789012345678901234567890", "$123456789012345678901234567891$", false),
+        (
+            "123456789012345678901234567890",
+            "$123456789012345678901234567890$",
+            true,
+        ),
+        (
+            "123456789012345678901234567890",
+            "$123456789012345678901234567891$",
+            false,
+        ),
         ("\\frac{1}{2^{99}}", "$\\frac{1}{2^{98}}$", false),
         ("\\frac{1}{2^{99}}", "$2^{-99}$", true),
         ("10^{30}", "$10^{30}+1$", false),
@@ -127,8 +143,16 @@ fn collections() {
         ("(-\\infty, 3]", "$(-\\infty, 3]$", true),
         ("(-\\infty, 3]", "$(-\\infty, 3)$", false),
         ("(0,1) \\cup (2,3)", "$(2,3) \\cup (0,1)$", true),
-        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "$\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}$", true),
-        ("\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}", "$\\begin{pmatrix}1&3\\\\2&4\\end{pmatrix}$", false),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "$\\begin{bmatrix}1&2\\\\3&4\\end{bmatrix}$",
+            true,
+        ),
+        (
+            "\\begin{pmatrix}1&2\\\\3&4\\end{pmatrix}",
+            "$\\begin{pmatrix}1&3\\\\2&4\\end{pmatrix}$",
+            false,
+        ),
     ]);
 }
 
@@ -159,7 +183,11 @@ fn choices_and_text() {
 fn several_answers_do_not_match_one() {
     check(&[
         ("3", "$\\boxed{3}, \\boxed{4}$", false),
-        ("3", "the answer is 3 or 4: $\\boxed{3 \\text{ or } 4}$", false),
+        (
+            "3",
+            "the answer is 3 or 4: $\\boxed{3 \\text{ or } 4}$",
+            false,
+        ),
         ("3", "$\\boxed{\\{3, 4\\}}$", false),
         ("3", "$\\boxed{3, 4}$", false),
         ("3, 4", "$\\boxed{3}, \\boxed{4}$", true),
@@ -168,31 +196,66 @@ fn several_answers_do_not_match_one() {
 
 #[test]
 fn float_rounding_and_strictness_knobs() {
-    assert!(judge_with("\\frac{1}{3}", "$0.33$", json!({"float_rounding": 2})));
+    assert!(judge_with(
+        "\\frac{1}{3}",
+        "$0.33$",
+        json!({"float_rounding": 2})
+    ));
     assert!(!judge_with("\\frac{1}{3}", "$0.33$", json!({})));
     assert!(!judge_with("f(x)", "$f(y)$", json!({})));
     assert!(judge_with("f(x)", "$f(y)$", json!({"strict": false})));
-    assert!(judge_with("(-\\infty, 3)", "$x < 3$", json!({"allow_set_relation_comp": true})));
-    assert!(!judge_with("12", "$12$", json!({"extract": ["expr"]})) || judge_with("12", "12", json!({"extract": ["expr"]})));
+    assert!(judge_with(
+        "(-\\infty, 3)",
+        "$x < 3$",
+        json!({"allow_set_relation_comp": true})
+    ));
+    assert!(
+        !judge_with("12", "$12$", json!({"extract": ["expr"]}))
+            || judge_with("12", "12", json!({"extract": ["expr"]}))
+    );
 }
 
 #[test]
 fn invalid_fields_name_the_field() {
-    let task = TaskFields::parse(&json!({"verifier": "math", "reference": "1", "float_rounding": -1}).to_string()).unwrap();
+    let task = TaskFields::parse(
+        &json!({"verifier": "math", "reference": "1", "float_rounding": -1}).to_string(),
+    )
+    .unwrap();
     let e = rewardbox_verifier_math::judge(&task, "1").unwrap_err();
     assert!(e.0.contains("\"float_rounding\""), "{e}");
-    let task = TaskFields::parse(&json!({"verifier": "math", "reference": "1", "extract": ["words"]}).to_string()).unwrap();
-    assert!(rewardbox_verifier_math::judge(&task, "1").unwrap_err().0.contains("\"extract\""));
+    let task = TaskFields::parse(
+        &json!({"verifier": "math", "reference": "1", "extract": ["words"]}).to_string(),
+    )
+    .unwrap();
+    assert!(
+        rewardbox_verifier_math::judge(&task, "1")
+            .unwrap_err()
+            .0
+            .contains("\"extract\"")
+    );
     let task = TaskFields::parse(&json!({"verifier": "math"}).to_string()).unwrap();
-    assert!(rewardbox_verifier_math::judge(&task, "1").unwrap_err().0.contains("\"reference\""));
+    assert!(
+        rewardbox_verifier_math::judge(&task, "1")
+            .unwrap_err()
+            .0
+            .contains("\"reference\"")
+    );
 }
 
 #[test]
 fn hostile_input_gets_a_verdict() {
     let tower = "$\\boxed{9^{9^{9^{9}}}}$";
     assert!(!judge_with("1", tower, json!({})));
-    assert!(!judge_with("9^{9^{9^{9}}}", "$\\boxed{9^{9^{9^{8}}}}$", json!({})));
-    let nested = format!("\\boxed{{{}1{}}}", "{".repeat(1_000_000), "}".repeat(1_000_000));
+    assert!(!judge_with(
+        "9^{9^{9^{9}}}",
+        "$\\boxed{9^{9^{9^{8}}}}$",
+        json!({})
+    ));
+    let nested = format!(
+        "\\boxed{{{}1{}}}",
+        "{".repeat(1_000_000),
+        "}".repeat(1_000_000)
+    );
     assert!(!judge_with("2", &nested, json!({})));
     let digits = format!("\\boxed{{{}}}", "7".repeat(10_000_000));
     assert!(!judge_with("7", &digits, json!({})));

@@ -48,5 +48,8 @@ fn agrees_with_math_verify_labels() {
     assert_eq!(total, 131);
     assert!(agreed >= 129, "only {agreed}/{total} agree");
     let ids: Vec<u64> = disagreements.iter().map(|d| d.0).collect();
-    assert_eq!(ids, KNOWN_DISAGREEMENTS, "update KNOWN_DISAGREEMENTS and the README");
+    assert_eq!(
+        ids, KNOWN_DISAGREEMENTS,
+        "update KNOWN_DISAGREEMENTS and the README"
+    );
 }
