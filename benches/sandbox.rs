@@ -30,15 +30,19 @@ fn one_completion(c: &mut Criterion) {
             "choice",
             json!({"id": "b", "verifier": "choice", "reference": "B"}),
         ),
+        (
+            "math",
+            json!({"id": "b", "verifier": "math", "reference": "\\frac{\\sqrt{3}}{3}"}),
+        ),
     ] {
         let verifier = scorer.verifier(name).expect("built-in verifier");
         let mut with_completions = task.clone();
         with_completions["completions"] = json!([]);
         let task = Task::from_value(with_completions).expect("task");
-        let completion = if name == "choice" {
-            "The answer is (B)."
-        } else {
-            "17 * 23 = 391"
+        let completion = match name {
+            "choice" => "The answer is (B).",
+            "math" => "Rationalising, $\\frac{1}{\\sqrt{3}} = \\boxed{\\dfrac{\\sqrt3}{3}}$.",
+            _ => "17 * 23 = 391",
         };
         c.bench_function(
             &format!("one completion through {name} (fresh store, instantiate, verify)"),
