@@ -73,6 +73,10 @@ fn hostile_answers_get_a_verdict_within_the_default_limits() {
         format!("\\boxed{{{}}}", "7".repeat(10_000_000)),
         "$$ \\[ \\( \\boxed{ ".repeat(200_000),
         format!("${}1$", "-".repeat(100_000)),
+        "1 + ".repeat(300_000),
+        "\\frac{".repeat(200_000),
+        "(".repeat(300_000),
+        format!("{}2{}", "\\sqrt{".repeat(100_000), "}".repeat(100_000)),
     ];
     let task = Task::from_value(json!({
         "id": "hostile", "verifier": "math", "reference": "7",

@@ -73,12 +73,10 @@ pub fn candidates(text: &str, targets: Targets) -> Vec<Candidate> {
         anchored_latex(text, &envs, &mut out);
     }
     if targets.expr {
-        let exprs = plain_exprs(text);
-        anchored_exprs(text, &exprs, &mut out);
-        out.extend(exprs.into_iter().map(|mut c| {
-            c.priority = 300;
-            c
-        }));
+        anchored_exprs(text, &mut out);
+        // Plain numbers and expressions are only looked for near the end: the rightmost wins.
+        let tail = floor_boundary(text, text.len().saturating_sub(PLAIN_TAIL_BYTES));
+        out.extend(plain_exprs(text, tail, text.len()));
     }
     // Within a priority group, the rightmost end first, then the leftmost start (the longer one).
     out.sort_by(|a, b| {
@@ -203,7 +201,8 @@ fn env_at(text: &str, i: usize, last: LastClosers) -> Option<(usize, usize, usiz
 /// `{12}` or `{-1.5}` at `at`: returns the number and the index after the group.
 fn simple_number_group(s: &str, at: usize) -> Option<(&str, usize)> {
     let rest = s.get(at..)?.strip_prefix('{')?;
-    let close = rest.find('}')?;
+    // A simple number is short: look for its closing brace nearby only, keeping the scan linear.
+    let close = rest.bytes().take(64).position(|b| b == b'}')?;
     let inner = &rest[..close];
     let digits = inner.strip_prefix('-').unwrap_or(inner);
     let ok = !digits.is_empty()
@@ -487,11 +486,16 @@ fn floor_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// Plain numbers and expressions that start after a space, `=`, or the start of the text.
-fn plain_exprs(text: &str) -> Vec<Candidate> {
+/// How far from the end plain numbers and expressions are looked for.
+const PLAIN_TAIL_BYTES: usize = 16 * 1024;
+
+/// Plain numbers and expressions starting in `from..to` after a space, `=`, or the start of the
+/// text.
+fn plain_exprs(text: &str, from: usize, to: usize) -> Vec<Candidate> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
+    for (rel, c) in text[from..to].char_indices() {
+        let i = from + rel;
         let prefix_ok = i == 0
             || bytes[i - 1].is_ascii_whitespace()
             || bytes[i - 1] == b'='
@@ -665,10 +669,15 @@ fn number_percent(text: &str, end: usize) -> Option<usize> {
 }
 
 /// "answer ... = 42" and "answer is 42" (priorities 100 and 200); "final answer is 42" (0 and 50).
-fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
+fn anchored_exprs(text: &str, out: &mut Vec<Candidate>) {
+    let window = |at: usize| {
+        let to = floor_boundary(text, (at + 160).min(text.len()));
+        plain_exprs(text, at, to)
+    };
     let not_followed_by_eq = |c: &Candidate| !text[c.span.1..].trim_start().starts_with('=');
     for at in find_all_ci(text, "final answer") {
         let limit = at + 12 + 110;
+        let exprs = window(at + 12);
         if let Some(c) = exprs
             .iter()
             .filter(|c| {
@@ -690,6 +699,7 @@ fn anchored_exprs(text: &str, exprs: &[Candidate], out: &mut Vec<Candidate>) {
         let colon = text[after..].starts_with(':');
         let priority = if colon { 100 } else { 200 };
         let window_end = floor_boundary(text, (after + 100 + usize::from(colon)).min(text.len()));
+        let exprs = window(after);
         let window = &text[after..window_end];
         // After the last `=` within 100 characters, else the first number within 50.
         let chosen = window

@@ -30,7 +30,7 @@ wit_bindgen::generate!({
 
 /// Only the last this many bytes of a text are searched for its answer, so that a 10 MB
 /// completion costs a bounded amount of work.
-pub const MAX_SCANNED_BYTES: usize = 1 << 20;
+pub const MAX_SCANNED_BYTES: usize = 512 * 1024;
 /// Most candidates parsed before giving up on a text.
 pub const MAX_ATTEMPTS: usize = 64;
 
