@@ -114,62 +114,66 @@ fn preceded_by(text: &str, at: usize, c: u8) -> bool {
     at > 0 && text.as_bytes()[at - 1] == c
 }
 
-/// Finds `needle` at or after `from`, not preceded by a backslash, optionally on the same line.
-fn find_closing(text: &str, from: usize, needle: &str, single_line: bool) -> Option<usize> {
-    // A span on one line is at most this long; bounding the search keeps the scan linear.
-    const MAX_INLINE: usize = 4096;
-    let limit = if single_line {
-        floor_boundary(text, (from + MAX_INLINE).min(text.len()))
-    } else {
-        text.len()
-    };
-    let mut i = from;
-    while i <= limit {
-        let rel = text[i..limit].find(needle)?;
-        let at = i + rel;
-        if single_line && text[from..at].contains('\n') {
+/// Positions of every unescaped closing delimiter and of every line break, so that finding the
+/// closer of a span is a binary search: the scan stays linear on text full of unclosed openers.
+struct Closers {
+    display_dollar: Vec<usize>,
+    display_bracket: Vec<usize>,
+    inline_dollar: Vec<usize>,
+    inline_paren: Vec<usize>,
+    newlines: Vec<usize>,
+}
+
+impl Closers {
+    fn new(text: &str) -> Self {
+        let unescaped = |needle: &str| -> Vec<usize> {
+            text.match_indices(needle)
+                .map(|(i, _)| i)
+                .filter(|i| !preceded_by(text, *i, b'\\'))
+                .collect()
+        };
+        Closers {
+            display_dollar: unescaped("$$"),
+            display_bracket: unescaped("\\]"),
+            inline_dollar: unescaped("$"),
+            inline_paren: unescaped("\\)"),
+            newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
+        }
+    }
+
+    /// The first position in `positions` at or after `from`; for a one-line span, only if no line
+    /// break comes first.
+    fn next(&self, positions: &[usize], from: usize, single_line: bool) -> Option<usize> {
+        let at = *positions.get(positions.partition_point(|p| *p < from))?;
+        if single_line
+            && let Some(nl) = self
+                .newlines
+                .get(self.newlines.partition_point(|p| *p < from))
+            && *nl < at
+        {
             return None;
         }
-        if !preceded_by(text, at, b'\\') {
-            return Some(at);
-        }
-        i = at + needle.len();
+        Some(at)
     }
-    None
 }
 
-/// One span starting exactly at `i`: (content start, content end, span end).
-/// Where the last closers of multi-line spans are: a search past them cannot succeed, which keeps
-/// the scan linear on text full of unclosed `$$`.
-#[derive(Clone, Copy)]
-struct LastClosers {
-    display_dollar: Option<usize>,
-    display_bracket: Option<usize>,
-}
-
-fn env_at(text: &str, i: usize, last: LastClosers) -> Option<(usize, usize, usize)> {
+fn env_at(text: &str, i: usize, closers: &Closers) -> Option<(usize, usize, usize)> {
     let rest = &text[i..];
     let escaped = preceded_by(text, i, b'\\');
     if rest.starts_with("$$") && !escaped {
-        if last.display_dollar.is_none_or(|l| l < i + 2) {
-            return None;
-        }
-        let close = find_closing(text, i + 2, "$$", false)?;
+        let close = closers.next(&closers.display_dollar, i + 2, false)?;
         return (close > i + 2).then_some((i + 2, close, close + 2));
     }
     if rest.starts_with("\\[") && !escaped {
-        if last.display_bracket.is_none_or(|l| l < i + 2) {
-            return None;
-        }
-        let close = find_closing(text, i + 2, "\\]", false)?;
+        let close = closers.next(&closers.display_bracket, i + 2, false)?;
         return (close > i + 2).then_some((i + 2, close, close + 2));
     }
     if rest.starts_with('$') && !escaped && !(i > 0 && text.as_bytes()[i - 1].is_ascii_digit()) {
-        let close = find_closing(text, i + 1, "$", true)?;
+        let close = closers.next(&closers.inline_dollar, i + 1, true)?;
         return (close > i + 1).then_some((i + 1, close, close + 1));
     }
     if rest.starts_with("\\(") && !escaped {
-        let close = find_closing(text, i + 2, "\\)", true)?;
+        let close = closers.next(&closers.inline_paren, i + 2, true)?;
         return (close > i + 2).then_some((i + 2, close, close + 2));
     }
     if rest.starts_with('[') && i > 0 && text.as_bytes()[i - 1].is_ascii_whitespace() {
@@ -237,10 +241,7 @@ fn percent_after(text: &str, at: usize) -> Option<usize> {
 
 /// All LaTeX spans, scanned left to right like a regular expression's `finditer`.
 fn latex_envs(text: &str) -> Vec<Env> {
-    let last = LastClosers {
-        display_dollar: text.rfind("$$"),
-        display_bracket: text.rfind("\\]"),
-    };
+    let closers = Closers::new(text);
     let mut envs = Vec::new();
     let mut i = 0;
     while i < text.len() {
@@ -248,7 +249,7 @@ fn latex_envs(text: &str) -> Vec<Env> {
             i += 1;
             continue;
         }
-        let Some((cs, ce, end)) = env_at(text, i, last) else {
+        let Some((cs, ce, end)) = env_at(text, i, &closers) else {
             i += 1;
             continue;
         };
@@ -284,7 +285,7 @@ fn latex_envs(text: &str) -> Vec<Env> {
             j += t.len() - after_conn.len();
             let ws = after_conn.len() - after_conn.trim_start().len();
             j += ws;
-            match env_at(text, j, last) {
+            match env_at(text, j, &closers) {
                 Some((cs, ce, end)) => {
                     let mut content = text[cs..ce].to_string();
                     let mut end = end;
