@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything rewardbox needs, builds it, and scores the bundled examples.
-# Needs only rustup's toolchain; installs the wasm32-wasip2 target itself.
+# Needs only rustup's toolchain and Python 3 with pip; installs the wasm32-wasip2 target and the
+# Python tools (into .venv) itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,3 +11,6 @@ cargo build --release --locked
 rewardbox="${CARGO_TARGET_DIR:-target}/release/rewardbox"
 "$rewardbox" score examples/tasks.jsonl -o examples/results.jsonl
 echo "rewardbox: wrote examples/results.jsonl; the CLI is at $rewardbox"
+
+./scripts/python-env.sh
+echo "rewardbox: the Python package is installed in .venv (try: .venv/bin/python -c 'import rewardbox')"

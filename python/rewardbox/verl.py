@@ -1,0 +1,75 @@
+"""verl's ``custom_reward_function``: ``compute_score(data_source, solution_str, ground_truth, extra_info)``.
+
+In a verl config::
+
+    custom_reward_function:
+      path: <site-packages>/rewardbox/verl.py
+      name: compute_score
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional
+
+from .trl import default_scorer
+
+#: Data sources graded by the ``math`` verifier (verl's usual math sets).
+MATH_SOURCES = (
+    "openai/gsm8k",
+    "gsm8k",
+    "lighteval/math",
+    "digitallearninggmbh/math-lighteval",
+    "hendrycks/math",
+    "math_dapo",
+    "math",
+    "aime",
+    "numina",
+    "deepscaler",
+    "simplerl",
+)
+#: Data sources graded by the ``code`` verifier, with the tests in ``ground_truth``.
+CODE_SOURCES = ("codecontests", "apps", "taco", "code")
+
+#: Fields of ``extra_info`` that verl itself adds and that are not task fields.
+_VERL_FIELDS = {"split", "index", "question", "answer", "interaction_kwargs", "tools_kwargs", "need_tools_kwargs"}
+
+
+def verifier_for(data_source: str) -> str:
+    """The verifier a data source is graded with: ``math`` for math sets, ``code`` for program
+    sets, ``math`` otherwise."""
+    source = (data_source or "").lower()
+    if any(source.startswith(c) or f"/{c}" in source for c in CODE_SOURCES):
+        return "code"
+    return "math"
+
+
+def compute_score(
+    data_source: str,
+    solution_str: str,
+    ground_truth: Any,
+    extra_info: Optional[Dict[str, Any]] = None,
+) -> Dict[str, Any]:
+    """Scores one response for verl. Returns a dict with ``score`` (what verl trains on) and extra
+    fields verl logs: ``acc`` (1.0 when passed), ``masked`` (1.0 when the verifier failed, scored
+    0), ``fuel``.
+
+    The verifier is ``extra_info["verifier"]`` when given (its other task fields are read from
+    ``extra_info`` too), else chosen from ``data_source`` (see ``verifier_for``).
+    """
+    extra = dict(extra_info or {})
+    verifier = extra.pop("verifier", None) or verifier_for(data_source)
+    task: Dict[str, Any] = {k: v for k, v in extra.items() if k not in _VERL_FIELDS}
+    task.update(id=str(extra.get("index", "verl")), verifier=verifier, completions=[solution_str])
+    if verifier == "code" and "tests" not in task:
+        tests = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
+        task["tests"] = tests
+    elif "reference" not in task:
+        task["reference"] = ground_truth
+    result = default_scorer().score([task])[0]["results"][0]
+    return {
+        "score": 0.0 if result.get("mask") else float(result["score"]),
+        "acc": 1.0 if result["passed"] else 0.0,
+        "masked": 1.0 if result.get("mask") else 0.0,
+        "fuel": float(result["fuel"]),
+    }

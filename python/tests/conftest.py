@@ -1,0 +1,16 @@
+"""Shared fixtures: one scorer for the whole session (compiling verifiers once)."""
+
+import os
+import pathlib
+
+import pytest
+
+import rewardbox
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def scorer() -> rewardbox.Scorer:
+    cache = os.environ.get("REWARDBOX_CACHE_DIR") or str(ROOT / "target" / "python-test-cache")
+    return rewardbox.Scorer(threads=2, cache_dir=cache)
