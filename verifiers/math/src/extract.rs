@@ -649,24 +649,12 @@ fn decimal_part(text: &str, j: usize, seps: &[char]) -> (String, usize) {
     (String::new(), j)
 }
 
+/// A percent marker after a plain number (`%`, `percent`, `pct`; not LaTeX's `\\%`).
 fn number_percent(text: &str, end: usize) -> Option<usize> {
-    let rest = &text[end..];
-    let t = rest.trim_start();
-    let ws = rest.len() - t.len();
-    for m in [
-        "%",
-        "percentage",
-        "Percentage",
-        "percent",
-        "Percent",
-        "pct",
-        "Pct",
-    ] {
-        if t.starts_with(m) {
-            return Some(end + ws + m.len());
-        }
+    if text[end..].trim_start().starts_with('\\') {
+        return None;
     }
-    None
+    percent_after(text, end)
 }
 
 /// "answer ... = 42" and "answer is 42" (priorities 100 and 200); "final answer is 42" (0 and 50).
