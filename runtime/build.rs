@@ -13,7 +13,11 @@ fn main() {
     let wit: &Path = &root.join("wit");
     let built = guest_build::build_components(
         &root.join("verifiers"),
-        &["rewardbox-verifier-match", "rewardbox-verifier-math"],
+        &[
+            "rewardbox-verifier-match",
+            "rewardbox-verifier-math",
+            "rewardbox-verifier-code",
+        ],
         &target_dir,
         &[wit, &root.join("verifiers/guest-common")],
     );
@@ -24,5 +28,53 @@ fn main() {
     println!(
         "cargo:rustc-env=REWARDBOX_VERIFIER_MATH_WASM={}",
         built[1].display()
+    );
+    println!(
+        "cargo:rustc-env=REWARDBOX_VERIFIER_CODE_WASM={}",
+        built[2].display()
+    );
+    build_python_runner(root, &out_dir);
+}
+
+/// Builds the CPython runner (`guests/python`) with componentize-py when it is installed (the
+/// setup and test scripts install it into `.venv`; `COMPONENTIZE_PY` names another binary). Without
+/// it the crate builds with no Python runner, and verifiers asking for one get a clear error.
+fn build_python_runner(root: &Path, out_dir: &Path) {
+    println!("cargo::rustc-check-cfg=cfg(rewardbox_python_runner)");
+    println!("cargo:rerun-if-env-changed=COMPONENTIZE_PY");
+    let guest = root.join("guests/python");
+    println!("cargo:rerun-if-changed={}", guest.join("app.py").display());
+    let tool = std::env::var_os("COMPONENTIZE_PY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(".venv/bin/componentize-py"));
+    println!("cargo:rerun-if-changed={}", tool.display());
+    if !tool.exists() {
+        println!(
+            "cargo:warning=componentize-py not found at {}: building without the Python runner \
+             (run scripts/setup.sh to install it, then rebuild)",
+            tool.display()
+        );
+        return;
+    }
+    let output = out_dir.join("python-runner.wasm");
+    let status = std::process::Command::new(&tool)
+        .arg("--quiet")
+        .arg("-d")
+        .arg(root.join("wit"))
+        .args(["-w", "runner", "componentize", "-p"])
+        .arg(&guest)
+        .arg("app")
+        .arg("-o")
+        .arg(&output)
+        .status()
+        .unwrap_or_else(|e| panic!("could not run {}: {e}", tool.display()));
+    assert!(
+        status.success(),
+        "componentize-py failed to build guests/python (see its output above)"
+    );
+    println!("cargo:rustc-cfg=rewardbox_python_runner");
+    println!(
+        "cargo:rustc-env=REWARDBOX_PYTHON_RUNNER_WASM={}",
+        output.display()
     );
 }

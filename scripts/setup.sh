@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rustup target add wasm32-wasip2
+./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 cargo build --release --locked
 
 rewardbox="${CARGO_TARGET_DIR:-target}/release/rewardbox"

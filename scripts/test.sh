@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 rustup target add wasm32-wasip2
+./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 

@@ -15,6 +15,7 @@ pub struct Builtin {
 
 static MATCH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATCH_WASM"));
 static MATH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATH_WASM"));
+static CODE_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_CODE_WASM"));
 
 /// Every built-in verifier.
 pub const BUILTINS: &[Builtin] = &[
@@ -53,6 +54,12 @@ pub const BUILTINS: &[Builtin] = &[
         summary: "the final answer is mathematically equivalent to \"reference\" (LaTeX or plain)",
         wasm: MATH_WASM,
         component: "math",
+    },
+    Builtin {
+        name: "code",
+        summary: "the completion's program passes \"tests\" (stdio, calls, or asserts), run in sandboxed CPython",
+        wasm: CODE_WASM,
+        component: "code",
     },
 ];
 

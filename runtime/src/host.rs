@@ -2,31 +2,43 @@
 //! verifier asks for a candidate program to be run in a fresh sandbox of its own.
 
 use crate::bindings::{sandbox, types};
+use crate::engine::ticks_for;
+use crate::runner::{Runners, candidate_limits};
 use crate::sandbox::JobState;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// Host-side context a verifier's job carries for its `sandbox` calls.
 #[derive(Clone, Default)]
 pub struct HostContext {
-    _private: (),
+    runners: Option<Arc<Runners>>,
+    seed: u64,
+    /// Wall-clock ticks spent in candidate runs not yet credited back to the verifier's own
+    /// deadline (the verifier's wall-clock limit covers its own work, not its candidates').
+    pub(crate) credit_ticks: u64,
 }
 
-/// Every language a candidate may be written in, with the runtime that runs it. This build has
-/// none yet: a verifier asking for one gets a `crashed` outcome that says so.
-pub const LANGUAGES: &[&str] = &[];
+impl HostContext {
+    /// A context whose `sandbox` calls run candidates with `runners`, seeded with `seed`.
+    pub fn new(runners: Arc<Runners>, seed: u64) -> Self {
+        HostContext {
+            runners: Some(runners),
+            seed,
+            credit_ticks: 0,
+        }
+    }
 
-fn unsupported(language: &str) -> types::RunOutcome {
+    fn credit(&mut self, started: Instant) {
+        self.credit_ticks += ticks_for(started.elapsed().as_millis() as u64);
+    }
+}
+
+fn unavailable(message: String) -> types::RunOutcome {
     types::RunOutcome {
         status: types::RunStatus::Crashed,
         exit_code: None,
         stdout: String::new(),
-        stderr: format!(
-            "rewardbox: no runner for language {language:?} in this build (available: {})",
-            if LANGUAGES.is_empty() {
-                "none".to_string()
-            } else {
-                LANGUAGES.join(", ")
-            }
-        ),
+        stderr: format!("rewardbox: {message}"),
         fuel_used: 0,
     }
 }
@@ -37,24 +49,55 @@ impl sandbox::Host for JobState {
     fn run(
         &mut self,
         language: String,
-        _source: String,
-        _stdin: String,
-        _limits: types::Limits,
+        source: String,
+        stdin: String,
+        limits: types::Limits,
     ) -> types::RunOutcome {
-        unsupported(&language)
+        let Some(runners) = self.host.runners.clone() else {
+            return unavailable("this job cannot run candidate programs".into());
+        };
+        let started = Instant::now();
+        let outcome = match runners.get(&language) {
+            Ok(runner) => runner.run(
+                runners.engine(),
+                &source,
+                &stdin,
+                &candidate_limits(&limits, &runners.defaults),
+                self.host.seed,
+            ),
+            Err(message) => unavailable(message),
+        };
+        self.host.credit(started);
+        outcome
     }
 
     fn call(
         &mut self,
         language: String,
-        _source: String,
-        _entry: String,
+        source: String,
+        entry: String,
         args_json: Vec<String>,
-        _limits: types::Limits,
+        limits: types::Limits,
     ) -> Vec<Result<String, types::RunOutcome>> {
-        args_json
-            .iter()
-            .map(|_| Err(unsupported(&language)))
-            .collect()
+        let Some(runners) = self.host.runners.clone() else {
+            return vec![
+                Err(unavailable("this job cannot run candidate programs".into()));
+                args_json.len()
+            ];
+        };
+        let started = Instant::now();
+        let results = match runners.get(&language) {
+            Ok(runner) => runner.call(
+                runners.engine(),
+                &source,
+                &entry,
+                &args_json,
+                &candidate_limits(&limits, &runners.defaults),
+                self.host.seed,
+            ),
+            Err(message) => vec![Err(unavailable(message)); args_json.len()],
+        };
+        self.host.credit(started);
+        results
     }
 }

@@ -29,6 +29,7 @@ pub mod host;
 pub mod jsonl;
 pub mod limits;
 pub mod registry;
+pub mod runner;
 pub mod sandbox;
 pub mod scorer;
 pub mod task;

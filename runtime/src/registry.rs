@@ -4,6 +4,7 @@
 
 use crate::builtin;
 use crate::cache::ComponentCache;
+use crate::runner::Runners;
 use crate::sandbox::JobState;
 use crate::verifier::VerifierComponent;
 use std::collections::HashMap;
@@ -19,16 +20,24 @@ pub struct VerifierRegistry {
     engine: Engine,
     linker: Linker<JobState>,
     cache: ComponentCache,
+    runners: Arc<Runners>,
     loaded: Mutex<HashMap<String, Arc<OnceLock<Loaded>>>>,
 }
 
 impl VerifierRegistry {
-    /// A registry that compiles with `engine`, links with `linker` and caches in `cache`.
-    pub fn new(engine: Engine, linker: Linker<JobState>, cache: ComponentCache) -> Self {
+    /// A registry that compiles with `engine`, links with `linker`, caches in `cache`, and gives
+    /// its verifiers `runners` for their candidates.
+    pub fn new(
+        engine: Engine,
+        linker: Linker<JobState>,
+        cache: ComponentCache,
+        runners: Arc<Runners>,
+    ) -> Self {
         VerifierRegistry {
             engine,
             linker,
             cache,
+            runners,
             loaded: Mutex::default(),
         }
     }
@@ -69,7 +78,7 @@ impl VerifierRegistry {
             .cache
             .load(&self.engine, wasm)
             .map_err(|e| format!("verifier {name:?}: {e:#}"))?;
-        VerifierComponent::new(name, &component, &self.linker)
+        VerifierComponent::new(name, &component, &self.linker, self.runners.clone())
             .map(Arc::new)
             .map_err(|e| format!("{e:#}"))
     }

@@ -85,7 +85,16 @@ impl Job {
             .set_fuel(limits.fuel)
             .expect("fuel is enabled on the engine");
         store.set_epoch_deadline(ticks_for(limits.wall_ms));
-        store.epoch_deadline_trap();
+        // At the deadline, time the job spent waiting for candidate runs (`sandbox.run`/`call`)
+        // is credited back: the wall-clock limit bounds the job's own work.
+        store.epoch_deadline_callback(|mut ctx| {
+            let credit = std::mem::take(&mut ctx.data_mut().host.credit_ticks);
+            if credit > 0 {
+                Ok(wasmtime::UpdateDeadline::Continue(credit))
+            } else {
+                Err(Trap::Interrupt.into())
+            }
+        });
         Job {
             store,
             stdout,

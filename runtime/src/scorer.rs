@@ -6,6 +6,7 @@ use crate::cache::ComponentCache;
 use crate::engine::{EpochTicker, build_engine};
 use crate::limits::Limits;
 use crate::registry::VerifierRegistry;
+use crate::runner::Runners;
 use crate::sandbox::JobState;
 use crate::verifier::VerifierComponent;
 use std::sync::Arc;
@@ -60,7 +61,9 @@ impl Scorer {
         let engine = build_engine(threads)?;
         let linker = build_linker(&engine)?;
         let ticker = EpochTicker::start(&engine);
-        let registry = VerifierRegistry::new(engine.clone(), linker, options.cache.clone());
+        let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
+        let registry =
+            VerifierRegistry::new(engine.clone(), linker, options.cache.clone(), runners);
         Ok(Scorer {
             engine,
             registry,

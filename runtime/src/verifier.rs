@@ -5,8 +5,10 @@ use crate::bindings::VerifierPre;
 use crate::bindings::types;
 use crate::host::HostContext;
 use crate::limits::Limits;
+use crate::runner::Runners;
 use crate::sandbox::{Job, JobState};
 use crate::verdict::{CaseResult, CaseStatus, CompletionResult, Status};
+use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
@@ -24,14 +26,17 @@ pub enum Judged {
 pub struct VerifierComponent {
     name: String,
     pre: VerifierPre<JobState>,
+    runners: Arc<Runners>,
 }
 
 impl VerifierComponent {
-    /// Links `component` (which must implement the `verifier` world) with `linker`.
+    /// Links `component` (which must implement the `verifier` world) with `linker`; its
+    /// `sandbox` calls run candidates with `runners`.
     pub fn new(
         name: &str,
         component: &Component,
         linker: &Linker<JobState>,
+        runners: Arc<Runners>,
     ) -> anyhow::Result<Self> {
         let instance_pre = linker.instantiate_pre(component).map_err(|e| {
             anyhow::anyhow!(
@@ -44,6 +49,7 @@ impl VerifierComponent {
         Ok(VerifierComponent {
             name: name.to_string(),
             pre,
+            runners,
         })
     }
 
@@ -62,7 +68,8 @@ impl VerifierComponent {
         seed: u64,
     ) -> Judged {
         let started = Instant::now();
-        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
+        let host = HostContext::new(self.runners.clone(), seed);
+        let mut job = Job::new(engine, limits, seed, b"", host);
         let outcome = self
             .pre
             .instantiate(&mut job.store)

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Creates the project's Python environment (.venv) with the pinned build and test tools:
+# componentize-py (builds the CPython runner component, embedded by runtime/build.rs), maturin
+# (builds the Python package) and pytest. Run before the first `cargo build`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+COMPONENTIZE_PY="componentize-py==0.25.1"
+MATURIN="maturin==1.16.0"
+PYTEST="pytest==8.4.2"
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "$COMPONENTIZE_PY" "$MATURIN" "$PYTEST"

@@ -1,0 +1,275 @@
+//! Grading a program on the task's tests through a [`Sandbox`]: every candidate run happens in a
+//! fresh sandbox the host creates; the tests and expected values stay on this side.
+
+use crate::compare::{preview, stdout_matches, values_equal};
+use crate::harness::CASE_RECORDER;
+use crate::spec::{CallCase, Spec, Tests};
+use serde_json::Value;
+
+/// How a sandboxed run ended (mirrors the WIT `run-status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunStatus {
+    /// Returned, or exited with code 0.
+    Ok,
+    /// Exited with another code (or raised).
+    ExitedNonzero,
+    /// Ran out of fuel.
+    FuelExhausted,
+    /// Ran past the wall-clock safety net.
+    Timeout,
+    /// Grew memory past its limit.
+    MemoryExceeded,
+    /// Wrote more than its output limit.
+    OutputExceeded,
+    /// Trapped (stack overflow, runtime failure).
+    Crashed,
+}
+
+/// What a sandboxed run handed back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// How it ended.
+    pub status: RunStatus,
+    /// Its exit code, when it exited.
+    pub exit_code: Option<i32>,
+    /// What it wrote to stdout.
+    pub stdout: String,
+    /// What it wrote to stderr (and the host's note on how it ended).
+    pub stderr: String,
+}
+
+/// The host's `sandbox` interface, as the grader uses it.
+pub trait Sandbox {
+    /// Runs `source` with `stdin` in a fresh sandbox.
+    fn run(&self, language: &str, source: &str, stdin: &str) -> Outcome;
+    /// Executes `source` once in a fresh sandbox and calls `entry` on each JSON argument list.
+    fn call(
+        &self,
+        language: &str,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+    ) -> Vec<Result<String, Outcome>>;
+}
+
+/// Why one case passed or failed (mirrors the WIT `case-status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CaseStatus {
+    /// Right output.
+    Passed,
+    /// Wrong output.
+    Wrong,
+    /// Out of fuel.
+    FuelExhausted,
+    /// Out of time.
+    Timeout,
+    /// Out of memory.
+    MemoryExceeded,
+    /// Too much output.
+    OutputExceeded,
+    /// Trapped.
+    Crashed,
+    /// Exited (non-zero, or at all during a call) or raised.
+    ExitedNonzero,
+    /// The returned value is not plain JSON (a subclass, a custom object, NaN).
+    NotJson,
+    /// The completion holds no program.
+    NoCodeFound,
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseResult {
+    /// `stdio 3`, `call 2`.
+    pub id: String,
+    /// Why it passed or failed.
+    pub status: CaseStatus,
+    /// What happened, briefly.
+    pub detail: String,
+}
+
+/// Grading could not happen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GradeError {
+    /// The task's tests are unusable (the reference fails its own asserts): names the field.
+    InvalidTask(String),
+    /// Something else failed.
+    Failed(String),
+}
+
+fn failure_status(outcome: &Outcome) -> CaseStatus {
+    match outcome.status {
+        RunStatus::Ok | RunStatus::ExitedNonzero => CaseStatus::ExitedNonzero,
+        RunStatus::FuelExhausted => CaseStatus::FuelExhausted,
+        RunStatus::Timeout => CaseStatus::Timeout,
+        RunStatus::MemoryExceeded => CaseStatus::MemoryExceeded,
+        RunStatus::OutputExceeded => CaseStatus::OutputExceeded,
+        RunStatus::Crashed => CaseStatus::Crashed,
+    }
+}
+
+fn last_line(text: &str) -> String {
+    preview(
+        text.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim(),
+    )
+}
+
+/// Grades `program` on the spec's tests.
+pub fn grade(
+    spec: &Spec,
+    program: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<Vec<CaseResult>, GradeError> {
+    match &spec.tests {
+        Tests::Stdio(cases) => Ok(cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| {
+                let id = format!("stdio {}", i + 1);
+                let outcome = sandbox.run(&spec.language, program, &case.stdin);
+                let (status, detail) = match outcome.status {
+                    RunStatus::Ok if outcome.exit_code.unwrap_or(0) == 0 => {
+                        if stdout_matches(&outcome.stdout, &case.stdout, spec.float_tolerance) {
+                            (CaseStatus::Passed, "output matches".to_string())
+                        } else {
+                            (
+                                CaseStatus::Wrong,
+                                format!(
+                                    "expected {:?}, got {:?}",
+                                    preview(case.stdout.trim()),
+                                    preview(outcome.stdout.trim())
+                                ),
+                            )
+                        }
+                    }
+                    _ => (failure_status(&outcome), exit_detail(&outcome)),
+                };
+                CaseResult { id, status, detail }
+            })
+            .collect()),
+        Tests::Call { entry_point, cases } => {
+            Ok(call_cases(spec, program, entry_point, cases, sandbox))
+        }
+        Tests::Asserts {
+            check,
+            entry_point,
+            reference,
+        } => {
+            let cases = record_cases(spec, check, entry_point, reference, sandbox)?;
+            let mut spec = spec.clone();
+            // Asserts often compare floats with a tolerance; the recorded expected values are
+            // exact, so allow rounding differences unless the task says otherwise.
+            spec.float_tolerance = spec.float_tolerance.or(Some(1e-6));
+            Ok(call_cases(&spec, program, entry_point, &cases, sandbox))
+        }
+    }
+}
+
+fn exit_detail(outcome: &Outcome) -> String {
+    let code = outcome
+        .exit_code
+        .map(|c| format!(" (exit code {c})"))
+        .unwrap_or_default();
+    let why = last_line(&outcome.stderr);
+    if why.is_empty() {
+        format!("the program ended{code}")
+    } else {
+        format!("the program ended{code}: {why}")
+    }
+}
+
+fn call_cases(
+    spec: &Spec,
+    program: &str,
+    entry: &str,
+    cases: &[CallCase],
+    sandbox: &dyn Sandbox,
+) -> Vec<CaseResult> {
+    let args: Vec<String> = cases
+        .iter()
+        .map(|c| Value::Array(c.args.clone()).to_string())
+        .collect();
+    let results = sandbox.call(&spec.language, program, entry, &args);
+    cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let id = format!("call {}", i + 1);
+            let (status, detail) = match results.get(i) {
+                None => (CaseStatus::Crashed, "no result for this case".to_string()),
+                Some(Ok(json)) => match serde_json::from_str::<Value>(json) {
+                    Ok(actual) if values_equal(&actual, &case.expected, spec.float_tolerance) => {
+                        (CaseStatus::Passed, "returned the expected value".into())
+                    }
+                    Ok(actual) => (
+                        CaseStatus::Wrong,
+                        format!(
+                            "{entry}({}) returned {}, expected {}",
+                            preview(&args[i][1..args[i].len() - 1]),
+                            preview(&actual.to_string()),
+                            preview(&case.expected.to_string())
+                        ),
+                    ),
+                    Err(_) => (
+                        CaseStatus::NotJson,
+                        "the runner returned malformed JSON".into(),
+                    ),
+                },
+                Some(Err(outcome)) if outcome.stderr.starts_with("not_json:") => {
+                    (CaseStatus::NotJson, preview(outcome.stderr.trim()))
+                }
+                Some(Err(outcome)) => (failure_status(outcome), exit_detail(outcome)),
+            };
+            CaseResult { id, status, detail }
+        })
+        .collect()
+}
+
+/// Runs the asserts with the reference in a sandbox of their own and reads back the call cases.
+fn record_cases(
+    spec: &Spec,
+    check: &str,
+    entry: &str,
+    reference: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<Vec<CallCase>, GradeError> {
+    let input = serde_json::json!({"check": check, "reference": reference, "entry_point": entry})
+        .to_string();
+    let outcome = sandbox.run(&spec.language, CASE_RECORDER, &input);
+    if outcome.status != RunStatus::Ok || outcome.exit_code.unwrap_or(0) != 0 {
+        let why = last_line(&outcome.stderr);
+        return Err(match outcome.exit_code {
+            Some(3) | Some(4) | Some(1) => GradeError::InvalidTask(format!(
+                "\"tests.asserts\" could not be run with \"tests.reference\": {why}"
+            )),
+            _ => GradeError::Failed(format!("recording the asserts' cases failed: {why}")),
+        });
+    }
+    let parsed: Value = serde_json::from_str(&outcome.stdout).map_err(|e| {
+        GradeError::Failed(format!("the case recorder printed malformed JSON: {e}"))
+    })?;
+    let cases: Vec<CallCase> = parsed["cases"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|c| {
+                    Some(CallCase {
+                        args: c["args"].as_array()?.clone(),
+                        expected: c["expected"].clone(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if cases.is_empty() {
+        return Err(GradeError::InvalidTask(
+            "\"tests.asserts\" call the candidate with no JSON-representable arguments".into(),
+        ));
+    }
+    Ok(cases)
+}

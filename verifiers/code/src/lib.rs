@@ -1,0 +1,236 @@
+//! The `code` verifier of rewardbox: extracts the program from a completion and grades it on the
+//! task's tests. Every run of the candidate happens in a fresh sandbox the host creates (the
+//! `sandbox` interface of the WIT); the tests, the expected values and the reference solution never
+//! enter it, so a program cannot read, patch or forge them.
+//!
+//! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
+//! `{"asserts", "entry_point", "reference"}`), `"scoring"` (`"fraction"` or `"all"`),
+//! `"float_tolerance"`, `"language"` (`"python"`), `"candidate_limits"` (`{"fuel", "wall_ms",
+//! "memory_mb", "output_bytes"}` for each candidate run).
+
+pub mod compare;
+pub mod extract;
+pub mod grade;
+pub mod harness;
+pub mod spec;
+
+use grade::{CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox};
+use guest_common::{FieldError, TaskFields};
+use spec::{Scoring, Spec};
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "verifier",
+});
+
+use rewardbox::core::{sandbox as host, types};
+
+/// Where the program in a completion came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Program {
+    /// A fenced block, or the whole text when it compiles.
+    Found(String),
+    /// No fenced block, and the text does not compile.
+    NotFound,
+}
+
+/// Finds the program: the last Python fenced block, else the last fenced block, else the whole
+/// completion when it compiles (asked of a sandboxed runner; it is not run).
+pub fn find_program(completion: &str, language: &str, sandbox: &dyn Sandbox) -> Program {
+    if let Some(program) = extract::fenced_program(completion) {
+        return Program::Found(program);
+    }
+    if completion.trim().is_empty() {
+        return Program::NotFound;
+    }
+    let arg = serde_json::json!([completion]).to_string();
+    match sandbox
+        .call(language, harness::SYNTAX_CHECK, "ok", &[arg])
+        .pop()
+    {
+        Some(Ok(answer)) if answer == "true" => Program::Found(completion.to_string()),
+        _ => Program::NotFound,
+    }
+}
+
+/// The verdict on one completion.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    /// In [0, 1].
+    pub score: f64,
+    /// Every case passed.
+    pub passed: bool,
+    /// A summary.
+    pub detail: String,
+    /// Per-case results.
+    pub cases: Vec<CaseResult>,
+}
+
+/// Judges a completion through `sandbox`.
+pub fn judge(
+    task: &TaskFields,
+    completion: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<Judgement, GradeError> {
+    let spec = Spec::from_task(task).map_err(|e: FieldError| GradeError::InvalidTask(e.0))?;
+    let program = match find_program(completion, &spec.language, sandbox) {
+        Program::Found(p) => p,
+        Program::NotFound => {
+            return Ok(Judgement {
+                score: 0.0,
+                passed: false,
+                detail: "no code found in the completion (no fenced block, and the text does not compile)".into(),
+                cases: vec![CaseResult { id: "program".into(), status: CaseStatus::NoCodeFound, detail: "no code found".into() }],
+            });
+        }
+    };
+    let cases = grade::grade(&spec, &program, sandbox)?;
+    let passed_count = cases
+        .iter()
+        .filter(|c| c.status == CaseStatus::Passed)
+        .count();
+    let all = passed_count == cases.len();
+    let score = match spec.scoring {
+        Scoring::Fraction => passed_count as f64 / cases.len() as f64,
+        Scoring::All => f64::from(u8::from(all)),
+    };
+    let first_failure = cases.iter().find(|c| c.status != CaseStatus::Passed);
+    let detail = match first_failure {
+        None => format!("{passed_count}/{} cases passed", cases.len()),
+        Some(f) => format!(
+            "{passed_count}/{} cases passed; {}: {}",
+            cases.len(),
+            f.id,
+            f.detail
+        ),
+    };
+    Ok(Judgement {
+        score,
+        passed: all,
+        detail,
+        cases,
+    })
+}
+
+/// The host's sandbox, with the candidate limits the task asks for.
+struct HostSandbox {
+    limits: types::Limits,
+}
+
+impl HostSandbox {
+    fn from_task(task: &TaskFields) -> Result<Self, FieldError> {
+        let mut limits = types::Limits {
+            fuel: None,
+            wall_ms: None,
+            memory_bytes: None,
+            output_bytes: None,
+        };
+        if let Some(v) = task.get("candidate_limits") {
+            let obj = v
+                .as_object()
+                .ok_or_else(|| FieldError::new("candidate_limits", "must be an object"))?;
+            for (key, value) in obj {
+                let n = value.as_u64().ok_or_else(|| {
+                    FieldError::new(
+                        &format!("candidate_limits.{key}"),
+                        "must be a positive integer",
+                    )
+                })?;
+                match key.as_str() {
+                    "fuel" => limits.fuel = Some(n),
+                    "wall_ms" => limits.wall_ms = Some(n.min(u64::from(u32::MAX)) as u32),
+                    "memory_mb" => limits.memory_bytes = Some(n.saturating_mul(1 << 20)),
+                    "output_bytes" => limits.output_bytes = Some(n.min(u64::from(u32::MAX)) as u32),
+                    other => {
+                        return Err(FieldError::new(
+                            &format!("candidate_limits.{other}"),
+                            "is not a limit (fuel, wall_ms, memory_mb, output_bytes)",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(HostSandbox { limits })
+    }
+}
+
+fn outcome(o: types::RunOutcome) -> Outcome {
+    Outcome {
+        status: match o.status {
+            types::RunStatus::Ok => RunStatus::Ok,
+            types::RunStatus::ExitedNonzero => RunStatus::ExitedNonzero,
+            types::RunStatus::FuelExhausted => RunStatus::FuelExhausted,
+            types::RunStatus::Timeout => RunStatus::Timeout,
+            types::RunStatus::MemoryExceeded => RunStatus::MemoryExceeded,
+            types::RunStatus::OutputExceeded => RunStatus::OutputExceeded,
+            types::RunStatus::Crashed => RunStatus::Crashed,
+        },
+        exit_code: o.exit_code,
+        stdout: o.stdout,
+        stderr: o.stderr,
+    }
+}
+
+impl Sandbox for HostSandbox {
+    fn run(&self, language: &str, source: &str, stdin: &str) -> Outcome {
+        outcome(host::run(language, source, stdin, self.limits))
+    }
+
+    fn call(
+        &self,
+        language: &str,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+    ) -> Vec<Result<String, Outcome>> {
+        host::call(language, source, entry, args_json, self.limits)
+            .into_iter()
+            .map(|r| r.map_err(outcome))
+            .collect()
+    }
+}
+
+fn case_status(s: CaseStatus) -> types::CaseStatus {
+    match s {
+        CaseStatus::Passed => types::CaseStatus::Passed,
+        CaseStatus::Wrong => types::CaseStatus::Wrong,
+        CaseStatus::FuelExhausted => types::CaseStatus::FuelExhausted,
+        CaseStatus::Timeout => types::CaseStatus::Timeout,
+        CaseStatus::MemoryExceeded => types::CaseStatus::MemoryExceeded,
+        CaseStatus::OutputExceeded => types::CaseStatus::OutputExceeded,
+        CaseStatus::Crashed => types::CaseStatus::Crashed,
+        CaseStatus::ExitedNonzero => types::CaseStatus::ExitedNonzero,
+        CaseStatus::NoCodeFound => types::CaseStatus::NoCodeFound,
+        CaseStatus::NotJson => types::CaseStatus::NotJson,
+    }
+}
+
+struct CodeVerifier;
+
+impl Guest for CodeVerifier {
+    fn verify(task: String, completion: String) -> Result<Verdict, VerifyError> {
+        let task = TaskFields::parse(&task).map_err(|e| VerifyError::InvalidTask(e.0))?;
+        let sandbox = HostSandbox::from_task(&task).map_err(|e| VerifyError::InvalidTask(e.0))?;
+        let j = judge(&task, &completion, &sandbox).map_err(|e| match e {
+            GradeError::InvalidTask(m) => VerifyError::InvalidTask(m),
+            GradeError::Failed(m) => VerifyError::Failed(m),
+        })?;
+        Ok(Verdict {
+            score: j.score,
+            passed: j.passed,
+            detail: j.detail,
+            cases: j
+                .cases
+                .into_iter()
+                .map(|c| types::CaseVerdict {
+                    score: f64::from(u8::from(c.status == CaseStatus::Passed)),
+                    id: c.id,
+                    status: case_status(c.status),
+                    detail: c.detail,
+                })
+                .collect(),
+        })
+    }
+}
+
+export!(CodeVerifier);

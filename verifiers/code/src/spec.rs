@@ -1,0 +1,209 @@
+//! The task's `tests` field, read and checked, with errors that name the field.
+
+use guest_common::{FieldError, TaskFields};
+use serde_json::Value;
+
+/// One stdin → expected stdout case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StdioCase {
+    /// Fed to the program.
+    pub stdin: String,
+    /// Expected on stdout (compared token by token).
+    pub stdout: String,
+}
+
+/// One call of the entry point: its arguments and the expected return value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallCase {
+    /// The positional arguments.
+    pub args: Vec<Value>,
+    /// The expected return value.
+    pub expected: Value,
+}
+
+/// What the completion is graded on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tests {
+    /// Programs reading stdin and writing stdout.
+    Stdio(Vec<StdioCase>),
+    /// Calls of `entry_point` with expected values.
+    Call {
+        entry_point: String,
+        cases: Vec<CallCase>,
+    },
+    /// HumanEval-style `check(candidate)` source, turned into call cases with the reference.
+    Asserts {
+        check: String,
+        entry_point: String,
+        reference: String,
+    },
+}
+
+/// How the cases make the score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scoring {
+    /// The fraction of cases passed.
+    Fraction,
+    /// 1 when every case passes, else 0.
+    All,
+}
+
+/// The grading settings of a task.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spec {
+    /// The tests.
+    pub tests: Tests,
+    /// How the score is made.
+    pub scoring: Scoring,
+    /// Tolerance for floats (absolute or relative); `None` means exact.
+    pub float_tolerance: Option<f64>,
+    /// The candidate's language.
+    pub language: String,
+}
+
+fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
+    FieldError::new(field, what)
+}
+
+fn string_of<'a>(v: &'a Value, field: &str) -> Result<&'a str, FieldError> {
+    v.as_str().ok_or_else(|| bad(field, "must be a string"))
+}
+
+impl Spec {
+    /// Reads `tests`, `scoring`, `float_tolerance` and `language` from the task.
+    pub fn from_task(task: &TaskFields) -> Result<Spec, FieldError> {
+        let tests = task.get("tests").ok_or_else(|| {
+            bad(
+                "tests",
+                "is missing (an object with \"stdio\", \"call\" or \"asserts\")",
+            )
+        })?;
+        let obj = tests.as_object().ok_or_else(|| {
+            bad(
+                "tests",
+                "must be an object with \"stdio\", \"call\" or \"asserts\"",
+            )
+        })?;
+        let parsed = if let Some(stdio) = obj.get("stdio") {
+            let items = stdio.as_array().filter(|a| !a.is_empty()).ok_or_else(|| {
+                bad(
+                    "tests.stdio",
+                    "must be a non-empty list of {\"stdin\", \"stdout\"}",
+                )
+            })?;
+            let cases = items
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let field = format!("tests.stdio[{i}]");
+                    let stdin = c
+                        .get("stdin")
+                        .map_or(Ok(""), |v| string_of(v, &format!("{field}.stdin")))?;
+                    let stdout = string_of(
+                        c.get("stdout")
+                            .ok_or_else(|| bad(&format!("{field}.stdout"), "is missing"))?,
+                        &format!("{field}.stdout"),
+                    )?;
+                    Ok(StdioCase {
+                        stdin: stdin.to_string(),
+                        stdout: stdout.to_string(),
+                    })
+                })
+                .collect::<Result<Vec<_>, FieldError>>()?;
+            Tests::Stdio(cases)
+        } else if let Some(call) = obj.get("call") {
+            let entry_point = string_of(
+                call.get("entry_point")
+                    .ok_or_else(|| bad("tests.call.entry_point", "is missing"))?,
+                "tests.call.entry_point",
+            )?;
+            let items = call
+                .get("cases")
+                .and_then(Value::as_array)
+                .filter(|a| !a.is_empty())
+                .ok_or_else(|| {
+                    bad(
+                        "tests.call.cases",
+                        "must be a non-empty list of {\"args\", \"expected\"}",
+                    )
+                })?;
+            let cases = items
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let args = c.get("args").and_then(Value::as_array).ok_or_else(|| {
+                        bad(
+                            &format!("tests.call.cases[{i}].args"),
+                            "must be a list of arguments",
+                        )
+                    })?;
+                    let expected = c.get("expected").ok_or_else(|| {
+                        bad(&format!("tests.call.cases[{i}].expected"), "is missing")
+                    })?;
+                    Ok(CallCase {
+                        args: args.clone(),
+                        expected: expected.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>, FieldError>>()?;
+            Tests::Call {
+                entry_point: entry_point.to_string(),
+                cases,
+            }
+        } else if let Some(asserts) = obj.get("asserts") {
+            let check = string_of(asserts, "tests.asserts")?;
+            let entry_point = string_of(
+                obj.get("entry_point").ok_or_else(|| {
+                    bad(
+                        "tests.entry_point",
+                        "is missing (the function the asserts call as `candidate`)",
+                    )
+                })?,
+                "tests.entry_point",
+            )?;
+            let reference = string_of(
+                obj.get("reference").ok_or_else(|| {
+                    bad(
+                        "tests.reference",
+                        "is missing (a reference solution computes the expected values)",
+                    )
+                })?,
+                "tests.reference",
+            )?;
+            Tests::Asserts {
+                check: check.to_string(),
+                entry_point: entry_point.to_string(),
+                reference: reference.to_string(),
+            }
+        } else {
+            return Err(bad(
+                "tests",
+                "needs one of \"stdio\", \"call\" or \"asserts\"",
+            ));
+        };
+        let scoring = match task.get("scoring").or_else(|| obj.get("scoring")) {
+            None => Scoring::Fraction,
+            Some(Value::String(s)) if s == "fraction" => Scoring::Fraction,
+            Some(Value::String(s)) if s == "all" => Scoring::All,
+            Some(_) => return Err(bad("scoring", "must be \"fraction\" or \"all\"")),
+        };
+        let float_tolerance = match obj.get("float_tolerance") {
+            Some(v) => Some(
+                v.as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad("tests.float_tolerance", "must be a non-negative number"))?,
+            ),
+            None => task.optional_non_negative("float_tolerance")?,
+        };
+        let language = match task.get("language") {
+            None => "python".to_string(),
+            Some(v) => string_of(v, "language")?.to_string(),
+        };
+        Ok(Spec {
+            tests: parsed,
+            scoring,
+            float_tolerance,
+            language,
+        })
+    }
+}
