@@ -12,6 +12,12 @@ import traceback
 from json import loads as _loads
 from json.encoder import encode_basestring as _encode_str
 
+# The standard library a candidate may import is loaded here, at build time, so that it is part of
+# the pre-initialised snapshot (the sandbox has no filesystem to import from at run time).
+import array, bisect, calendar, cmath, collections, collections.abc, contextlib, copy, dataclasses  # noqa: E401,F401
+import datetime, decimal, enum, fractions, functools, hashlib, heapq, itertools, math, numbers  # noqa: E401,F401
+import operator, random, re, statistics, string, struct, textwrap, typing, unicodedata  # noqa: E401,F401
+
 import wit_world
 from componentize_py_types import Err, Ok
 from wit_world.imports import types

@@ -1,0 +1,180 @@
+//! The `code` verifier through the real path: HumanEval end to end (every canonical solution
+//! passes, a wrong one for each task does not), the attacks that pass common Python harnesses, and
+//! determinism. Candidates run in the sandboxed CPython runner.
+
+mod common;
+
+use common::scorer;
+use rewardbox::verdict::{CaseStatus, CompletionResult};
+use rewardbox::{Scorer, Status, Task};
+use serde_json::{Value, json};
+
+const HUMAN_EVAL: &str = include_str!("data/HumanEval.jsonl");
+
+fn fenced(code: &str) -> String {
+    format!("Here is my solution:\n```python\n{code}\n```\n")
+}
+
+fn score(s: &Scorer, task: Value) -> Vec<CompletionResult> {
+    let result = s.score_task(&Task::from_value(task).expect("valid task"));
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    result.results
+}
+
+#[test]
+fn human_eval_canonical_solutions_pass_and_wrong_ones_do_not() {
+    let s = scorer();
+    let mut tasks = Vec::new();
+    for line in HUMAN_EVAL.lines().filter(|l| !l.trim().is_empty()) {
+        let p: Value = serde_json::from_str(line).unwrap();
+        let (prompt, solution) = (p["prompt"].as_str().unwrap(), p["canonical_solution"].as_str().unwrap());
+        let reference = format!("{prompt}{solution}");
+        tasks.push(
+            Task::from_value(json!({
+                "id": p["task_id"], "verifier": "code",
+                "tests": {"asserts": p["test"], "entry_point": p["entry_point"], "reference": reference},
+                "completions": [fenced(&reference), fenced(&format!("{prompt}    return None\n"))],
+            }))
+            .unwrap(),
+        );
+    }
+    assert_eq!(tasks.len(), 164);
+    let mut failures = Vec::new();
+    for (task, result) in tasks.iter().zip(s.score_tasks(&tasks)) {
+        let r = &result.results;
+        if result.status.is_some() || r[0].score != 1.0 || r[0].status != Status::Ok || r[1].score >= 1.0 {
+            failures.push(format!("{}: {:?} {:?}", task.id, result.detail, r.iter().map(|c| (c.score, &c.detail)).collect::<Vec<_>>()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A task calling `add(a, b)` on three cases, with small candidate limits so that attacks end fast.
+fn add_task(completions: &[String]) -> Value {
+    json!({
+        "id": "add", "verifier": "code",
+        "tests": {"call": {"entry_point": "add", "cases": [
+            {"args": [1, 2], "expected": 3}, {"args": [20, 22], "expected": 42}, {"args": [-5, 5], "expected": 0}]}},
+        "candidate_limits": {"fuel": 400000000, "memory_mb": 64, "output_bytes": 65536},
+        "completions": completions,
+    })
+}
+
+fn statuses(r: &CompletionResult) -> Vec<CaseStatus> {
+    r.cases.iter().map(|c| c.status).collect()
+}
+
+#[test]
+fn attacks_on_call_tests_fail_with_the_right_case_status() {
+    let s = scorer();
+    let attacks: Vec<(&str, &str, CaseStatus)> = vec![
+        ("sys.exit(0) before the tests", "import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
+        ("os._exit(0) before the tests", "import os\nos._exit(0)\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
+        ("raise SystemExit", "raise SystemExit\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
+        ("exit()", "exit()\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
+        ("sys.exit(0) inside the function", "import sys\ndef add(a, b):\n    sys.exit(0)", CaseStatus::ExitedNonzero),
+        ("always-equal object", "class Yes:\n    def __eq__(self, other):\n        return True\ndef add(a, b):\n    return Yes()", CaseStatus::NotJson),
+        ("int subclass with rigged __eq__", "class I(int):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return I(7)", CaseStatus::NotJson),
+        ("str subclass", "class S(str):\n    pass\ndef add(a, b):\n    return S('3')", CaseStatus::NotJson),
+        ("forged verdict on stdout", "print('{\"score\": 1.0, \"passed\": true}')\nprint('PASSED')\nprint('All tests passed')\ndef add(a, b):\n    print('OK')\n    return -1", CaseStatus::Wrong),
+        ("monkeypatched builtins and json", "import builtins, json\nbuiltins.type = lambda x: int\nbuiltins.isinstance = lambda *a: True\njson.dumps = lambda *a, **k: '3'\ndef add(a, b):\n    return None", CaseStatus::Wrong),
+        ("reading the tests from files", "def add(a, b):\n    return int(open('/tests.json').read())", CaseStatus::ExitedNonzero),
+        ("reading the tests from the environment", "import os\ndef add(a, b):\n    return int(os.environ['EXPECTED'])", CaseStatus::ExitedNonzero),
+        ("reading the expected value from the call stack", "import sys\ndef add(a, b):\n    f = sys._getframe(1)\n    while f:\n        for k, v in f.f_locals.items():\n            if 'expect' in k:\n                return v\n        f = f.f_back\n    return -1", CaseStatus::Wrong),
+        ("spawning a process", "import subprocess\ndef add(a, b):\n    return int(subprocess.check_output(['echo', '3']))", CaseStatus::ExitedNonzero),
+        ("opening a socket", "import socket\ndef add(a, b):\n    socket.create_connection(('example.com', 80))\n    return a + b", CaseStatus::ExitedNonzero),
+        ("looping forever", "def add(a, b):\n    while True:\n        pass", CaseStatus::FuelExhausted),
+        ("recursing without bound", "def add(a, b):\n    return add(a, b)", CaseStatus::ExitedNonzero),
+        // CPython 3.11+ keeps Python frames on the heap: unbounded recursion runs until the fuel ends.
+        ("recursing past the interpreter's limit", "import sys\nsys.setrecursionlimit(10**8)\ndef add(a, b):\n    return add(a, b)", CaseStatus::FuelExhausted),
+        ("allocating without bound", "def add(a, b):\n    x = []\n    while True:\n        x.append(bytearray(1 << 20))", CaseStatus::MemoryExceeded),
+        ("flooding stdout", "def add(a, b):\n    while True:\n        print('x' * 1000)", CaseStatus::OutputExceeded),
+    ];
+    let completions: Vec<String> = attacks.iter().map(|(_, code, _)| fenced(code)).collect();
+    let results = score(&s, add_task(&completions));
+    let mut wrong = Vec::new();
+    for ((name, _, expected), r) in attacks.iter().zip(&results) {
+        let got = statuses(r);
+        if r.status != Status::Ok || r.score != 0.0 || got.iter().any(|g| g != expected) {
+            wrong.push(format!("{name}: score {} {:?}, cases {got:?}, expected all {expected:?}: {}", r.score, r.status, r.detail));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    // The honest solution passes on the same task.
+    let honest = score(&s, add_task(&[fenced("def add(a, b):\n    return a + b")]));
+    assert_eq!(honest[0].score, 1.0, "{}", honest[0].detail);
+}
+
+#[test]
+fn attacks_on_stdio_tests_fail() {
+    let s = scorer();
+    let task = |completions: &[String]| {
+        json!({
+            "id": "sum", "verifier": "code",
+            "tests": {"stdio": [{"stdin": "3 4\n", "stdout": "7\n"}, {"stdin": "10 -3\n", "stdout": "7"}]},
+            "candidate_limits": {"fuel": 400000000, "output_bytes": 65536},
+            "completions": completions,
+        })
+    };
+    let attacks = [
+        ("exit before printing", "import sys\nsys.exit(0)\nprint(sum(map(int, input().split())))", CaseStatus::Wrong),
+        ("os._exit(0) before printing", "import os\nos._exit(0)", CaseStatus::Wrong),
+        ("forged PASSED", "print('PASSED')", CaseStatus::Wrong),
+        ("echoing the input", "print(input())", CaseStatus::Wrong),
+        ("exit with an error", "raise ValueError('no')", CaseStatus::ExitedNonzero),
+        ("looping forever", "while True:\n    pass", CaseStatus::FuelExhausted),
+        ("flooding stdout", "while True:\n    print('7' * 1000)", CaseStatus::OutputExceeded),
+    ];
+    let completions: Vec<String> = attacks.iter().map(|(_, code, _)| fenced(code)).collect();
+    let results = score(&s, task(&completions));
+    for ((name, _, expected), r) in attacks.iter().zip(&results) {
+        assert_eq!(r.score, 0.0, "{name}: {}", r.detail);
+        assert!(statuses(r).iter().all(|g| g == expected), "{name}: {:?}: {}", statuses(r), r.detail);
+    }
+    let honest = score(&s, task(&[fenced("a, b = map(int, input().split())\nprint(a + b)")]));
+    assert_eq!(honest[0].score, 1.0, "{}", honest[0].detail);
+}
+
+#[test]
+fn extraction_scoring_and_errors() {
+    let s = scorer();
+    let results = score(
+        &s,
+        add_task(&[
+            "```js\nfunction add(a, b) {}\n```\n```python\ndef add(a, b):\n    return a + b\n```".into(),
+            "def add(a, b):\n    return a + b".into(),
+            "I cannot write this function.".into(),
+            fenced("def add(a, b):\n    return 3"),
+        ]),
+    );
+    assert_eq!(results[0].score, 1.0, "{}", results[0].detail);
+    assert_eq!(results[1].score, 1.0, "bare code that compiles: {}", results[1].detail);
+    assert_eq!(statuses(&results[2]), vec![CaseStatus::NoCodeFound]);
+    assert!((results[3].score - 1.0 / 3.0).abs() < 1e-9, "fraction of cases: {}", results[3].score);
+    let mut all = add_task(&[fenced("def add(a, b):\n    return 3")]);
+    all["scoring"] = json!("all");
+    assert_eq!(score(&s, all)[0].score, 0.0);
+
+    let bad = s.score_task(&Task::from_value(json!({"id": "b", "verifier": "code", "tests": {"call": {"cases": []}}, "completions": ["x"]})).unwrap());
+    assert_eq!(bad.status, Some(Status::InvalidTask));
+    assert!(bad.detail.unwrap().contains("tests.call.entry_point"));
+    let failing_reference = s.score_task(
+        &Task::from_value(json!({"id": "r", "verifier": "code",
+            "tests": {"asserts": "def check(candidate):\n    assert candidate(1) == 2", "entry_point": "f", "reference": "def f(x):\n    return x"},
+            "completions": [fenced("def f(x):\n    return 2")]}))
+        .unwrap(),
+    );
+    assert_eq!(failing_reference.status, Some(Status::InvalidTask), "{:?}", failing_reference.results);
+}
+
+#[test]
+fn the_same_completion_gets_the_same_verdict_and_fuel() {
+    let s = scorer();
+    let code = fenced("import random\ndef add(a, b):\n    random.random()\n    return a + b");
+    let a = score(&s, add_task(&[code.clone(), code.clone()]));
+    let b = score(&s, add_task(&[code]));
+    assert_eq!(a[0].score, b[0].score);
+    assert_eq!(a[0].fuel, a[1].fuel);
+    assert_eq!(a[0].fuel, b[0].fuel);
+    assert_eq!(statuses(&a[0]), statuses(&b[0]));
+}
