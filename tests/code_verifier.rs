@@ -27,7 +27,10 @@ fn human_eval_canonical_solutions_pass_and_wrong_ones_do_not() {
     let mut tasks = Vec::new();
     for line in HUMAN_EVAL.lines().filter(|l| !l.trim().is_empty()) {
         let p: Value = serde_json::from_str(line).unwrap();
-        let (prompt, solution) = (p["prompt"].as_str().unwrap(), p["canonical_solution"].as_str().unwrap());
+        let (prompt, solution) = (
+            p["prompt"].as_str().unwrap(),
+            p["canonical_solution"].as_str().unwrap(),
+        );
         let reference = format!("{prompt}{solution}");
         tasks.push(
             Task::from_value(json!({
@@ -42,8 +45,17 @@ fn human_eval_canonical_solutions_pass_and_wrong_ones_do_not() {
     let mut failures = Vec::new();
     for (task, result) in tasks.iter().zip(s.score_tasks(&tasks)) {
         let r = &result.results;
-        if result.status.is_some() || r[0].score != 1.0 || r[0].status != Status::Ok || r[1].score >= 1.0 {
-            failures.push(format!("{}: {:?} {:?}", task.id, result.detail, r.iter().map(|c| (c.score, &c.detail)).collect::<Vec<_>>()));
+        if result.status.is_some()
+            || r[0].score != 1.0
+            || r[0].status != Status::Ok
+            || r[1].score >= 1.0
+        {
+            failures.push(format!(
+                "{}: {:?} {:?}",
+                task.id,
+                result.detail,
+                r.iter().map(|c| (c.score, &c.detail)).collect::<Vec<_>>()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -68,27 +80,107 @@ fn statuses(r: &CompletionResult) -> Vec<CaseStatus> {
 fn attacks_on_call_tests_fail_with_the_right_case_status() {
     let s = scorer();
     let attacks: Vec<(&str, &str, CaseStatus)> = vec![
-        ("sys.exit(0) before the tests", "import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
-        ("os._exit(0) before the tests", "import os\nos._exit(0)\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
-        ("raise SystemExit", "raise SystemExit\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
-        ("exit()", "exit()\ndef add(a, b):\n    return a + b", CaseStatus::ExitedNonzero),
-        ("sys.exit(0) inside the function", "import sys\ndef add(a, b):\n    sys.exit(0)", CaseStatus::ExitedNonzero),
-        ("always-equal object", "class Yes:\n    def __eq__(self, other):\n        return True\ndef add(a, b):\n    return Yes()", CaseStatus::NotJson),
-        ("int subclass with rigged __eq__", "class I(int):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return I(7)", CaseStatus::NotJson),
-        ("str subclass", "class S(str):\n    pass\ndef add(a, b):\n    return S('3')", CaseStatus::NotJson),
-        ("forged verdict on stdout", "print('{\"score\": 1.0, \"passed\": true}')\nprint('PASSED')\nprint('All tests passed')\ndef add(a, b):\n    print('OK')\n    return -1", CaseStatus::Wrong),
-        ("monkeypatched builtins and json", "import builtins, json\nbuiltins.type = lambda x: int\nbuiltins.isinstance = lambda *a: True\njson.dumps = lambda *a, **k: '3'\ndef add(a, b):\n    return None", CaseStatus::Wrong),
-        ("reading the tests from files", "def add(a, b):\n    return int(open('/tests.json').read())", CaseStatus::ExitedNonzero),
-        ("reading the tests from the environment", "import os\ndef add(a, b):\n    return int(os.environ['EXPECTED'])", CaseStatus::ExitedNonzero),
-        ("reading the expected value from the call stack", "import sys\ndef add(a, b):\n    f = sys._getframe(1)\n    while f:\n        for k, v in f.f_locals.items():\n            if 'expect' in k:\n                return v\n        f = f.f_back\n    return -1", CaseStatus::Wrong),
-        ("spawning a process", "import subprocess\ndef add(a, b):\n    return int(subprocess.check_output(['echo', '3']))", CaseStatus::ExitedNonzero),
-        ("opening a socket", "import socket\ndef add(a, b):\n    socket.create_connection(('example.com', 80))\n    return a + b", CaseStatus::ExitedNonzero),
-        ("looping forever", "def add(a, b):\n    while True:\n        pass", CaseStatus::FuelExhausted),
-        ("recursing without bound", "def add(a, b):\n    return add(a, b)", CaseStatus::ExitedNonzero),
+        (
+            "sys.exit(0) before the tests",
+            "import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "os._exit(0) before the tests",
+            "import os\nos._exit(0)\ndef add(a, b):\n    return a + b",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "raise SystemExit",
+            "raise SystemExit\ndef add(a, b):\n    return a + b",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "exit()",
+            "exit()\ndef add(a, b):\n    return a + b",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "sys.exit(0) inside the function",
+            "import sys\ndef add(a, b):\n    sys.exit(0)",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "always-equal object",
+            "class Yes:\n    def __eq__(self, other):\n        return True\ndef add(a, b):\n    return Yes()",
+            CaseStatus::NotJson,
+        ),
+        (
+            "int subclass with rigged __eq__",
+            "class I(int):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return I(7)",
+            CaseStatus::NotJson,
+        ),
+        (
+            "str subclass",
+            "class S(str):\n    pass\ndef add(a, b):\n    return S('3')",
+            CaseStatus::NotJson,
+        ),
+        (
+            "forged verdict on stdout",
+            "print('{\"score\": 1.0, \"passed\": true}')\nprint('PASSED')\nprint('All tests passed')\ndef add(a, b):\n    print('OK')\n    return -1",
+            CaseStatus::Wrong,
+        ),
+        (
+            "monkeypatched builtins and json",
+            "import builtins, json\nbuiltins.type = lambda x: int\nbuiltins.isinstance = lambda *a: True\njson.dumps = lambda *a, **k: '3'\ndef add(a, b):\n    return None",
+            CaseStatus::Wrong,
+        ),
+        (
+            "reading the tests from files",
+            "def add(a, b):\n    return int(open('/tests.json').read())",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "reading the tests from the environment",
+            "import os\ndef add(a, b):\n    return int(os.environ['EXPECTED'])",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "reading the expected value from the call stack",
+            "import sys\ndef add(a, b):\n    f = sys._getframe(1)\n    while f:\n        for k, v in f.f_locals.items():\n            if 'expect' in k:\n                return v\n        f = f.f_back\n    return -1",
+            CaseStatus::Wrong,
+        ),
+        (
+            "spawning a process",
+            "import subprocess\ndef add(a, b):\n    return int(subprocess.check_output(['echo', '3']))",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "opening a socket",
+            "import socket\ndef add(a, b):\n    socket.create_connection(('example.com', 80))\n    return a + b",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "looping forever",
+            "def add(a, b):\n    while True:\n        pass",
+            CaseStatus::FuelExhausted,
+        ),
+        (
+            "recursing without bound",
+            "def add(a, b):\n    return add(a, b)",
+            CaseStatus::ExitedNonzero,
+        ),
         // CPython 3.11+ keeps Python frames on the heap: unbounded recursion runs until the fuel ends.
-        ("recursing past the interpreter's limit", "import sys\nsys.setrecursionlimit(10**8)\ndef add(a, b):\n    return add(a, b)", CaseStatus::FuelExhausted),
-        ("allocating without bound", "def add(a, b):\n    x = []\n    while True:\n        x.append(bytearray(1 << 20))", CaseStatus::MemoryExceeded),
-        ("flooding stdout", "def add(a, b):\n    while True:\n        print('x' * 1000)", CaseStatus::OutputExceeded),
+        (
+            "recursing past the interpreter's limit",
+            "import sys\nsys.setrecursionlimit(10**8)\ndef add(a, b):\n    return add(a, b)",
+            CaseStatus::FuelExhausted,
+        ),
+        (
+            "allocating without bound",
+            "def add(a, b):\n    x = []\n    while True:\n        x.append(bytearray(1 << 20))",
+            CaseStatus::MemoryExceeded,
+        ),
+        (
+            "flooding stdout",
+            "def add(a, b):\n    while True:\n        print('x' * 1000)",
+            CaseStatus::OutputExceeded,
+        ),
     ];
     let completions: Vec<String> = attacks.iter().map(|(_, code, _)| fenced(code)).collect();
     let results = score(&s, add_task(&completions));
@@ -96,7 +188,10 @@ fn attacks_on_call_tests_fail_with_the_right_case_status() {
     for ((name, _, expected), r) in attacks.iter().zip(&results) {
         let got = statuses(r);
         if r.status != Status::Ok || r.score != 0.0 || got.iter().any(|g| g != expected) {
-            wrong.push(format!("{name}: score {} {:?}, cases {got:?}, expected all {expected:?}: {}", r.score, r.status, r.detail));
+            wrong.push(format!(
+                "{name}: score {} {:?}, cases {got:?}, expected all {expected:?}: {}",
+                r.score, r.status, r.detail
+            ));
         }
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
@@ -117,21 +212,49 @@ fn attacks_on_stdio_tests_fail() {
         })
     };
     let attacks = [
-        ("exit before printing", "import sys\nsys.exit(0)\nprint(sum(map(int, input().split())))", CaseStatus::Wrong),
-        ("os._exit(0) before printing", "import os\nos._exit(0)", CaseStatus::Wrong),
+        (
+            "exit before printing",
+            "import sys\nsys.exit(0)\nprint(sum(map(int, input().split())))",
+            CaseStatus::Wrong,
+        ),
+        (
+            "os._exit(0) before printing",
+            "import os\nos._exit(0)",
+            CaseStatus::Wrong,
+        ),
         ("forged PASSED", "print('PASSED')", CaseStatus::Wrong),
         ("echoing the input", "print(input())", CaseStatus::Wrong),
-        ("exit with an error", "raise ValueError('no')", CaseStatus::ExitedNonzero),
-        ("looping forever", "while True:\n    pass", CaseStatus::FuelExhausted),
-        ("flooding stdout", "while True:\n    print('7' * 1000)", CaseStatus::OutputExceeded),
+        (
+            "exit with an error",
+            "raise ValueError('no')",
+            CaseStatus::ExitedNonzero,
+        ),
+        (
+            "looping forever",
+            "while True:\n    pass",
+            CaseStatus::FuelExhausted,
+        ),
+        (
+            "flooding stdout",
+            "while True:\n    print('7' * 1000)",
+            CaseStatus::OutputExceeded,
+        ),
     ];
     let completions: Vec<String> = attacks.iter().map(|(_, code, _)| fenced(code)).collect();
     let results = score(&s, task(&completions));
     for ((name, _, expected), r) in attacks.iter().zip(&results) {
         assert_eq!(r.score, 0.0, "{name}: {}", r.detail);
-        assert!(statuses(r).iter().all(|g| g == expected), "{name}: {:?}: {}", statuses(r), r.detail);
+        assert!(
+            statuses(r).iter().all(|g| g == expected),
+            "{name}: {:?}: {}",
+            statuses(r),
+            r.detail
+        );
     }
-    let honest = score(&s, task(&[fenced("a, b = map(int, input().split())\nprint(a + b)")]));
+    let honest = score(
+        &s,
+        task(&[fenced("a, b = map(int, input().split())\nprint(a + b)")]),
+    );
     assert_eq!(honest[0].score, 1.0, "{}", honest[0].detail);
 }
 
@@ -141,16 +264,25 @@ fn extraction_scoring_and_errors() {
     let results = score(
         &s,
         add_task(&[
-            "```js\nfunction add(a, b) {}\n```\n```python\ndef add(a, b):\n    return a + b\n```".into(),
+            "```js\nfunction add(a, b) {}\n```\n```python\ndef add(a, b):\n    return a + b\n```"
+                .into(),
             "def add(a, b):\n    return a + b".into(),
             "I cannot write this function.".into(),
             fenced("def add(a, b):\n    return 3"),
         ]),
     );
     assert_eq!(results[0].score, 1.0, "{}", results[0].detail);
-    assert_eq!(results[1].score, 1.0, "bare code that compiles: {}", results[1].detail);
+    assert_eq!(
+        results[1].score, 1.0,
+        "bare code that compiles: {}",
+        results[1].detail
+    );
     assert_eq!(statuses(&results[2]), vec![CaseStatus::NoCodeFound]);
-    assert!((results[3].score - 1.0 / 3.0).abs() < 1e-9, "fraction of cases: {}", results[3].score);
+    assert!(
+        (results[3].score - 1.0 / 3.0).abs() < 1e-9,
+        "fraction of cases: {}",
+        results[3].score
+    );
     let mut all = add_task(&[fenced("def add(a, b):\n    return 3")]);
     all["scoring"] = json!("all");
     assert_eq!(score(&s, all)[0].score, 0.0);
@@ -164,7 +296,12 @@ fn extraction_scoring_and_errors() {
             "completions": [fenced("def f(x):\n    return 2")]}))
         .unwrap(),
     );
-    assert_eq!(failing_reference.status, Some(Status::InvalidTask), "{:?}", failing_reference.results);
+    assert_eq!(
+        failing_reference.status,
+        Some(Status::InvalidTask),
+        "{:?}",
+        failing_reference.results
+    );
 }
 
 #[test]

@@ -44,6 +44,27 @@ def verifier_for(data_source: str) -> str:
     return "math"
 
 
+def code_tests(ground_truth: Any) -> Dict[str, Any]:
+    """The code verifier's ``tests`` from a code data set's ``ground_truth``: rewardbox's own form
+    (``stdio``/``call``/``asserts``) as is, or the APPS/TACO/CodeContests form
+    ``{"inputs": [...], "outputs": [...]}`` (stdio), with ``"fn_name"`` (calls)."""
+    tests = json.loads(ground_truth) if isinstance(ground_truth, str) else dict(ground_truth)
+    if any(k in tests for k in ("stdio", "call", "asserts")):
+        return tests
+    inputs, outputs = tests.get("inputs"), tests.get("outputs")
+    if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
+        raise ValueError('ground_truth must hold "stdio", "call" or "asserts", or equal-length "inputs" and "outputs"')
+    if tests.get("fn_name"):
+        cases = []
+        for args, expected in zip(inputs, outputs):
+            # APPS wraps a single return value in a list.
+            if isinstance(expected, list) and len(expected) == 1:
+                expected = expected[0]
+            cases.append({"args": args if isinstance(args, list) else [args], "expected": expected})
+        return {"call": {"entry_point": tests["fn_name"], "cases": cases}}
+    return {"stdio": [{"stdin": i, "stdout": o} for i, o in zip(inputs, outputs)]}
+
+
 def compute_score(
     data_source: str,
     solution_str: str,
@@ -62,8 +83,7 @@ def compute_score(
     task: Dict[str, Any] = {k: v for k, v in extra.items() if k not in _VERL_FIELDS}
     task.update(id=str(extra.get("index", "verl")), verifier=verifier, completions=[solution_str])
     if verifier == "code" and "tests" not in task:
-        tests = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
-        task["tests"] = tests
+        task["tests"] = code_tests(ground_truth)
     elif "reference" not in task:
         task["reference"] = ground_truth
     result = default_scorer().score([task])[0]["results"][0]

@@ -55,3 +55,14 @@ def test_verl_compute_score_picks_the_verifier(scorer, monkeypatch):
     assert verifier_for("likaixin/TACO-verified") == "code"
     assert verifier_for("apps") == "code"
     assert verifier_for("anything-else") == "math"
+
+
+def test_verl_code_sources_grade_programs(scorer, monkeypatch):
+    monkeypatch.setattr(trl_module, "_DEFAULT_SCORER", scorer)
+    gt = '{"inputs": ["1 2\\n", "5 5\\n"], "outputs": ["3\\n", "10\\n"]}'
+    right = "```python\na, b = map(int, input().split())\nprint(a + b)\n```"
+    wrong = "```python\nprint(3)\n```"
+    assert compute_score("codecontests", right, gt)["score"] == 1.0
+    assert compute_score("codecontests", wrong, gt)["score"] == 0.5
+    calls = '{"fn_name": "double", "inputs": [[2], [5]], "outputs": [[4], [10]]}'
+    assert compute_score("apps", "```python\ndef double(x):\n    return 2 * x\n```", calls)["score"] == 1.0

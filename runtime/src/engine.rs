@@ -26,6 +26,12 @@ const DECOMMIT_BATCH: usize = 64;
 /// Builds the engine. `concurrency` is the number of threads that will run jobs at once; the
 /// pooling allocator is sized for it.
 pub fn build_engine(concurrency: usize) -> anyhow::Result<Engine> {
+    build_engine_with_fuel(concurrency, true)
+}
+
+/// Builds the engine with fuel metering on or off. Without fuel, only the wall-clock limit bounds
+/// a run; rewardbox always meters fuel, and the benchmarks use this to measure what metering costs.
+pub fn build_engine_with_fuel(concurrency: usize, fuel: bool) -> anyhow::Result<Engine> {
     let components = (concurrency as u32).max(1) * COMPONENTS_PER_THREAD + 8;
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(components)
@@ -51,7 +57,7 @@ pub fn build_engine(concurrency: usize) -> anyhow::Result<Engine> {
     let mut config = Config::new();
     config
         .wasm_component_model(true)
-        .consume_fuel(true)
+        .consume_fuel(fuel)
         .epoch_interruption(true)
         .cranelift_opt_level(OptLevel::Speed)
         .parallel_compilation(true)

@@ -3,6 +3,7 @@
 
 use crate::bindings::{sandbox, types};
 use crate::engine::ticks_for;
+use crate::memo::{self, Memoized};
 use crate::runner::{Runners, candidate_limits};
 use crate::sandbox::JobState;
 use std::sync::Arc;
@@ -57,14 +58,23 @@ impl sandbox::Host for JobState {
             return unavailable("this job cannot run candidate programs".into());
         };
         let started = Instant::now();
+        let limits = candidate_limits(&limits, &runners.defaults);
+        let key = memo::key(
+            "run",
+            &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
+            &limits,
+            self.host.seed,
+        );
+        if let Some(Memoized::Run(outcome)) = runners.memo.get(&key) {
+            return outcome;
+        }
         let outcome = match runners.get(&language) {
-            Ok(runner) => runner.run(
-                runners.engine(),
-                &source,
-                &stdin,
-                &candidate_limits(&limits, &runners.defaults),
-                self.host.seed,
-            ),
+            Ok(runner) => {
+                let outcome =
+                    runner.run(runners.engine(), &source, &stdin, &limits, self.host.seed);
+                runners.memo.put(key, Memoized::Run(outcome.clone()));
+                outcome
+            }
             Err(message) => unavailable(message),
         };
         self.host.credit(started);
@@ -86,15 +96,26 @@ impl sandbox::Host for JobState {
             ];
         };
         let started = Instant::now();
+        let limits = candidate_limits(&limits, &runners.defaults);
+        let mut parts: Vec<&[u8]> = vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
+        parts.extend(args_json.iter().map(|a| a.as_bytes()));
+        let key = memo::key("call", &parts, &limits, self.host.seed);
+        if let Some(Memoized::Call(results)) = runners.memo.get(&key) {
+            return results;
+        }
         let results = match runners.get(&language) {
-            Ok(runner) => runner.call(
-                runners.engine(),
-                &source,
-                &entry,
-                &args_json,
-                &candidate_limits(&limits, &runners.defaults),
-                self.host.seed,
-            ),
+            Ok(runner) => {
+                let results = runner.call(
+                    runners.engine(),
+                    &source,
+                    &entry,
+                    &args_json,
+                    &limits,
+                    self.host.seed,
+                );
+                runners.memo.put(key, Memoized::Call(results.clone()));
+                results
+            }
             Err(message) => vec![Err(unavailable(message)); args_json.len()],
         };
         self.host.credit(started);

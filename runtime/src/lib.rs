@@ -28,6 +28,7 @@ pub mod engine;
 pub mod host;
 pub mod jsonl;
 pub mod limits;
+pub mod memo;
 pub mod registry;
 pub mod runner;
 pub mod sandbox;

@@ -7,6 +7,7 @@ use crate::bindings::types::{self, RunOutcome, RunStatus};
 use crate::cache::ComponentCache;
 use crate::host::HostContext;
 use crate::limits::Limits;
+use crate::memo::RunMemo;
 use crate::sandbox::{Job, JobState, RunFailure};
 use std::sync::{Arc, OnceLock};
 use wasmtime::Engine;
@@ -50,6 +51,8 @@ pub struct Runners {
     python: OnceLock<Loaded>,
     /// Limits of a candidate run where the verifier leaves them unset.
     pub defaults: Limits,
+    /// Outcomes of earlier identical runs.
+    pub memo: RunMemo,
 }
 
 impl Runners {
@@ -64,6 +67,7 @@ impl Runners {
             linker,
             python: OnceLock::new(),
             defaults: CANDIDATE_DEFAULT,
+            memo: RunMemo::default(),
         })
     }
 

@@ -1,0 +1,117 @@
+//! The sandboxed CPython runner against native `python3`, same machine, same run:
+//!
+//! 1. start-up: a fresh sandboxed CPython instance running `print(1)`, on all cores, against
+//!    starting a native `python3 -c 'print(1)'` process per run (no isolation at all);
+//! 2. compute-heavy Python (a loop of about 300 million bytecodes): slowdown against native
+//!    `python3`, with fuel metering on (as rewardbox runs) and off.
+//!
+//! Run: `cargo bench --bench python_runner` (needs the Python runner in the build: run
+//! `scripts/python-tools.sh` before building).
+
+use rayon::prelude::*;
+use rewardbox::ComponentCache;
+use rewardbox::engine::{EpochTicker, build_engine_with_fuel};
+use rewardbox::limits::Limits;
+use rewardbox::runner::Runners;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+const TRIVIAL: &str = "print(1)";
+const HEAVY: &str = "s = 0\nfor i in range(40_000_000):\n    s += i & 7\nprint(s)";
+
+fn main() {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cache =
+        ComponentCache::in_dir(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runner-cache"));
+    let limits = Limits {
+        fuel: u64::MAX / 4,
+        wall_ms: 600_000,
+        ..Limits::default()
+    };
+
+    let engine = build_engine_with_fuel(threads, true).expect("engine");
+    let _ticker = EpochTicker::start(&engine);
+    let runners = Runners::new(engine.clone(), cache.clone()).expect("runners");
+    let python = runners
+        .get("python")
+        .expect("this build has the Python runner");
+
+    // 1. Start-up.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("pool");
+    let n = 4000;
+    pool.install(|| {
+        (0..threads * 10).into_par_iter().for_each(|i| {
+            python.run(&engine, TRIVIAL, "", &limits, i as u64);
+        })
+    });
+    let started = Instant::now();
+    pool.install(|| {
+        (0..n).into_par_iter().for_each(|i| {
+            let out = python.run(&engine, TRIVIAL, "", &limits, i as u64);
+            assert_eq!(out.stdout, "1\n");
+        })
+    });
+    let sandboxed_rate = n as f64 / started.elapsed().as_secs_f64();
+
+    let native_n = 200;
+    let started = Instant::now();
+    pool.install(|| {
+        (0..native_n).into_par_iter().for_each(|_| {
+            let out = Command::new("python3")
+                .args(["-c", TRIVIAL])
+                .output()
+                .expect("python3");
+            assert_eq!(out.stdout, b"1\n");
+        })
+    });
+    let native_rate = native_n as f64 / started.elapsed().as_secs_f64();
+    println!("| start a fresh interpreter and run print(1), {threads} threads | runs/s |");
+    println!("|---|---|");
+    println!(
+        "| rewardbox sandboxed CPython (new Store + instance per run) | {sandboxed_rate:.0} |"
+    );
+    println!("| native python3 process per run (no isolation) | {native_rate:.0} |");
+    println!(
+        "ratio: {:.1}x (targets: >= 2,000 runs/s and >= 15x)\n",
+        sandboxed_rate / native_rate
+    );
+
+    // 2. Compute-heavy, one thread each.
+    let started = Instant::now();
+    let out = Command::new("python3")
+        .args(["-c", HEAVY])
+        .output()
+        .expect("python3");
+    let native_s = started.elapsed().as_secs_f64();
+    let expected = String::from_utf8(out.stdout).expect("utf-8");
+    let started = Instant::now();
+    let fueled = python.run(&engine, HEAVY, "", &limits, 0);
+    let fuel_s = started.elapsed().as_secs_f64();
+    assert_eq!(fueled.stdout, expected, "{}", fueled.stderr);
+
+    let engine_nofuel = build_engine_with_fuel(1, false).expect("engine");
+    let _ticker2 = EpochTicker::start(&engine_nofuel);
+    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache).expect("runners");
+    let python_nofuel = runners_nofuel.get("python").expect("runner");
+    python_nofuel.run(&engine_nofuel, TRIVIAL, "", &limits, 0);
+    let started = Instant::now();
+    let unfueled = python_nofuel.run(&engine_nofuel, HEAVY, "", &limits, 0);
+    let nofuel_s = started.elapsed().as_secs_f64();
+    assert_eq!(unfueled.stdout, expected, "{}", unfueled.stderr);
+    println!("| compute-heavy loop (40M iterations) | seconds | slowdown vs native |");
+    println!("|---|---|---|");
+    println!("| native python3 | {native_s:.2} | 1.0x |");
+    println!(
+        "| rewardbox, fuel on ({} fuel) | {fuel_s:.2} | {:.1}x |",
+        fueled.fuel_used,
+        fuel_s / native_s
+    );
+    println!(
+        "| rewardbox, fuel off | {nofuel_s:.2} | {:.1}x |",
+        nofuel_s / native_s
+    );
+}
