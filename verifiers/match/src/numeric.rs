@@ -22,6 +22,8 @@ pub struct FoundNumber {
     pub value: f64,
     /// The text it was read from, as written.
     pub text: String,
+    /// Byte range in the text it was found in.
+    pub span: (usize, usize),
 }
 
 /// Every number in `text`, in order of appearance.
@@ -62,6 +64,7 @@ fn push(found: &mut Vec<FoundNumber>, text: &str, start: usize, end: usize, valu
         found.push(FoundNumber {
             value,
             text: text[start..end].to_string(),
+            span: (start, end),
         });
     }
 }
@@ -193,6 +196,22 @@ pub fn final_number(text: &str) -> Option<FoundNumber> {
     numbers_in(text).pop()
 }
 
+/// Another answer offered right before the final number (`400 or 391`, `391, 400`, `3 and 4`): a
+/// hedge, which is not an answer.
+pub fn hedged_with(text: &str) -> Option<FoundNumber> {
+    let mut numbers = numbers_in(text);
+    let last = numbers.pop()?;
+    let previous = numbers.pop()?;
+    let between = text[previous.span.1..last.span.0]
+        .trim()
+        .to_ascii_lowercase();
+    let connector = matches!(
+        between.as_str(),
+        "or" | "and" | "," | ", or" | "/" | "or maybe" | "and/or" | ";"
+    );
+    (connector && previous.value != last.value).then_some(previous)
+}
+
 /// Whether `x` is within the tolerances of `reference`.
 pub fn within(x: f64, reference: f64, abs_tolerance: f64, rel_tolerance: f64) -> bool {
     let diff = (x - reference).abs();
@@ -219,6 +238,12 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
     let Some(answer) = final_number(completion) else {
         return Ok(Judgement::fail("no number found in the completion"));
     };
+    if let Some(other) = hedged_with(completion) {
+        return Ok(Judgement::fail(format!(
+            "several answers ({} and {}): not one final answer",
+            other.text, answer.text
+        )));
+    }
     Ok(
         match reference_values
             .iter()
@@ -239,6 +264,15 @@ pub fn judge(task: &TaskFields, completion: &str) -> Result<Judgement, FieldErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hedged_answers_are_detected() {
+        assert!(hedged_with("it is 400 or 391").is_some());
+        assert!(hedged_with("391, 400").is_some());
+        assert!(hedged_with("17 * 23 = 391").is_none());
+        assert!(hedged_with("between 3 and 3").is_none());
+        assert!(hedged_with("391").is_none());
+    }
 
     fn value(text: &str) -> Option<f64> {
         final_number(text).map(|n| n.value)

@@ -148,6 +148,22 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
             fallback = Some(c.text.clone());
         }
         match parse_candidate(&c, o) {
+            Some(e) if c.kind != Kind::Latex => {
+                // `400 or 391`: a hedge offers two answers, which is no single answer.
+                let e = match hedged_number(text, c.span.0) {
+                    Some(previous) if previous != c.text => Expr::List(vec![
+                        parser::parse(&previous)
+                            .map(|p| canonical(p, &o.settings))
+                            .unwrap_or(Expr::Text(previous)),
+                        e,
+                    ]),
+                    _ => e,
+                };
+                return Answer {
+                    parsed: Some(e),
+                    text: Some(c.text.trim().to_string()),
+                };
+            }
             Some(e) => {
                 return Answer {
                     parsed: Some(e),
@@ -179,6 +195,25 @@ pub const MAX_TEXT_ANSWER: usize = 1000;
 
 /// Longest candidate, in bytes, that is parsed.
 pub const MAX_ANSWER_BYTES: usize = 100_000;
+
+/// The number written right before `start` and joined to it by `or`, `and` or a comma.
+fn hedged_number(text: &str, start: usize) -> Option<String> {
+    let before = text[..start].trim_end();
+    let lower = before.to_ascii_lowercase();
+    let connector = [" or", " and", ","].iter().find(|c| lower.ends_with(*c))?;
+    let rest = before[..before.len() - connector.len()].trim_end();
+    let digits_start = rest
+        .char_indices()
+        .rev()
+        .take_while(|(_, ch)| ch.is_ascii_digit() || *ch == '.' || *ch == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    let number = &rest[digits_start..];
+    number
+        .chars()
+        .any(|ch| ch.is_ascii_digit())
+        .then(|| number.trim_end_matches('.').to_string())
+}
 
 fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
     if src.len() > MAX_ANSWER_BYTES {

@@ -191,6 +191,9 @@ fn several_answers_do_not_match_one() {
         ("3", "$\\boxed{\\{3, 4\\}}$", false),
         ("3", "$\\boxed{3, 4}$", false),
         ("3, 4", "$\\boxed{3}, \\boxed{4}$", true),
+        ("3", "it is 4 or 3", false),
+        ("3", "either 4, 3", false),
+        ("7", "3 and 4 make 7", true),
     ]);
 }
 
