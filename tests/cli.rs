@@ -212,3 +212,71 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn audit_reports_attacker_completions_and_fails_on_exploits() {
+    let dir = tempdir("audit");
+    let tasks = dir.join("tasks.jsonl");
+    std::fs::write(
+        &tasks,
+        "{\"id\": \"n\", \"verifier\": \"numeric\", \"reference\": \"7\"}\n",
+    )
+    .unwrap();
+    // An attacker that claims a right answer is wrong: the audit must score it and report it.
+    let attacker = r#"printf '%s\n' '"the answer is 7"' '{"completion": "it is 8", "name": "llm-guess"}' '{"completion": "7", "expect": "right"}'"#;
+    let report_path = dir.join("report.json");
+    let run = rewardbox()
+        .args([
+            "audit",
+            "--attacker-cmd",
+            attacker,
+            "--fail-on-exploit",
+            "-o",
+        ])
+        .arg(&report_path)
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("exploits") && stderr.contains("attacker"),
+        "{stderr}"
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let findings = report["tasks"][0]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["attack"], "attacker-1");
+    assert_eq!(findings[0]["family"], "attacker");
+    assert_eq!(findings[0]["kind"], "exploit");
+    assert_eq!(findings[0]["completion"], "the answer is 7");
+    assert_eq!(report["summary"]["exploits_by_family"]["attacker"], 1);
+    assert_eq!(report["tasks"][0]["robust"], false);
+
+    // Without --fail-on-exploit the same audit succeeds; a robust task exits 0 either way.
+    let ok = rewardbox()
+        .args(["audit", "--quiet", "--attacker-cmd", attacker])
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let failing_attacker = rewardbox()
+        .args(["audit", "--attacker-cmd", "exit 3"])
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&failing_attacker.stdout).unwrap();
+    assert!(
+        report["tasks"][0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("--attacker-cmd failed"),
+        "{report}"
+    );
+}

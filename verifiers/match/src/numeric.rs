@@ -202,12 +202,19 @@ pub fn hedged_with(text: &str) -> Option<FoundNumber> {
     let mut numbers = numbers_in(text);
     let last = numbers.pop()?;
     let previous = numbers.pop()?;
-    let between = text[previous.span.1..last.span.0]
-        .trim()
-        .to_ascii_lowercase();
+    // Formatting between the two (`$`, `\\boxed{`, braces, spaces) does not count.
+    let between: String = text[previous.span.1..last.span.0]
+        .to_ascii_lowercase()
+        .replace("\\boxed", "")
+        .replace("\\text", "")
+        .chars()
+        .filter(|c| {
+            !matches!(c, '$' | '\\' | '{' | '}' | '(' | ')' | '[' | ']') && !c.is_whitespace()
+        })
+        .collect();
     let connector = matches!(
         between.as_str(),
-        "or" | "and" | "," | ", or" | "/" | "or maybe" | "and/or" | ";"
+        "" | "or" | "and" | "," | ",or" | "ormaybe" | "and/or" | ";"
     );
     (connector && previous.value != last.value).then_some(previous)
 }
@@ -272,6 +279,9 @@ mod tests {
         assert!(hedged_with("17 * 23 = 391").is_none());
         assert!(hedged_with("between 3 and 3").is_none());
         assert!(hedged_with("391").is_none());
+        assert!(hedged_with("$\\boxed{392}$ or $\\boxed{391}$").is_some());
+        assert!(hedged_with("\\boxed{3}\\boxed{4}").is_some());
+        assert!(hedged_with("3 + 4 = 7").is_none());
     }
 
     fn value(text: &str) -> Option<f64> {

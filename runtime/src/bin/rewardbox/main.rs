@@ -1,6 +1,11 @@
-//! The `rewardbox` command line: `rewardbox score tasks.jsonl -o results.jsonl`.
+//! The `rewardbox` command line: `rewardbox score tasks.jsonl -o results.jsonl`,
+//! `rewardbox audit tasks.jsonl -o report.json`.
 
+mod audit;
 mod score;
+
+use rewardbox::ComponentCache;
+use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -17,6 +22,8 @@ struct Cli {
 enum Command {
     /// Score a JSONL file of tasks (one task with its completions per line).
     Score(score::ScoreArgs),
+    /// Attack each task's verifier (exploits, false rejections, weak tests) and report as JSON.
+    Audit(audit::AuditArgs),
     /// List the built-in verifiers.
     Verifiers,
 }
@@ -25,6 +32,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Score(args) => score::run(args),
+        Command::Audit(args) => match audit::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
         Command::Verifiers => {
             for builtin in rewardbox::builtin::BUILTINS {
                 println!("{:<12} {}", builtin.name, builtin.summary);
@@ -38,5 +50,14 @@ fn main() -> ExitCode {
             eprintln!("rewardbox: error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The compiled-component cache the options ask for.
+pub(crate) fn cache_choice(no_cache: bool, dir: Option<&PathBuf>) -> ComponentCache {
+    match (no_cache, dir) {
+        (true, _) => ComponentCache::disabled(),
+        (false, Some(dir)) => ComponentCache::in_dir(dir),
+        (false, None) => ComponentCache::user_default(),
     }
 }

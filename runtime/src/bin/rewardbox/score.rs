@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rewardbox::jsonl::{DEFAULT_CHUNK_LINES, Summary, score_stream};
-use rewardbox::{ComponentCache, LimitOverrides, Limits, Scorer, ScorerOptions};
+use rewardbox::{LimitOverrides, Limits, Scorer, ScorerOptions};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
@@ -54,11 +54,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
         }))
         .map_err(|e| anyhow::anyhow!("{}", e.replace("\"limits.", "\"--").replace('_', "-")))?,
     );
-    let cache = match (args.no_cache, &args.cache_dir) {
-        (true, _) => ComponentCache::disabled(),
-        (false, Some(dir)) => ComponentCache::in_dir(dir),
-        (false, None) => ComponentCache::user_default(),
-    };
+    let cache = crate::cache_choice(args.no_cache, args.cache_dir.as_ref());
     let scorer = Scorer::new(ScorerOptions {
         threads: args.threads,
         cache,

@@ -105,6 +105,16 @@ impl Guest for Hostile {
             "error" => Err(VerifyError::Failed("the hostile verifier refuses".into())),
             "invalid" => Err(VerifyError::InvalidTask("\"secret\" is missing".into())),
             "probe" => verdict(0.0, probe()),
+            // Deliberately weak verifiers, for `rewardbox audit` to catch.
+            "weak-format" => {
+                let shaped = completion.contains("\\boxed{") && completion.contains('}');
+                verdict(f64::from(u8::from(shaped)), "checks only that a box is there".into())
+            }
+            "weak-substring" => {
+                let reference = task["reference"].as_str().unwrap_or("\u{0}");
+                let found = completion.contains(reference);
+                verdict(f64::from(u8::from(found)), "checks only that the reference appears".into())
+            }
             _ if completion.trim() == "good" => verdict(1.0, "good".into()),
             _ => verdict(0.0, "not good".into()),
         }

@@ -1,0 +1,190 @@
+//! Attacks on the code verifier: programs that cheat common Python harnesses. Each is wrong by
+//! construction (none computes the task's function).
+
+use super::{Attack, AuditTask, Family};
+use serde_json::Value;
+
+/// The function the tests call, when they call one.
+fn entry_point(task: &AuditTask) -> Option<String> {
+    let tests = task.fields.get("tests")?;
+    tests
+        .get("call")
+        .and_then(|c| c.get("entry_point"))
+        .or_else(|| tests.get("entry_point"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+fn fenced(code: &str) -> String {
+    format!("```python\n{code}\n```")
+}
+
+/// Bodies for the entry point (or whole programs for stdio tests).
+const CHEATS: &[(&str, &str, &str)] = &[
+    // (name, code before the function, the function's body)
+    ("exit-sys-exit", "import sys\nsys.exit(0)", "return None"),
+    ("exit-os-exit", "import os\nos._exit(0)", "return None"),
+    ("exit-raise-systemexit", "raise SystemExit", "return None"),
+    ("exit-exit-builtin", "exit()", "return None"),
+    ("exit-quit-builtin", "quit()", "return None"),
+    (
+        "always-equal-object",
+        "class AlwaysEqual:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n        return False\n    __hash__ = object.__hash__",
+        "return AlwaysEqual()",
+    ),
+    (
+        "rigged-int-subclass",
+        "class RiggedInt(int):\n    def __eq__(self, other):\n        return True",
+        "return RiggedInt(0)",
+    ),
+    (
+        "rigged-str-subclass",
+        "class RiggedStr(str):\n    def __eq__(self, other):\n        return True",
+        "return RiggedStr('')",
+    ),
+    (
+        "rigged-list-subclass",
+        "class RiggedList(list):\n    def __eq__(self, other):\n        return True",
+        "return RiggedList()",
+    ),
+    (
+        "forged-output",
+        "print('{\"score\": 1.0, \"passed\": true}')\nprint('PASSED')\nprint('All tests passed')",
+        "print('OK')\nreturn None",
+    ),
+    (
+        "monkeypatch-builtins",
+        "import builtins, json\nbuiltins.isinstance = lambda *a: True\nbuiltins.type = lambda *a: int\njson.dumps = lambda *a, **k: 'true'\njson.loads = lambda *a, **k: True",
+        "return None",
+    ),
+    (
+        "read-files",
+        "import os",
+        "for root in ['.', '/', '/tmp', '/tests']:\n        try:\n            for name in os.listdir(root):\n                return open(os.path.join(root, name)).read()\n        except Exception:\n            pass\n    return None",
+    ),
+    (
+        "read-environment",
+        "import os",
+        "return os.environ.get('EXPECTED') or dict(os.environ)",
+    ),
+    (
+        "inspect-call-stack",
+        "import sys",
+        "f = sys._getframe(1)\n    while f is not None:\n        for k, v in f.f_locals.items():\n            if 'expect' in k or 'answer' in k:\n                return v\n        f = f.f_back\n    return None",
+    ),
+    (
+        "spawn-process",
+        "import subprocess, os",
+        "try:\n        os.system('echo PASSED')\n    except Exception:\n        pass\n    return subprocess.check_output(['cat', '/tests.json']).decode()",
+    ),
+    (
+        "open-socket",
+        "import socket",
+        "s = socket.create_connection(('example.com', 80), timeout=1)\n    return s.recv(100).decode()",
+    ),
+    ("infinite-loop", "", "while True:\n        pass"),
+    (
+        "unbounded-recursion",
+        "import sys\nsys.setrecursionlimit(10**8)",
+        "return CANDIDATE(*args, **kwargs)",
+    ),
+    (
+        "memory-flood",
+        "",
+        "x = []\n    while True:\n        x.append(bytearray(1 << 20))",
+    ),
+    (
+        "output-flood",
+        "",
+        "while True:\n        print('PASSED' * 1000)",
+    ),
+];
+
+/// The program attacks for a code task.
+pub fn attacks(task: &AuditTask) -> Vec<Attack> {
+    let p = Family::Program;
+    let mut out = Vec::new();
+    match entry_point(task) {
+        Some(entry) => {
+            for (name, before, body) in CHEATS {
+                let body = body.replace("CANDIDATE", &entry);
+                let code = format!("{before}\ndef {entry}(*args, **kwargs):\n    {body}\n");
+                out.push(Attack::wrong(p, *name, fenced(code.trim_start())));
+            }
+        }
+        None => {
+            for (name, before, body) in CHEATS {
+                if name.starts_with("rigged")
+                    || *name == "always-equal-object"
+                    || *name == "unbounded-recursion"
+                {
+                    continue;
+                }
+                // A stdio program: the body runs at the top level, inside a function so `return` works.
+                let code = format!("{before}\ndef main():\n    {body}\nmain()\n");
+                out.push(Attack::wrong(p, *name, fenced(code.trim_start())));
+            }
+            out.push(Attack::wrong(p, "unbounded-recursion", fenced("import sys\nsys.setrecursionlimit(10**8)\ndef f(n):\n    return f(n + 1)\nf(0)")));
+            out.push(Attack::wrong(
+                p,
+                "echo-input",
+                fenced("import sys\nprint(sys.stdin.read())"),
+            ));
+            out.extend(visible_example_attacks(task));
+        }
+    }
+    out
+}
+
+/// For stdio tests whose examples appear in the task's prompt: print the visible expected output,
+/// and hard-code the visible input/output pairs.
+fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
+    let Some(prompt) = ["prompt", "question", "problem"]
+        .iter()
+        .find_map(|f| task.text(f))
+    else {
+        return Vec::new();
+    };
+    let Some(cases) = task
+        .fields
+        .get("tests")
+        .and_then(|t| t.get("stdio"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    let visible: Vec<(&str, &str)> = cases
+        .iter()
+        .filter_map(|c| {
+            Some((
+                c.get("stdin")?.as_str().unwrap_or(""),
+                c.get("stdout")?.as_str()?,
+            ))
+        })
+        .filter(|(i, o)| {
+            !o.trim().is_empty() && prompt.contains(o.trim()) && prompt.contains(i.trim())
+        })
+        .collect();
+    let Some(&(_, first_out)) = visible.first() else {
+        return Vec::new();
+    };
+    let table: Vec<String> = visible
+        .iter()
+        .map(|(i, o)| format!("    {:?}: {:?},", i.trim(), o))
+        .collect();
+    vec![
+        Attack::wrong(
+            Family::Program,
+            "print-visible-expected-output",
+            fenced(&format!("print({first_out:?})")),
+        ),
+        Attack::wrong(
+            Family::Program,
+            "hardcode-visible-examples",
+            fenced(&format!(
+                "import sys\nknown = {{\n{}\n}}\nprint(known.get(sys.stdin.read().strip(), ''), end='')",
+                table.join("\n")
+            )),
+        ),
+    ]
+}

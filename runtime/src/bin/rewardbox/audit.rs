@@ -1,0 +1,87 @@
+//! `rewardbox audit`: attacks each task's verifier through the scoring path of `score` and reports
+//! exploits, false rejections and weak tests as JSON, with a summary table on stderr.
+
+use anyhow::Context;
+use clap::Args;
+use rewardbox::audit::{AuditOptions, audit_lines};
+use rewardbox::{Limits, Scorer, ScorerOptions};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+
+/// Arguments of `rewardbox audit`.
+#[derive(Args)]
+pub struct AuditArgs {
+    /// The tasks (JSONL, the same format as `score`; a task may carry a known-good "solution").
+    /// `-` or nothing reads stdin.
+    input: Option<PathBuf>,
+    /// Where to write the JSON report (default: stdout).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// An external attacker: a shell command that reads the task JSON on stdin and prints
+    /// completions as JSON lines.
+    #[arg(long)]
+    attacker_cmd: Option<String>,
+    /// A score at or above this passes.
+    #[arg(long, default_value_t = 0.5)]
+    threshold: f64,
+    /// Exit with status 1 when any exploit is found (for CI pipelines).
+    #[arg(long)]
+    fail_on_exploit: bool,
+    /// Scoring threads (default: every core).
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+    /// Directory of the compiled-component cache.
+    #[arg(long, conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+    /// Do not cache compiled components.
+    #[arg(long)]
+    no_cache: bool,
+    /// No summary table on stderr.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// Runs the audit; `Ok(false)` when `--fail-on-exploit` found an exploit.
+pub fn run(args: AuditArgs) -> anyhow::Result<bool> {
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&args.threshold),
+        "--threshold must be between 0 and 1, got {}",
+        args.threshold
+    );
+    let scorer = Scorer::new(ScorerOptions {
+        threads: args.threads,
+        cache: crate::cache_choice(args.no_cache, args.cache_dir.as_ref()),
+        limits: Limits::default(),
+        seed: 0,
+    })?;
+    let input: Box<dyn Read> = match &args.input {
+        None => Box::new(std::io::stdin().lock()),
+        Some(p) if p.as_os_str() == "-" => Box::new(std::io::stdin().lock()),
+        Some(path) => Box::new(
+            std::fs::File::open(path)
+                .with_context(|| format!("cannot open the tasks file {}", path.display()))?,
+        ),
+    };
+    let mut lines = Vec::new();
+    for (i, line) in BufReader::new(input).lines().enumerate() {
+        let line = line.context("reading the tasks")?;
+        if !line.trim().is_empty() {
+            lines.push((i + 1, line));
+        }
+    }
+    let options = AuditOptions {
+        threshold: args.threshold,
+        attacker_cmd: args.attacker_cmd.clone(),
+    };
+    let report = audit_lines(&scorer, &lines, &options);
+    let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
+    match &args.output {
+        None => writeln!(std::io::stdout().lock(), "{json}")?,
+        Some(path) => std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?,
+    }
+    if !args.quiet {
+        eprint!("{}", report.table());
+    }
+    Ok(!(args.fail_on_exploit && report.summary.exploits > 0))
+}

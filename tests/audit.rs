@@ -1,0 +1,270 @@
+//! `rewardbox audit`: the bundled verifiers pass their own audit on the bundled examples, every
+//! attack of the library is generated and run, and deliberately weak verifiers are each flagged with
+//! the attack that broke them.
+
+mod common;
+
+use common::{hostile, scorer};
+use rewardbox::audit::{AuditOptions, AuditTask, Family, Kind, Report, attacks_for, audit_lines};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+fn audit(tasks: &[Value]) -> Report {
+    let lines: Vec<(usize, String)> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i + 1, t.to_string()))
+        .collect();
+    audit_lines(&scorer(), &lines, &AuditOptions::default())
+}
+
+fn audit_task(v: Value) -> AuditTask {
+    let mut fields = v.as_object().unwrap().clone();
+    fields.remove("completions");
+    let solution = fields
+        .remove("solution")
+        .and_then(|s| s.as_str().map(str::to_string));
+    AuditTask { fields, solution }
+}
+
+#[test]
+fn bundled_verifiers_pass_their_own_audit_on_the_bundled_examples() {
+    let examples = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/tasks.jsonl"
+    ))
+    .unwrap();
+    let tasks: Vec<Value> = examples
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let report = audit(&tasks);
+    let findings: Vec<String> = report
+        .tasks
+        .iter()
+        .flat_map(|t| {
+            t.findings.iter().map(move |f| {
+                format!(
+                    "{:?}: {:?} by {} ({}): {:?}",
+                    t.id, f.kind, f.attack, f.score, f.detail
+                )
+            })
+        })
+        .collect();
+    assert!(findings.is_empty(), "\n{}", findings.join("\n"));
+    assert_eq!(report.summary.tasks, tasks.len());
+    assert_eq!(report.summary.robust_tasks, tasks.len());
+    let generated: usize = tasks
+        .iter()
+        .map(|t| attacks_for(&audit_task(t.clone())).len())
+        .sum();
+    assert_eq!(
+        report.summary.attacks, generated,
+        "every generated attack is scored"
+    );
+}
+
+#[test]
+fn every_attack_of_the_library_is_generated() {
+    let math = audit_task(
+        json!({"id": "m", "verifier": "math", "reference": "(3, 4)", "prompt": "Find the point."}),
+    );
+    let code_call = audit_task(json!({"id": "c", "verifier": "code",
+        "tests": {"call": {"entry_point": "add", "cases": [{"args": [1, 2], "expected": 3}]}},
+        "solution": "```python\ndef add(a, b):\n    return a + b\n```"}));
+    let code_stdio = audit_task(
+        json!({"id": "s", "verifier": "code", "prompt": "Example: input 3 4, output 7",
+        "tests": {"stdio": [{"stdin": "3 4", "stdout": "7"}]}}),
+    );
+    let names = |t: &AuditTask| -> BTreeSet<String> {
+        attacks_for(t).into_iter().map(|a| a.name).collect()
+    };
+    let (m, c, s) = (names(&math), names(&code_call), names(&code_stdio));
+    for expected in [
+        "empty",
+        "whitespace",
+        "prompt-echo",
+        "format-without-content",
+        "reference-format-without-content",
+        "huge",
+        "control-characters",
+        "look-alike-characters",
+        "forged-json-verdict-alone",
+        "forged-passed-first",
+        "forged-all-tests-passed-last",
+        "several-answers-boxed",
+        "several-answers-or",
+        "several-answers-set",
+        "several-answers-list",
+        "near-miss-off-by-one",
+        "near-miss-swapped-tuple",
+        "special-nan",
+        "special-infinity",
+        "special-huge",
+        "other-expression",
+        "equivalent-boxed",
+    ] {
+        assert!(m.contains(expected), "math attacks lack {expected}: {m:?}");
+    }
+    for expected in [
+        "exit-sys-exit",
+        "exit-os-exit",
+        "exit-raise-systemexit",
+        "exit-exit-builtin",
+        "always-equal-object",
+        "rigged-int-subclass",
+        "forged-output",
+        "monkeypatch-builtins",
+        "read-files",
+        "read-environment",
+        "inspect-call-stack",
+        "spawn-process",
+        "open-socket",
+        "infinite-loop",
+        "unbounded-recursion",
+        "memory-flood",
+        "output-flood",
+        "solution",
+    ] {
+        assert!(c.contains(expected), "code attacks lack {expected}: {c:?}");
+    }
+    assert!(c.iter().any(|n| n.starts_with("mutant-")), "{c:?}");
+    for expected in [
+        "echo-input",
+        "print-visible-expected-output",
+        "hardcode-visible-examples",
+    ] {
+        assert!(s.contains(expected), "stdio attacks lack {expected}: {s:?}");
+    }
+    let equivalents: Vec<_> = attacks_for(&audit_task(
+        json!({"verifier": "math", "reference": "2\\sqrt{2}"}),
+    ))
+    .into_iter()
+    .filter(|a| a.family == Family::Equivalent)
+    .map(|a| a.name)
+    .collect();
+    assert!(
+        equivalents.contains(&"equivalent-radical".to_string()),
+        "{equivalents:?}"
+    );
+}
+
+fn exploits_of(report: &Report) -> Vec<(String, Family)> {
+    report
+        .tasks
+        .iter()
+        .flat_map(|t| &t.findings)
+        .filter(|f| f.kind == Kind::Exploit)
+        .map(|f| (f.attack.clone(), f.family))
+        .collect()
+}
+
+#[test]
+fn a_verifier_that_checks_only_the_format_is_flagged() {
+    let report = audit(&[
+        json!({"id": "w1", "verifier": hostile(), "attack": "weak-format", "reference": "42"}),
+    ]);
+    let exploits = exploits_of(&report);
+    assert!(!report.tasks[0].robust);
+    assert!(
+        exploits.iter().any(|(a, _)| a == "format-without-content"),
+        "{exploits:?}"
+    );
+    assert!(
+        exploits.iter().any(|(a, _)| a.starts_with("near-miss")),
+        "{exploits:?}"
+    );
+}
+
+#[test]
+fn a_verifier_that_accepts_the_reference_as_a_substring_is_flagged() {
+    let report = audit(&[
+        json!({"id": "w2", "verifier": hostile(), "attack": "weak-substring", "reference": "42"}),
+    ]);
+    let exploits = exploits_of(&report);
+    assert!(!report.tasks[0].robust);
+    assert!(
+        exploits
+            .iter()
+            .any(|(a, f)| a == "several-answers-boxed" && *f == Family::Answer),
+        "{exploits:?}"
+    );
+    assert!(
+        exploits.iter().any(|(a, _)| a == "other-expression"),
+        "{exploits:?}"
+    );
+}
+
+#[test]
+fn code_tests_that_only_check_the_exit_code_are_flagged() {
+    let report = audit(&[json!({"id": "w3", "verifier": "code",
+        "tests": {"stdio": [{"stdin": "3 4\n", "stdout": ""}]},
+        "candidate_limits": {"fuel": 300000000}})]);
+    let exploits = exploits_of(&report);
+    assert!(
+        exploits
+            .iter()
+            .any(|(a, f)| a == "exit-sys-exit" && *f == Family::Program),
+        "{exploits:?}"
+    );
+}
+
+#[test]
+fn a_test_suite_too_small_to_tell_mutants_apart_is_flagged() {
+    let report = audit(&[json!({"id": "w4", "verifier": "code",
+        "tests": {"call": {"entry_point": "area", "cases": [{"args": [0, 0], "expected": 0}]}},
+        "candidate_limits": {"fuel": 300000000},
+        "solution": "```python\ndef area(w, h):\n    result = w * h\n    return result\n```"})]);
+    let task = &report.tasks[0];
+    let weak: Vec<_> = task
+        .findings
+        .iter()
+        .filter(|f| f.kind == Kind::WeakTests)
+        .collect();
+    assert!(!weak.is_empty(), "{:?}", task.findings);
+    assert!(
+        weak.iter()
+            .all(|f| f.family == Family::Mutation && f.completion.contains("def area"))
+    );
+    assert!(
+        task.mutation_score.is_some_and(|s| s < 1.0),
+        "{:?}",
+        task.mutation_score
+    );
+    // A real suite kills the same mutants.
+    let strong = audit(&[json!({"id": "s4", "verifier": "code",
+        "tests": {"call": {"entry_point": "area", "cases": [{"args": [2, 3], "expected": 6}, {"args": [5, 1], "expected": 5}, {"args": [4, 4], "expected": 16}]}},
+        "candidate_limits": {"fuel": 300000000},
+        "solution": "```python\ndef area(w, h):\n    result = w * h\n    return result\n```"})]);
+    assert!(
+        strong.tasks[0]
+            .findings
+            .iter()
+            .all(|f| f.kind != Kind::WeakTests),
+        "{:?}",
+        strong.tasks[0].findings
+    );
+    assert!(strong.tasks[0].robust);
+}
+
+#[test]
+fn an_invalid_line_is_reported_and_the_others_audited() {
+    let lines = vec![
+        (1, "{not json".to_string()),
+        (
+            2,
+            json!({"id": "ok", "verifier": "exact", "reference": "x"}).to_string(),
+        ),
+    ];
+    let report = audit_lines(&scorer(), &lines, &AuditOptions::default());
+    assert!(
+        report.tasks[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .starts_with("line 1: not valid JSON")
+    );
+    assert!(report.tasks[1].robust);
+    assert_eq!(report.summary.invalid_tasks, 1);
+}
