@@ -77,7 +77,7 @@ pub fn near_misses(reference: &str) -> Vec<(String, String)> {
     }
     if let Some(dot) = r.find('.')
         && numeric_only
-        && r[dot + 1..].len() >= 1
+        && !r[dot + 1..].is_empty()
         && r[dot + 1..].chars().any(|c| c != '0')
     {
         // Rounded to one digit fewer (half up on the magnitude).

@@ -167,7 +167,7 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
 /// Audits JSONL task lines (numbered from 1). A line that is not a valid task is reported with its
 /// error; every other line is audited.
 pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOptions) -> Report {
-    let mut prepared: Vec<Result<(AuditTask, Vec<Attack>, Task), TaskReport>> = Vec::new();
+    let mut prepared: Vec<Prepared> = Vec::new();
     for (number, line) in lines {
         prepared.push(prepare(*number, line, options));
     }
@@ -179,7 +179,7 @@ pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOp
     let reports = prepared
         .into_iter()
         .map(|p| match p {
-            Err(report) => report,
+            Err(report) => *report,
             Ok((task, attacks, _)) => {
                 let result = results.next().expect("one result per task");
                 report::task_report(&task, &attacks, &result, options.threshold)
@@ -189,13 +189,12 @@ pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOp
     Report::new(reports)
 }
 
-fn prepare(
-    number: usize,
-    line: &str,
-    options: &AuditOptions,
-) -> Result<(AuditTask, Vec<Attack>, Task), TaskReport> {
+/// A task line ready to score (its attacks, as one task), or the report of why it is not.
+type Prepared = Result<(AuditTask, Vec<Attack>, Task), Box<TaskReport>>;
+
+fn prepare(number: usize, line: &str, options: &AuditOptions) -> Prepared {
     let invalid = |id: Option<String>, message: String| {
-        TaskReport::invalid(id, format!("line {number}: {message}"))
+        Box::new(TaskReport::invalid(id, format!("line {number}: {message}")))
     };
     let value: Value =
         serde_json::from_str(line).map_err(|e| invalid(None, format!("not valid JSON: {e}")))?;

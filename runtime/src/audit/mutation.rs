@@ -67,8 +67,15 @@ pub fn mutants(solution: &str) -> Vec<Attack> {
     let (head, program, tail) = program_of(solution);
     let lines: Vec<&str> = program.lines().collect();
     let mut found: Vec<(String, String)> = Vec::new();
+    let mut in_docstring = false;
     for (i, line) in lines.iter().enumerate() {
-        if !is_mutable(line) {
+        // Text inside triple-quoted strings (docstrings) is not code.
+        let quotes = line.matches("\"\"\"").count() + line.matches("'''").count();
+        let was_in = in_docstring;
+        if quotes % 2 == 1 {
+            in_docstring = !in_docstring;
+        }
+        if was_in || quotes > 0 || !is_mutable(line) {
             continue;
         }
         let mut push = |name: String, new_line: String| {
@@ -158,6 +165,17 @@ mod tests {
         assert!(
             m.iter()
                 .all(|a| a.completion.starts_with("```python\ndef add(a, b):"))
+        );
+    }
+
+    #[test]
+    fn leaves_docstrings_alone() {
+        let solution = "```python\ndef f(x):\n    \"\"\"\n    Return x + 1 when x > 0.\n    \"\"\"\n    return x\n```";
+        let m = mutants(solution);
+        assert!(
+            m.iter()
+                .all(|a| a.completion.contains("Return x + 1 when x > 0.")),
+            "{m:?}"
         );
     }
 }
