@@ -15,7 +15,7 @@ pub mod mutation;
 pub mod program;
 pub mod report;
 
-use crate::{Scorer, Task, TaskResult};
+use crate::{Scorer, Task};
 pub use report::{Finding, Kind, Report, TaskReport};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -233,21 +233,4 @@ fn prepare(number: usize, line: &str, options: &AuditOptions) -> Prepared {
     );
     let task = Task::from_value(value).map_err(|e| invalid(e.id, e.message))?;
     Ok((audit_task, attacks, task))
-}
-
-/// Scores `attacks` for one task (used by tests and callers with their own attacks).
-pub fn score_attacks(
-    scorer: &Scorer,
-    task: &AuditTask,
-    attacks: &[Attack],
-) -> Result<TaskResult, String> {
-    let mut value = Value::Object(task.fields.clone());
-    value["completions"] = Value::from(
-        attacks
-            .iter()
-            .map(|a| a.completion.clone())
-            .collect::<Vec<_>>(),
-    );
-    let task = Task::from_value(value).map_err(|e| e.message)?;
-    Ok(scorer.score_task(&task))
 }

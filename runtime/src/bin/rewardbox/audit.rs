@@ -30,12 +30,8 @@ pub struct AuditArgs {
     /// Scoring threads (default: every core).
     #[arg(short = 'j', long)]
     threads: Option<usize>,
-    /// Directory of the compiled-component cache.
-    #[arg(long, conflicts_with = "no_cache")]
-    cache_dir: Option<PathBuf>,
-    /// Do not cache compiled components.
-    #[arg(long)]
-    no_cache: bool,
+    #[command(flatten)]
+    cache: crate::CacheArgs,
     /// No summary table on stderr.
     #[arg(short, long)]
     quiet: bool,
@@ -50,7 +46,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<bool> {
     );
     let scorer = Scorer::new(ScorerOptions {
         threads: args.threads,
-        cache: crate::cache_choice(args.no_cache, args.cache_dir.as_ref()),
+        cache: args.cache.cache(),
         limits: Limits::default(),
         seed: 0,
     })?;

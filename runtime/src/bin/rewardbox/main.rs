@@ -53,11 +53,24 @@ fn main() -> ExitCode {
     }
 }
 
-/// The compiled-component cache the options ask for.
-pub(crate) fn cache_choice(no_cache: bool, dir: Option<&PathBuf>) -> ComponentCache {
-    match (no_cache, dir) {
-        (true, _) => ComponentCache::disabled(),
-        (false, Some(dir)) => ComponentCache::in_dir(dir),
-        (false, None) => ComponentCache::user_default(),
+/// Where compiled components are cached: the options `score` and `audit` share.
+#[derive(clap::Args)]
+pub(crate) struct CacheArgs {
+    /// Directory of the compiled-component cache [default: $REWARDBOX_CACHE_DIR, else ~/.cache/rewardbox].
+    #[arg(long, conflicts_with = "no_cache")]
+    cache_dir: Option<PathBuf>,
+    /// Compile components in memory only.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache these options ask for.
+    pub(crate) fn cache(&self) -> ComponentCache {
+        match (self.no_cache, &self.cache_dir) {
+            (true, _) => ComponentCache::disabled(),
+            (false, Some(dir)) => ComponentCache::in_dir(dir),
+            (false, None) => ComponentCache::user_default(),
+        }
     }
 }

@@ -35,12 +35,8 @@ pub struct ScoreArgs {
     /// Seed of the guests' random source.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Directory of the compiled-component cache [default: $REWARDBOX_CACHE_DIR, else ~/.cache/rewardbox].
-    #[arg(long, conflicts_with = "no_cache")]
-    cache_dir: Option<PathBuf>,
-    /// Compile components in memory only.
-    #[arg(long)]
-    no_cache: bool,
+    #[command(flatten)]
+    cache: crate::CacheArgs,
     /// No progress bar and no summary line.
     #[arg(short, long)]
     quiet: bool,
@@ -54,7 +50,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
         }))
         .map_err(|e| anyhow::anyhow!("{}", e.replace("\"limits.", "\"--").replace('_', "-")))?,
     );
-    let cache = crate::cache_choice(args.no_cache, args.cache_dir.as_ref());
+    let cache = args.cache.cache();
     let scorer = Scorer::new(ScorerOptions {
         threads: args.threads,
         cache,
