@@ -59,21 +59,22 @@ impl sandbox::Host for JobState {
         };
         let started = Instant::now();
         let limits = candidate_limits(&limits, &runners.defaults);
+        let seed = self.host.seed;
         let key = memo::key(
             "run",
             &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
             &limits,
-            self.host.seed,
+            seed,
         );
-        if let Some(Memoized::Run(outcome)) = runners.memo.get(&key) {
-            return outcome;
-        }
         let outcome = match runners.get(&language) {
             Ok(runner) => {
-                let outcome =
-                    runner.run(runners.engine(), &source, &stdin, &limits, self.host.seed);
-                runners.memo.put(key, Memoized::Run(outcome.clone()));
-                outcome
+                let remembered = runners.memo.get_or_compute(key, || {
+                    Memoized::Run(runner.run(runners.engine(), &source, &stdin, &limits, seed))
+                });
+                match remembered {
+                    Memoized::Run(outcome) => outcome,
+                    Memoized::Call(_) => unavailable("a run and a call share a memo key".into()),
+                }
             }
             Err(message) => unavailable(message),
         };
@@ -97,24 +98,31 @@ impl sandbox::Host for JobState {
         };
         let started = Instant::now();
         let limits = candidate_limits(&limits, &runners.defaults);
+        let seed = self.host.seed;
         let mut parts: Vec<&[u8]> = vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
         parts.extend(args_json.iter().map(|a| a.as_bytes()));
-        let key = memo::key("call", &parts, &limits, self.host.seed);
-        if let Some(Memoized::Call(results)) = runners.memo.get(&key) {
-            return results;
-        }
+        let key = memo::key("call", &parts, &limits, seed);
         let results = match runners.get(&language) {
             Ok(runner) => {
-                let results = runner.call(
-                    runners.engine(),
-                    &source,
-                    &entry,
-                    &args_json,
-                    &limits,
-                    self.host.seed,
-                );
-                runners.memo.put(key, Memoized::Call(results.clone()));
-                results
+                let remembered = runners.memo.get_or_compute(key, || {
+                    Memoized::Call(runner.call(
+                        runners.engine(),
+                        &source,
+                        &entry,
+                        &args_json,
+                        &limits,
+                        seed,
+                    ))
+                });
+                match remembered {
+                    Memoized::Call(results) => results,
+                    Memoized::Run(_) => {
+                        vec![
+                            Err(unavailable("a run and a call share a memo key".into()));
+                            args_json.len()
+                        ]
+                    }
+                }
             }
             Err(message) => vec![Err(unavailable(message)); args_json.len()],
         };

@@ -8,7 +8,7 @@ use crate::bindings::types::RunOutcome;
 use crate::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Memory the remembered outcomes may take, in bytes; the oldest are forgotten first.
 pub const MEMO_BYTES: usize = 64 << 20;
@@ -61,42 +61,64 @@ pub fn key(kind: &str, parts: &[&[u8]], limits: &Limits, seed: u64) -> Key {
     h.finalize().into()
 }
 
+type Cell = Arc<OnceLock<Memoized>>;
+
 #[derive(Default)]
 struct Inner {
-    map: HashMap<Key, Memoized>,
+    map: HashMap<Key, Cell>,
     order: VecDeque<Key>,
     bytes: usize,
 }
 
-/// Outcomes remembered by key, within [`MEMO_BYTES`].
+/// Outcomes remembered by key, within [`MEMO_BYTES`]. Two threads asking for the same run at once
+/// wait for one computation.
 #[derive(Default)]
 pub struct RunMemo {
     inner: Mutex<Inner>,
 }
 
 impl RunMemo {
-    /// The remembered result for `key`.
-    pub fn get(&self, key: &Key) -> Option<Memoized> {
-        self.inner.lock().expect("memo lock").map.get(key).cloned()
+    /// The remembered result for `key`, or `compute`'s, which is then remembered.
+    pub fn get_or_compute(&self, key: Key, compute: impl FnOnce() -> Memoized) -> Memoized {
+        let cell = {
+            let mut inner = self.inner.lock().expect("memo lock");
+            let Inner { map, order, .. } = &mut *inner;
+            map.entry(key)
+                .or_insert_with(|| {
+                    order.push_back(key);
+                    Cell::default()
+                })
+                .clone()
+        };
+        let mut computed = false;
+        let value = cell
+            .get_or_init(|| {
+                computed = true;
+                compute()
+            })
+            .clone();
+        if computed {
+            self.account(key, value.bytes());
+        }
+        value
     }
 
-    /// Remembers `value` for `key`, forgetting the oldest entries beyond the budget.
-    pub fn put(&self, key: Key, value: Memoized) {
-        let size = value.bytes();
+    /// Counts a new entry's size, forgetting the oldest entries beyond the budget.
+    fn account(&self, key: Key, size: usize) {
+        let mut inner = self.inner.lock().expect("memo lock");
         if size > MEMO_BYTES / 16 {
+            inner.map.remove(&key);
             return;
         }
-        let mut inner = self.inner.lock().expect("memo lock");
-        if inner.map.insert(key, value).is_none() {
-            inner.order.push_back(key);
-            inner.bytes += size;
-        }
+        inner.bytes += size;
         while inner.bytes > MEMO_BYTES {
             let Some(oldest) = inner.order.pop_front() else {
                 break;
             };
-            if let Some(old) = inner.map.remove(&oldest) {
-                inner.bytes -= old.bytes();
+            if let Some(old) = inner.map.remove(&oldest)
+                && let Some(v) = old.get()
+            {
+                inner.bytes = inner.bytes.saturating_sub(v.bytes());
             }
         }
     }
