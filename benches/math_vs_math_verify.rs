@@ -6,6 +6,8 @@
 //! Run: `cargo bench --bench math_vs_math_verify` (needs `python3` with `venv` and network access
 //! to PyPI the first time; `REWARDBOX_BENCH_MATH_REPEAT` sets the repetitions, default 500).
 
+mod support;
+
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,7 @@ fn main() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("math-vs-math-verify");
     std::fs::create_dir_all(&dir).expect("bench directory");
 
-    let python = math_verify_venv(&dir);
+    let python = support::peer_venv(&dir, MATH_VERIFY, "math_verify");
     let peer = run_peer(&python);
 
     let cases: Vec<Value> = std::fs::read_to_string(CASES)
@@ -43,17 +45,7 @@ fn main() {
     write_tasks(&input, &cases, repeat);
     let output = dir.join("results.jsonl");
     let cache = dir.join("cache");
-    let score = || {
-        let status = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args(["score", "--quiet", "--cache-dir"])
-            .arg(&cache)
-            .arg(&input)
-            .arg("-o")
-            .arg(&output)
-            .status()
-            .expect("run rewardbox");
-        assert!(status.success(), "rewardbox score failed");
-    };
+    let score = || support::rewardbox_score(&input, &output, &cache);
     score(); // warm the compiled-component cache
     let started = Instant::now();
     score();
@@ -81,31 +73,6 @@ struct Peer {
     cases: usize,
     seconds: f64,
     agreed: usize,
-}
-
-/// A venv with Math-Verify, created once inside the target directory.
-fn math_verify_venv(dir: &Path) -> PathBuf {
-    let venv = dir.join("venv");
-    let python = venv.join("bin").join("python");
-    if !python.exists() {
-        run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
-    }
-    let installed = Command::new(&python)
-        .args(["-c", "import math_verify"])
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !installed {
-        run(Command::new(&python).args(["-m", "pip", "install", "--quiet", MATH_VERIFY]));
-    }
-    python
-}
-
-fn run(cmd: &mut Command) {
-    let status = cmd
-        .status()
-        .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"));
-    assert!(status.success(), "{cmd:?} failed");
 }
 
 fn run_peer(python: &Path) -> Peer {
