@@ -3,7 +3,7 @@
 
 use crate::bindings::{sandbox, types};
 use crate::engine::ticks_for;
-use crate::memo::{self, Memoized};
+use crate::memo;
 use crate::runner::{Runners, candidate_limits};
 use crate::sandbox::JobState;
 use std::sync::Arc;
@@ -61,21 +61,14 @@ impl sandbox::Host for JobState {
         let limits = candidate_limits(&limits, &runners.defaults);
         let seed = self.host.seed;
         let key = memo::key(
-            "run",
             &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
             &limits,
             seed,
         );
         let outcome = match runners.get(&language) {
-            Ok(runner) => {
-                let remembered = runners.memo.get_or_compute(key, || {
-                    Memoized::Run(runner.run(runners.engine(), &source, &stdin, &limits, seed))
-                });
-                match remembered {
-                    Memoized::Run(outcome) => outcome,
-                    Memoized::Call(_) => unavailable("a run and a call share a memo key".into()),
-                }
-            }
+            Ok(runner) => runners.run_memo.get_or_compute(key, || {
+                runner.run(runners.engine(), &source, &stdin, &limits, seed)
+            }),
             Err(message) => unavailable(message),
         };
         self.host.credit(started);
@@ -101,29 +94,11 @@ impl sandbox::Host for JobState {
         let seed = self.host.seed;
         let mut parts: Vec<&[u8]> = vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
         parts.extend(args_json.iter().map(|a| a.as_bytes()));
-        let key = memo::key("call", &parts, &limits, seed);
+        let key = memo::key(&parts, &limits, seed);
         let results = match runners.get(&language) {
-            Ok(runner) => {
-                let remembered = runners.memo.get_or_compute(key, || {
-                    Memoized::Call(runner.call(
-                        runners.engine(),
-                        &source,
-                        &entry,
-                        &args_json,
-                        &limits,
-                        seed,
-                    ))
-                });
-                match remembered {
-                    Memoized::Call(results) => results,
-                    Memoized::Run(_) => {
-                        vec![
-                            Err(unavailable("a run and a call share a memo key".into()));
-                            args_json.len()
-                        ]
-                    }
-                }
-            }
+            Ok(runner) => runners.call_memo.get_or_compute(key, || {
+                runner.call(runners.engine(), &source, &entry, &args_json, &limits, seed)
+            }),
             Err(message) => vec![Err(unavailable(message)); args_json.len()],
         };
         self.host.credit(started);

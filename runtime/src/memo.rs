@@ -13,28 +13,26 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// Memory the remembered outcomes may take, in bytes; the oldest are forgotten first.
 pub const MEMO_BYTES: usize = 64 << 20;
 
-/// A remembered result of `sandbox.run` or `sandbox.call`.
-#[derive(Clone)]
-pub enum Memoized {
-    /// The outcome of a run.
-    Run(RunOutcome),
-    /// The results of a call.
-    Call(Vec<Result<String, RunOutcome>>),
+/// What a remembered value weighs against [`MEMO_BYTES`].
+pub trait Weigh {
+    /// Approximate bytes held.
+    fn bytes(&self) -> usize;
 }
 
-impl Memoized {
+impl Weigh for RunOutcome {
     fn bytes(&self) -> usize {
-        let outcome = |o: &RunOutcome| o.stdout.len() + o.stderr.len() + 64;
-        match self {
-            Memoized::Run(o) => outcome(o),
-            Memoized::Call(results) => results
-                .iter()
-                .map(|r| match r {
-                    Ok(json) => json.len() + 32,
-                    Err(o) => outcome(o),
-                })
-                .sum(),
-        }
+        self.stdout.len() + self.stderr.len() + 64
+    }
+}
+
+impl Weigh for Vec<Result<String, RunOutcome>> {
+    fn bytes(&self) -> usize {
+        self.iter()
+            .map(|r| match r {
+                Ok(json) => json.len() + 32,
+                Err(o) => o.bytes(),
+            })
+            .sum()
     }
 }
 
@@ -42,9 +40,8 @@ impl Memoized {
 pub type Key = [u8; 32];
 
 /// Builds a key from the parts of a request (each length-prefixed, so parts cannot run together).
-pub fn key(kind: &str, parts: &[&[u8]], limits: &Limits, seed: u64) -> Key {
+pub fn key(parts: &[&[u8]], limits: &Limits, seed: u64) -> Key {
     let mut h = Sha256::new();
-    h.update(kind.as_bytes());
     for part in parts {
         h.update((part.len() as u64).to_le_bytes());
         h.update(part);
@@ -61,25 +58,35 @@ pub fn key(kind: &str, parts: &[&[u8]], limits: &Limits, seed: u64) -> Key {
     h.finalize().into()
 }
 
-type Cell = Arc<OnceLock<Memoized>>;
+type Cell<V> = Arc<OnceLock<V>>;
 
-#[derive(Default)]
-struct Inner {
-    map: HashMap<Key, Cell>,
+struct Inner<V> {
+    map: HashMap<Key, Cell<V>>,
     order: VecDeque<Key>,
     bytes: usize,
 }
 
 /// Outcomes remembered by key, within [`MEMO_BYTES`]. Two threads asking for the same run at once
 /// wait for one computation.
-#[derive(Default)]
-pub struct RunMemo {
-    inner: Mutex<Inner>,
+pub struct RunMemo<V> {
+    inner: Mutex<Inner<V>>,
 }
 
-impl RunMemo {
+impl<V> Default for RunMemo<V> {
+    fn default() -> Self {
+        RunMemo {
+            inner: Mutex::new(Inner {
+                map: HashMap::new(),
+                order: VecDeque::new(),
+                bytes: 0,
+            }),
+        }
+    }
+}
+
+impl<V: Clone + Weigh> RunMemo<V> {
     /// The remembered result for `key`, or `compute`'s, which is then remembered.
-    pub fn get_or_compute(&self, key: Key, compute: impl FnOnce() -> Memoized) -> Memoized {
+    pub fn get_or_compute(&self, key: Key, compute: impl FnOnce() -> V) -> V {
         let cell = {
             let mut inner = self.inner.lock().expect("memo lock");
             let Inner { map, order, .. } = &mut *inner;

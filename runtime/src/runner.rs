@@ -51,8 +51,10 @@ pub struct Runners {
     python: OnceLock<Loaded>,
     /// Limits of a candidate run where the verifier leaves them unset.
     pub defaults: Limits,
-    /// Outcomes of earlier identical runs.
-    pub memo: RunMemo,
+    /// Outcomes of earlier identical `run`s.
+    pub run_memo: RunMemo<RunOutcome>,
+    /// Results of earlier identical `call`s.
+    pub call_memo: RunMemo<Vec<Result<String, RunOutcome>>>,
 }
 
 impl Runners {
@@ -67,7 +69,8 @@ impl Runners {
             linker,
             python: OnceLock::new(),
             defaults: CANDIDATE_DEFAULT,
-            memo: RunMemo::default(),
+            run_memo: RunMemo::default(),
+            call_memo: RunMemo::default(),
         })
     }
 
@@ -133,17 +136,15 @@ impl RunnerComponent {
             .pre
             .instantiate(&mut job.store)
             .and_then(|r: Runner| r.call_run(&mut job.store, source));
-        let fuel_used = job.fuel_used();
-        let (stdout, stderr) = (job.stdout.text(), job.stderr.text());
         match result {
             Ok(outcome) => RunOutcome {
                 status: outcome.status,
                 exit_code: outcome.exit_code,
-                stdout,
-                stderr,
-                fuel_used,
+                stdout: job.stdout.text(),
+                stderr: job.stderr.text(),
+                fuel_used: job.fuel_used(),
             },
-            Err(error) => failed(&job, &error, stdout, stderr, fuel_used),
+            Err(error) => failed(&job, &error),
         }
     }
 
@@ -204,10 +205,7 @@ impl RunnerComponent {
                 .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
                 .collect()),
             Ok(_) => Err(crashed("the runner returned the wrong number of results")),
-            Err(error) => {
-                let (stdout, stderr) = (job.stdout.text(), job.stderr.text());
-                Err(failed(&job, &error, stdout, stderr, fuel_used))
-            }
+            Err(error) => Err(failed(&job, &error)),
         }
     }
 }
@@ -234,13 +232,8 @@ fn crashed(message: &str) -> RunOutcome {
 }
 
 /// How a run that did not return ended: `os._exit(n)`, a limit, or a trap.
-fn failed(
-    job: &Job,
-    error: &wasmtime::Error,
-    stdout: String,
-    mut stderr: String,
-    fuel_used: u64,
-) -> RunOutcome {
+fn failed(job: &Job, error: &wasmtime::Error) -> RunOutcome {
+    let (stdout, mut stderr, fuel_used) = (job.stdout.text(), job.stderr.text(), job.fuel_used());
     if let Some(exit) = error.downcast_ref::<wasmtime_wasi::I32Exit>() {
         return RunOutcome {
             status: if exit.0 == 0 {
