@@ -68,7 +68,7 @@ pub fn candidates(text: &str, targets: Targets) -> Vec<Candidate> {
     if targets.latex {
         boxed_runs(text, &mut out);
         for env in &envs {
-            out.push(env.candidate(text, 300));
+            out.push(env.candidate(300));
         }
         anchored_latex(text, &envs, &mut out);
     }
@@ -99,7 +99,7 @@ struct Env {
 }
 
 impl Env {
-    fn candidate(&self, _text: &str, priority: u32) -> Candidate {
+    fn candidate(&self, priority: u32) -> Candidate {
         Candidate {
             text: self.contents.join(", "),
             kind: Kind::Latex,
@@ -194,16 +194,15 @@ fn env_at(text: &str, i: usize, closers: &Closers) -> Option<(usize, usize, usiz
     let frac = rest.strip_prefix('-').unwrap_or(rest);
     if frac.starts_with("\\frac{") {
         let skip = rest.len() - frac.len();
-        let (n1, after1) = simple_number_group(frac, 5)?;
-        let (n2, after2) = simple_number_group(frac, after1)?;
-        let _ = (n1, n2);
+        let after1 = simple_number_group(frac, 5)?;
+        let after2 = simple_number_group(frac, after1)?;
         return Some((i, i + skip + after2, i + skip + after2));
     }
     None
 }
 
-/// `{12}` or `{-1.5}` at `at`: returns the number and the index after the group.
-fn simple_number_group(s: &str, at: usize) -> Option<(&str, usize)> {
+/// `{12}` or `{-1.5}` at `at`: the index after the group.
+fn simple_number_group(s: &str, at: usize) -> Option<usize> {
     let rest = s.get(at..)?.strip_prefix('{')?;
     // A simple number is short: look for its closing brace nearby only, keeping the scan linear.
     let close = rest.bytes().take(64).position(|b| b == b'}')?;
@@ -214,7 +213,7 @@ fn simple_number_group(s: &str, at: usize) -> Option<(&str, usize)> {
             .chars()
             .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
         && digits.starts_with(|c: char| c.is_ascii_digit());
-    ok.then_some((inner, at + 1 + close + 1))
+    ok.then_some(at + 1 + close + 1)
 }
 
 /// A percent marker right after `at` (`\%`, `%`, `percent`, `pct`): the index after it.
@@ -467,7 +466,7 @@ fn anchored_latex(text: &str, envs: &[Env], out: &mut Vec<Candidate>) {
             let hope = text[env.end..]
                 .trim_start_matches(['.', ' '])
                 .starts_with("I hope");
-            out.push(env.candidate(text, if hope { 0 } else { 50 }));
+            out.push(env.candidate(if hope { 0 } else { 50 }));
         }
     }
     for at in find_all_ci(text, "answer") {
@@ -475,7 +474,7 @@ fn anchored_latex(text: &str, envs: &[Env], out: &mut Vec<Candidate>) {
         let colon = text[after..].starts_with(':');
         let limit = after + usize::from(colon) + 50;
         if let Some(env) = envs.iter().find(|e| e.start >= after && e.start <= limit) {
-            out.push(env.candidate(text, if colon { 100 } else { 200 }));
+            out.push(env.candidate(if colon { 100 } else { 200 }));
         }
     }
 }

@@ -148,23 +148,21 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
             fallback = Some(c.text.clone());
         }
         match parse_candidate(&c, o) {
-            Some(e) if c.kind != Kind::Latex => {
-                // `400 or 391`: a hedge offers two answers, which is no single answer.
-                let e = match hedged_number(text, c.span.0) {
-                    Some(previous) if previous != c.text => Expr::List(vec![
+            Some(e) => {
+                // `400 or 391` in plain text: a hedge offers two answers, which is no single answer.
+                let hedge = (c.kind != Kind::Latex)
+                    .then(|| hedged_number(text, c.span.0))
+                    .flatten()
+                    .filter(|previous| *previous != c.text);
+                let e = match hedge {
+                    Some(previous) => Expr::List(vec![
                         parser::parse(&previous)
                             .map(|p| canonical(p, &o.settings))
                             .unwrap_or(Expr::Text(previous)),
                         e,
                     ]),
-                    _ => e,
+                    None => e,
                 };
-                return Answer {
-                    parsed: Some(e),
-                    text: Some(c.text.trim().to_string()),
-                };
-            }
-            Some(e) => {
                 return Answer {
                     parsed: Some(e),
                     text: Some(c.text.trim().to_string()),
