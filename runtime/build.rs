@@ -72,6 +72,13 @@ fn build_python_runner(root: &Path, out_dir: &Path) {
         status.success(),
         "componentize-py failed to build guests/python (see its output above)"
     );
+    // Make the pre-initialised heap immortal, so that a run does not write reference counts all
+    // over it (see guest_build::immortalize).
+    let mut component = std::fs::read(&output).expect("reading the Python runner component");
+    if let Err(e) = guest_build::immortalize(&mut component) {
+        panic!("making the Python runner's snapshot immortal failed: {e}");
+    }
+    std::fs::write(&output, component).expect("writing the Python runner component");
     println!("cargo:rustc-cfg=rewardbox_python_runner");
     println!(
         "cargo:rustc-env=REWARDBOX_PYTHON_RUNNER_WASM={}",

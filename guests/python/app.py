@@ -145,10 +145,44 @@ class WitWorld(wit_world.WitWorld):
         return results
 
 
-# Move everything created so far (the interpreter, the preloaded standard library, this module) to
-# the garbage collector's permanent generation: a collection during a run then never walks, and so
-# never writes to, the pre-initialised heap, whose pages stay shared copy-on-write with the image.
+def _snapshot_objects():
+    """Every object of the pre-initialised heap that is not immortal yet, kept alive for good, and
+    a table of their addresses: `<magic> <count: u32> <address: u32>... <magic>`.
+
+    The build (`crates/guest-build`, `immortalize`) finds the table in the snapshot's data segments
+    and sets the reference count of each listed object to CPython's immortal value, so that a run
+    never writes to these objects' pages to count references (CPython >= 3.12 skips immortal
+    objects). Those writes were most of the copy-on-write page faults of a fresh instance. The
+    objects are kept alive here so that none is freed, and its memory reused, before the snapshot.
+    """
+    import array as _array
+    import struct as _struct
+
+    keep = []
+    seen = set()
+    stack = gc.get_objects()
+    stack.append(sys.modules)
+    is_immortal = sys._is_immortal
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen:
+            continue
+        seen.add(key)
+        if is_immortal(obj):
+            continue
+        keep.append(obj)
+        stack.extend(gc.get_referents(obj))
+    magic = bytes.fromhex("8006252816b9fef1b49bb358791488f9")
+    addresses = _array.array("I", [id(obj) for obj in keep])
+    return keep, magic + _struct.pack("<I", len(addresses)) + addresses.tobytes() + magic
+
+
+# Make the pre-initialised heap immortal (see `_snapshot_objects`), then move it to the garbage
+# collector's permanent generation: a collection during a run then never walks, and so never writes
+# to, the pre-initialised heap, whose pages stay shared copy-on-write with the image.
 import gc  # noqa: E402
 
 gc.collect()
+_SNAPSHOT_OBJECTS, _SNAPSHOT_TABLE = _snapshot_objects()
 gc.freeze()
