@@ -32,7 +32,7 @@ fn main() {
 
     let engine = build_engine_with_fuel(threads, true).expect("engine");
     let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), cache.clone()).expect("runners");
+    let runners = Runners::new(engine.clone(), cache.clone(), limits).expect("runners");
     let python = runners
         .get("python")
         .expect("this build has the Python runner");
@@ -95,7 +95,7 @@ fn main() {
 
     let engine_nofuel = build_engine_with_fuel(1, false).expect("engine");
     let _ticker2 = EpochTicker::start(&engine_nofuel);
-    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache).expect("runners");
+    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache, limits).expect("runners");
     let python_nofuel = runners_nofuel.get("python").expect("runner");
     python_nofuel.run(&engine_nofuel, TRIVIAL, "", &limits, 0);
     let started = Instant::now();

@@ -43,7 +43,7 @@ fn build_python_runner(root: &Path, out_dir: &Path) {
     println!("cargo::rustc-check-cfg=cfg(rewardbox_python_runner)");
     println!("cargo:rerun-if-env-changed=COMPONENTIZE_PY");
     let guest = root.join("guests/python");
-    println!("cargo:rerun-if-changed={}", guest.join("app.py").display());
+    println!("cargo:rerun-if-changed={}", guest.display());
     let tool = std::env::var_os("COMPONENTIZE_PY")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join(".venv/bin/componentize-py"));
@@ -58,10 +58,12 @@ fn build_python_runner(root: &Path, out_dir: &Path) {
     }
     let output = out_dir.join("python-runner.wasm");
     let status = std::process::Command::new(&tool)
+        // No `__pycache__` in guests/python: it would look like a change and rebuild every time.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg("--quiet")
         .arg("-d")
         .arg(root.join("wit"))
-        .args(["-w", "runner", "componentize", "-p"])
+        .args(["-w", "python", "componentize", "-p"])
         .arg(&guest)
         .arg("app")
         .arg("-o")

@@ -1,10 +1,16 @@
-"""The CPython runner of rewardbox: runs a candidate program, or calls its function on JSON
-arguments, and hands back data only (an exit status, or canonical JSON of the returned values).
+"""The CPython component of rewardbox (the `python` world of `wit/`).
+
+As a candidate runtime it runs a candidate program, calls its function on JSON arguments, or holds
+it as a live candidate (`rb_live`), and hands back data only: an exit status, canonical JSON of
+returned values, value JSON. As the trusted runtime of Python verifiers and asserts (`rb_verify`)
+it judges a completion, reaching the candidate through the host's `sandbox` interface; the host
+gives a candidate's instance no access to that interface.
 
 Built into a WebAssembly component by componentize-py (pre-initialised: this module is imported at
-build time). The host instantiates it in a fresh Store with the candidate's limits for every call,
-wires stdin/stdout/stderr to its own capped buffers, and never trusts anything it returns beyond
-"this is the data the program produced": the tests and expected values are never in here.
+build time). The host instantiates it in a fresh Store with the run's limits every time, wires
+stdin/stdout/stderr to its own capped buffers, and never trusts anything a candidate's instance
+returns beyond "this is the data the program produced": the tests and expected values are never
+in a candidate's instance.
 """
 
 import sys
@@ -17,10 +23,18 @@ from json.encoder import encode_basestring as _encode_str
 import array, bisect, calendar, cmath, collections, collections.abc, contextlib, copy, dataclasses  # noqa: E401,F401
 import datetime, decimal, enum, fractions, functools, hashlib, heapq, itertools, math, numbers  # noqa: E401,F401
 import operator, random, re, statistics, string, struct, textwrap, typing, unicodedata  # noqa: E401,F401
+import ast, base64, inspect, io, json, linecache, marshal, runpy, types, importlib.util  # noqa: E401,F401
 
 import wit_world
 from componentize_py_types import Err, Ok
-from wit_world.imports import types
+from wit_world.imports import types as wit_types
+
+# The live-candidate and verifier runtimes, and the modules Python verifiers import.
+import rb_values, rb_live, rb_proxy, rb_asserts, rb_sandbox, rb_fences, rb_verify  # noqa: E401,F401
+import deepgym_solution, rewardbox  # noqa: E401,F401
+
+# Candidates may print and return integers of any size (a verifier bounds what it reads).
+sys.set_int_max_str_digits(0)
 
 # Bound at build time, so a candidate that rebinds builtins cannot change how values are read.
 _type = type
@@ -90,8 +104,8 @@ def _flush():
 
 
 def _outcome(code):
-    status = types.RunStatus.OK if code == 0 else types.RunStatus.EXITED_NONZERO
-    return types.RunOutcome(status=status, exit_code=code, stdout="", stderr="", fuel_used=0)
+    status = wit_types.RunStatus.OK if code == 0 else wit_types.RunStatus.EXITED_NONZERO
+    return wit_types.RunOutcome(status=status, exit_code=code, stdout="", stderr="", fuel_used=0)
 
 
 class WitWorld(wit_world.WitWorld):
@@ -143,6 +157,94 @@ class WitWorld(wit_world.WitWorld):
                 results.append(Err(message))
         _flush()
         return results
+
+    def load(self, source, filename):
+        return rb_live.load(source, filename)
+
+    def invoke(self, target, args, kwargs):
+        return rb_live.invoke(target, args, kwargs)
+
+    def inspect(self, target):
+        return rb_live.inspect(target)
+
+    def prepare(self, mode, source):
+        return rb_verify.prepare(mode, source)
+
+    def verify(self, prepared, task, completion):
+        return rb_verify.verify(prepared, task, completion)
+
+
+class _InProcessCandidate:
+    """A stand-in for the host's live candidate that runs the program in this interpreter: only
+    for warming up at build time (`_warm_up`), never at run time."""
+
+    def __init__(self, source):
+        self._members = rb_live.load(source, "solution.py")
+
+    @classmethod
+    def open(cls, language, source, limits):
+        return cls(source)
+
+    def members(self):
+        return self._members
+
+    def call(self, target, args, kwargs):
+        return rb_live.invoke(target, args, kwargs)
+
+    def get(self, target):
+        return rb_live.inspect(target)
+
+    def take_output(self):
+        return wit_types.Output(stdout="", stderr="")
+
+    def fuel_used(self):
+        return 0
+
+
+def _warm_up():
+    """Runs the verifier and candidate paths at build time, so that the snapshot holds them warm:
+    CPython rewrites a function's bytecode caches as it warms up, and in a fresh instance every
+    such write would copy a page of the snapshot."""
+    import io
+    from wit_world.imports import sandbox as _sandbox
+
+    real = _sandbox.Candidate
+    _sandbox.Candidate = _InProcessCandidate
+    install = rb_sandbox.install
+    rb_sandbox.install = lambda: None  # the audit hook is for verifiers' instances only
+    saved = sys.stdout, sys.stderr
+    world = WitWorld()
+    program = "def add(a, b):\n    return a + b\n\nclass Box:\n    def __init__(self, v):\n        self.v = v\n"
+    check = ("def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(2, 2) == 4\n"
+             "    assert candidate((1,), (2,)) == (1, 2)\n    assert candidate({1: 2}, None) is not None or True\n")
+    verifier = ("import rewardbox\n\ndef verify(task, completion):\n    m = rewardbox.open_candidate(completion)\n"
+                "    return {'score': float(m.add(2, 3) == 5), 'cases': [{'id': 'a', 'passed': True}]}\n")
+    try:
+        for _ in range(32):
+            sys.stdout = sys.stderr = io.StringIO()
+            world.run("print(1)")
+            world.call(program, "add", ['[1, 2]', '[[1], [2]]'])
+            prepared = world.prepare(wit_types.PythonMode.ASSERTS, check)
+            world.verify(prepared, '{"entry_point": "add"}', program)
+            listed = world.prepare(wit_types.PythonMode.ASSERT_LIST, '["assert add(1, 2) == 3"]')
+            world.verify(listed, '{}', program)
+            mine = world.prepare(wit_types.PythonMode.VERIFIER, verifier)
+            world.verify(mine, '{"candidate_limits": {"fuel": 1000}}', program)
+    finally:
+        sys.stdout, sys.stderr = saved
+        _sandbox.Candidate = real
+        rb_sandbox.install = install
+        rb_sandbox.reset()
+        rb_live._State.module = None
+        rb_live._State.handles = {}
+        rb_live._State.next_handle = 1
+        for name in ("solution", "verifier"):
+            sys.modules.pop(name, None)
+        linecache.cache.pop("solution.py", None)
+        sys.set_int_max_str_digits(0)
+
+
+_warm_up()
 
 
 def _snapshot_objects():

@@ -6,7 +6,7 @@
 use crate::scorer::Scorer;
 use crate::task::{Task, TaskError};
 use crate::verdict::TaskResult;
-use crate::verifier::{Judged, VerifierComponent};
+use crate::verifier::{Judge, Judged};
 use rayon::prelude::*;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ pub struct InputLine {
 enum Prepared<'a> {
     Ready {
         task: &'a Task,
-        verifier: Arc<VerifierComponent>,
+        verifier: Arc<dyn Judge>,
         line: Option<usize>,
     },
     Rejected(TaskResult),
@@ -73,7 +73,7 @@ impl Scorer {
     }
 
     fn prepare<'a>(&self, task: &'a Task, line: Option<usize>) -> Prepared<'a> {
-        match self.registry.resolve(&task.verifier) {
+        match self.registry.resolve_task(task) {
             Ok(verifier) => Prepared::Ready {
                 task,
                 verifier,

@@ -83,6 +83,14 @@ impl CapturedOutput {
         String::from_utf8_lossy(&self.buffer.lock().expect("output lock")).into_owned()
     }
 
+    /// Everything written since the last `take`, as text, emptying the buffer. What was taken
+    /// still counts against the output budget.
+    pub fn take(&self) -> String {
+        let bytes = std::mem::take(&mut *self.buffer.lock().expect("output lock"));
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
     fn append(&self, bytes: &[u8]) -> Result<(), StreamError> {
         if !self.budget.take(bytes.len() as u64) {
             return Err(StreamError::Trap(OutputLimitExceeded.into()));

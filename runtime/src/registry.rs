@@ -1,19 +1,23 @@
-//! Resolves a task's `"verifier"` to a ready component: a built-in name, or a path to a `.wasm`
-//! component implementing the `verifier` world. Each component is compiled (or loaded from the
-//! cache) and linked once per process, on first use, and shared by every thread after that.
+//! Resolves a task's `"verifier"` to a ready verifier: a built-in name, a path to a `.wasm`
+//! component implementing the `verifier` world, `python` with the task's `verifier_code`, or a
+//! path to a `.py` file. Each is compiled (or loaded from the cache) and linked once per process,
+//! on first use (a Python verifier once per distinct source), and shared by every thread.
 
 use crate::builtin;
 use crate::cache::ComponentCache;
+use crate::limits::Limits;
 use crate::runner::Runners;
 use crate::sandbox::JobState;
-use crate::verifier::VerifierComponent;
+use crate::task::Task;
+use crate::verifier::{Judge, PythonVerifier, VerifierComponent};
+use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::Engine;
 use wasmtime::component::Linker;
 
-type Loaded = Result<Arc<VerifierComponent>, String>;
+type Loaded = Result<Arc<dyn Judge>, String>;
 
 /// Every verifier this process has loaded, by name or path.
 pub struct VerifierRegistry {
@@ -21,24 +25,45 @@ pub struct VerifierRegistry {
     linker: Linker<JobState>,
     cache: ComponentCache,
     runners: Arc<Runners>,
+    limits: Limits,
     loaded: Mutex<HashMap<String, Arc<OnceLock<Loaded>>>>,
 }
 
 impl VerifierRegistry {
     /// A registry that compiles with `engine`, links with `linker`, caches in `cache`, and gives
-    /// its verifiers `runners` for their candidates.
+    /// its verifiers `runners` for their candidates; Python verifiers are compiled with `limits`.
     pub fn new(
         engine: Engine,
         linker: Linker<JobState>,
         cache: ComponentCache,
         runners: Arc<Runners>,
+        limits: Limits,
     ) -> Self {
         VerifierRegistry {
             engine,
             linker,
             cache,
             runners,
+            limits,
             loaded: Mutex::default(),
+        }
+    }
+
+    /// The verifier of `task`: its `"verifier"`, with its `verifier_code` for `python`.
+    pub fn resolve_task(&self, task: &Task) -> Loaded {
+        match (&task.verifier[..], &task.verifier_code) {
+            ("python", Some(source)) => {
+                let digest: String = Sha256::digest(source.as_bytes())[..16]
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                self.load_once(&format!("python:{digest}"), || {
+                    PythonVerifier::new("python", source, self.runners.clone(), &self.limits)
+                        .map(|v| Arc::new(v) as Arc<dyn Judge>)
+                        .map_err(|e| format!("\"verifier_code\" cannot be used: {e}"))
+                })
+            }
+            (spec, _) => self.resolve(spec),
         }
     }
 
@@ -49,6 +74,15 @@ impl VerifierRegistry {
                 self.compile(spec, found.wasm)
             });
         }
+        if spec.ends_with(".py") {
+            return self.load_once(&format!("python-path:{spec}"), || {
+                let source = std::fs::read_to_string(spec)
+                    .map_err(|e| format!("cannot read the Python verifier {spec:?}: {e}"))?;
+                PythonVerifier::new(spec, &source, self.runners.clone(), &self.limits)
+                    .map(|v| Arc::new(v) as Arc<dyn Judge>)
+                    .map_err(|e| format!("the Python verifier {spec:?} cannot be used: {e}"))
+            });
+        }
         if looks_like_path(spec) {
             return self.load_once(&format!("path:{spec}"), || {
                 let wasm = std::fs::read(spec)
@@ -57,7 +91,8 @@ impl VerifierRegistry {
             });
         }
         Err(format!(
-            "unknown verifier {spec:?}: use a built-in ({}) or a path to a .wasm component",
+            "unknown verifier {spec:?}: use a built-in ({}), \"python\" with \"verifier_code\", \
+             or a path to a .wasm component or a .py verifier",
             builtin::names()
         ))
     }
@@ -79,7 +114,7 @@ impl VerifierRegistry {
             .load(&self.engine, wasm)
             .map_err(|e| format!("verifier {name:?}: {e:#}"))?;
         VerifierComponent::new(name, &component, &self.linker, self.runners.clone())
-            .map(Arc::new)
+            .map(|v| Arc::new(v) as Arc<dyn Judge>)
             .map_err(|e| format!("{e:#}"))
     }
 }

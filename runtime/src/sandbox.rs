@@ -12,12 +12,13 @@ use std::time::Duration;
 use wasmtime::component::ResourceTable;
 use wasmtime::{Engine, ResourceLimiter, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
-use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
 /// The state of one job's store.
 pub struct JobState {
     wasi: WasiCtx,
-    table: ResourceTable,
+    /// Resources of the guest: WASI's, and the live candidates a verifier opened.
+    pub(crate) table: ResourceTable,
     limiter: MemoryLimiter,
     /// What the host offers the guest beyond WASI (the `sandbox` interface for verifiers).
     pub host: crate::host::HostContext,
@@ -54,6 +55,19 @@ impl Job {
         stdin: &[u8],
         host: crate::host::HostContext,
     ) -> Job {
+        Job::with_files(engine, limits, seed, stdin, host, &[])
+    }
+
+    /// A fresh store like [`Job::new`] whose guest also sees each host directory of `files` at its
+    /// guest path, read-only: the only file system a guest ever gets.
+    pub fn with_files(
+        engine: &Engine,
+        limits: &Limits,
+        seed: u64,
+        stdin: &[u8],
+        host: crate::host::HostContext,
+        files: &[(&std::path::Path, &str)],
+    ) -> Job {
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);
@@ -69,6 +83,11 @@ impl Job {
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
+        for (host_dir, guest_path) in files {
+            // A directory the host itself just created; failing to open it is a host bug.
+            wasi.preopened_dir(host_dir, guest_path, FsPerms::ReadOnly)
+                .expect("opening a directory the host created for the guest");
+        }
         let state = JobState {
             wasi: wasi.build(),
             table: ResourceTable::new(),

@@ -8,7 +8,7 @@ use crate::limits::Limits;
 use crate::registry::VerifierRegistry;
 use crate::runner::Runners;
 use crate::sandbox::JobState;
-use crate::verifier::VerifierComponent;
+use crate::verifier::Judge;
 use std::sync::Arc;
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
@@ -61,9 +61,18 @@ impl Scorer {
         let engine = build_engine(threads)?;
         let linker = build_linker(&engine)?;
         let ticker = EpochTicker::start(&engine);
-        let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
-        let registry =
-            VerifierRegistry::new(engine.clone(), linker, options.cache.clone(), runners);
+        let runners = Arc::new(Runners::new(
+            engine.clone(),
+            options.cache.clone(),
+            options.limits,
+        )?);
+        let registry = VerifierRegistry::new(
+            engine.clone(),
+            linker,
+            options.cache.clone(),
+            runners,
+            options.limits,
+        );
         Ok(Scorer {
             engine,
             registry,
@@ -90,7 +99,7 @@ impl Scorer {
 
     /// The verifier a task would use for `spec` (a built-in name or a component path), loading it
     /// if needed. Useful to fail fast before a long batch.
-    pub fn verifier(&self, spec: &str) -> Result<Arc<VerifierComponent>, String> {
+    pub fn verifier(&self, spec: &str) -> Result<Arc<dyn Judge>, String> {
         self.registry.resolve(spec)
     }
 }

@@ -1,8 +1,9 @@
 //! A task: one prompt's verifier, fields and group of completions, read from a JSON object.
 //!
 //! Required: `id` (string), `verifier` (string), `completions` (list of strings). Optional:
-//! `limits` (see [`LimitOverrides`]). Every other field belongs to the verifier and is passed to
-//! it untouched.
+//! `limits` (see [`LimitOverrides`]), and `verifier_code` (the source of a Python verifier, for
+//! `"verifier": "python"`). Every other field belongs to the verifier and is passed to it
+//! untouched.
 
 use crate::limits::LimitOverrides;
 use serde_json::{Map, Value};
@@ -18,6 +19,8 @@ pub struct Task {
     pub completions: Vec<String>,
     /// Limits that override the scorer's defaults for this task.
     pub limits: LimitOverrides,
+    /// The source of the task's Python verifier (`"verifier": "python"`).
+    pub verifier_code: Option<String>,
     /// The JSON the verifier receives: every field but `completions` and `limits`.
     pub verifier_input: String,
 }
@@ -88,11 +91,28 @@ impl Task {
             None | Some(Value::Null) => LimitOverrides::default(),
             Some(value) => LimitOverrides::from_json(&value).map_err(&fail)?,
         };
+        let verifier_code = match fields.get("verifier_code") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(code)) => Some(code.clone()),
+            Some(_) => {
+                return Err(fail(
+                    "\"verifier_code\" must be a string of Python source".into(),
+                ));
+            }
+        };
+        if verifier == "python" && verifier_code.is_none() {
+            return Err(fail(
+                "\"verifier_code\" is missing: a \"python\" verifier needs its source \
+                 (or give \"verifier\" as a path to a .py file)"
+                    .into(),
+            ));
+        }
         Ok(Task {
             id,
             verifier,
             completions,
             limits,
+            verifier_code,
             verifier_input: Value::Object(fields).to_string(),
         })
     }

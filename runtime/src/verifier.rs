@@ -1,10 +1,11 @@
-//! A verifier component ready to run: compiled and pre-linked once ([`VerifierPre`]), then called
-//! once per completion in a fresh [`Job`].
+//! Verifiers ready to run: a component compiled and pre-linked once ([`VerifierPre`]), or a Python
+//! verifier compiled once ([`PythonVerifier`]); each called once per completion in a fresh [`Job`].
 
 use crate::bindings::VerifierPre;
-use crate::bindings::types;
+use crate::bindings::types::{self, Prepared, PythonMode};
 use crate::host::HostContext;
 use crate::limits::Limits;
+use crate::python::PythonComponent;
 use crate::runner::Runners;
 use crate::sandbox::{Job, JobState};
 use crate::verdict::{CaseResult, CaseStatus, CompletionResult, Status};
@@ -20,6 +21,23 @@ pub enum Judged {
     Result(CompletionResult),
     /// The verifier says the task is malformed; the message names the field.
     InvalidTask(String),
+}
+
+/// A verifier ready to judge completions: shared by every thread.
+pub trait Judge: Send + Sync {
+    /// The verifier's name: a built-in name, a path, or `python`.
+    fn name(&self) -> &str;
+
+    /// Judges `completion` of the task whose fields are `task_json`, in a fresh store with
+    /// `limits`.
+    fn judge(
+        &self,
+        engine: &Engine,
+        task_json: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Judged;
 }
 
 /// A compiled verifier component, linked against the host and ready to instantiate.
@@ -52,14 +70,14 @@ impl VerifierComponent {
             runners,
         })
     }
+}
 
-    /// The verifier's name: a built-in name or the path it was loaded from.
-    pub fn name(&self) -> &str {
+impl Judge for VerifierComponent {
+    fn name(&self) -> &str {
         &self.name
     }
 
-    /// Judges `completion` of the task whose fields are `task_json`, in a fresh store with `limits`.
-    pub fn judge(
+    fn judge(
         &self,
         engine: &Engine,
         task_json: &str,
@@ -91,6 +109,69 @@ impl VerifierComponent {
                 fuel,
                 wall_us,
             )),
+        }
+    }
+}
+
+/// A verifier written in Python (`"verifier": "python"` with its `verifier_code`, or a path to a
+/// `.py` file), compiled once; it runs in the CPython component, a trusted sandbox of its own
+/// that opens the candidate as a live candidate.
+pub struct PythonVerifier {
+    name: String,
+    python: Arc<PythonComponent>,
+    runners: Arc<Runners>,
+    prepared: Prepared,
+}
+
+impl PythonVerifier {
+    /// Compiles `source` (checked with `limits`); the error says where it does not compile.
+    pub fn new(
+        name: &str,
+        source: &str,
+        runners: Arc<Runners>,
+        limits: &Limits,
+    ) -> Result<Self, String> {
+        let python = runners.python()?;
+        let prepared = python.prepare(runners.engine(), PythonMode::Verifier, source, limits)?;
+        Ok(PythonVerifier {
+            name: name.to_string(),
+            python,
+            runners,
+            prepared,
+        })
+    }
+}
+
+impl Judge for PythonVerifier {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn judge(
+        &self,
+        engine: &Engine,
+        task_json: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Judged {
+        let started = Instant::now();
+        let (verdict, fuel) = self.python.verify(
+            &self.runners,
+            engine,
+            &self.prepared,
+            task_json,
+            completion,
+            limits,
+            seed,
+        );
+        let wall_us = started.elapsed().as_micros() as u64;
+        match verdict {
+            Ok(verdict) => Judged::Result(checked(verdict, fuel, wall_us)),
+            Err(types::VerifyError::InvalidTask(message)) => Judged::InvalidTask(message),
+            Err(types::VerifyError::Failed(message)) => {
+                Judged::Result(CompletionResult::verifier_error(message, fuel, wall_us))
+            }
         }
     }
 }

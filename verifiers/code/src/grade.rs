@@ -2,9 +2,8 @@
 //! fresh sandbox the host creates; the tests and expected values stay on this side.
 
 use crate::compare::{preview, stdout_matches, values_equal};
-use crate::harness::CASE_RECORDER;
-use crate::spec::{CallCase, Spec, Tests};
-use serde_json::Value;
+use crate::spec::{AssertSource, CallCase, Spec, Tests};
+use serde_json::{Value, json};
 
 /// How a sandboxed run ended (mirrors the WIT `run-status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +49,16 @@ pub trait Sandbox {
         entry: &str,
         args_json: &[String],
     ) -> Vec<Result<String, Outcome>>;
+    /// Runs asserts against `program` as a live candidate, in a checking sandbox of their own:
+    /// one result per assert. `check` is the task's JSON for the checking sandbox.
+    fn check(
+        &self,
+        asserts: &AssertSource,
+        check: &str,
+        program: &str,
+    ) -> Result<Vec<CaseResult>, GradeError>;
+    /// The candidate limits, as a task's `candidate_limits` object.
+    fn candidate_limits(&self) -> Value;
 }
 
 /// Why one case passed or failed (mirrors the WIT `case-status`).
@@ -155,16 +164,32 @@ pub fn grade(
             Ok(call_cases(spec, program, entry_point, cases, sandbox))
         }
         Tests::Asserts {
-            check,
+            source,
             entry_point,
+            setup,
             reference,
         } => {
-            let cases = record_cases(spec, check, entry_point, reference, sandbox)?;
-            let mut spec = spec.clone();
-            // Asserts often compare floats with a tolerance; the recorded expected values are
-            // exact, so allow rounding differences unless the task says otherwise.
-            spec.float_tolerance = spec.float_tolerance.or(Some(1e-6));
-            Ok(call_cases(&spec, program, entry_point, &cases, sandbox))
+            let check = json!({
+                "entry_point": entry_point,
+                "setup": setup,
+                "language": spec.language,
+                "candidate_limits": sandbox.candidate_limits(),
+            })
+            .to_string();
+            if let Some(reference) = reference {
+                // The same run for every completion of the task: the host remembers it.
+                let failure = sandbox
+                    .check(source, &check, reference)?
+                    .into_iter()
+                    .find(|case| case.status != CaseStatus::Passed);
+                if let Some(case) = failure {
+                    return Err(GradeError::InvalidTask(format!(
+                        "\"tests.reference\" fails its own asserts: {}: {}",
+                        case.id, case.detail
+                    )));
+                }
+            }
+            sandbox.check(source, &check, program)
         }
     }
 }
@@ -227,49 +252,4 @@ fn call_cases(
             CaseResult { id, status, detail }
         })
         .collect()
-}
-
-/// Runs the asserts with the reference in a sandbox of their own and reads back the call cases.
-fn record_cases(
-    spec: &Spec,
-    check: &str,
-    entry: &str,
-    reference: &str,
-    sandbox: &dyn Sandbox,
-) -> Result<Vec<CallCase>, GradeError> {
-    let input = serde_json::json!({"check": check, "reference": reference, "entry_point": entry})
-        .to_string();
-    let outcome = sandbox.run(&spec.language, CASE_RECORDER, &input);
-    if outcome.status != RunStatus::Ok || outcome.exit_code.unwrap_or(0) != 0 {
-        let why = last_line(&outcome.stderr);
-        return Err(match outcome.exit_code {
-            Some(3) | Some(4) | Some(1) => GradeError::InvalidTask(format!(
-                "\"tests.asserts\" could not be run with \"tests.reference\": {why}"
-            )),
-            _ => GradeError::Failed(format!("recording the asserts' cases failed: {why}")),
-        });
-    }
-    let parsed: Value = serde_json::from_str(&outcome.stdout).map_err(|e| {
-        GradeError::Failed(format!("the case recorder printed malformed JSON: {e}"))
-    })?;
-    let cases: Vec<CallCase> = parsed["cases"]
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|c| {
-                    Some(CallCase {
-                        args: c["args"].as_array()?.clone(),
-                        expected: c["expected"].clone(),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    if cases.is_empty() {
-        return Err(GradeError::InvalidTask(
-            "\"tests.asserts\" call the candidate with no JSON-representable arguments".into(),
-        ));
-    }
-    Ok(cases)
 }

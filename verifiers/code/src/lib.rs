@@ -4,19 +4,19 @@
 //! enter it, so a program cannot read, patch or forge them.
 //!
 //! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
-//! `{"asserts", "entry_point", "reference"}`), `"scoring"` (`"fraction"` or `"all"`),
+//! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
 //! `"float_tolerance"`, `"language"` (`"python"`), `"candidate_limits"` (`{"fuel", "wall_ms",
 //! "memory_mb", "output_bytes"}` for each candidate run).
 
 pub mod compare;
-pub mod extract;
 pub mod grade;
 pub mod harness;
 pub mod spec;
 
 use grade::{CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox};
 use guest_common::{FieldError, TaskFields};
-use spec::{Scoring, Spec};
+use serde_json::{Value, json};
+use spec::{AssertSource, Scoring, Spec};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -34,10 +34,10 @@ pub enum Program {
     NotFound,
 }
 
-/// Finds the program: the last Python fenced block, else the last fenced block, else the whole
-/// completion when it compiles (asked of a sandboxed runner; it is not run).
+/// Finds the program: the last fenced block in the language, else the last fenced block, else the
+/// whole completion when it compiles (asked of a sandboxed runner; it is not run).
 pub fn find_program(completion: &str, language: &str, sandbox: &dyn Sandbox) -> Program {
-    if let Some(program) = extract::fenced_program(completion) {
+    if let Some(program) = fences::fenced_program(completion, language) {
         return Program::Found(program);
     }
     if completion.trim().is_empty() {
@@ -187,6 +187,77 @@ impl Sandbox for HostSandbox {
             .into_iter()
             .map(|r| r.map_err(outcome))
             .collect()
+    }
+
+    fn check(
+        &self,
+        asserts: &AssertSource,
+        check: &str,
+        program: &str,
+    ) -> Result<Vec<CaseResult>, GradeError> {
+        let (mode, source) = match asserts {
+            AssertSource::Check(source) => (types::PythonMode::Asserts, source.clone()),
+            AssertSource::List(items) => (
+                types::PythonMode::AssertList,
+                Value::from(items.clone()).to_string(),
+            ),
+        };
+        let no_limits = types::Limits {
+            fuel: None,
+            wall_ms: None,
+            memory_bytes: None,
+            output_bytes: None,
+        };
+        match host::python_verify(mode, &source, check, program, no_limits) {
+            Ok(verdict) => Ok(verdict
+                .cases
+                .into_iter()
+                .map(|c| CaseResult {
+                    id: c.id,
+                    status: from_case_status(c.status),
+                    detail: c.detail,
+                })
+                .collect()),
+            Err(types::VerifyError::InvalidTask(m)) => Err(GradeError::InvalidTask(format!(
+                "\"tests.asserts\" cannot be run: {m}"
+            ))),
+            Err(types::VerifyError::Failed(m)) => Err(GradeError::Failed(format!(
+                "running the asserts failed: {m}"
+            ))),
+        }
+    }
+
+    fn candidate_limits(&self) -> Value {
+        let mut limits = serde_json::Map::new();
+        let l = &self.limits;
+        let fields = [
+            ("fuel", l.fuel),
+            ("wall_ms", l.wall_ms.map(u64::from)),
+            ("memory_mb", l.memory_bytes.map(|b| b >> 20)),
+            ("output_bytes", l.output_bytes.map(u64::from)),
+        ];
+        for (name, value) in fields {
+            if let Some(v) = value {
+                limits.insert(name.into(), json!(v));
+            }
+        }
+        Value::Object(limits)
+    }
+}
+
+fn from_case_status(s: types::CaseStatus) -> CaseStatus {
+    use types::CaseStatus as Wit;
+    match s {
+        Wit::Passed => CaseStatus::Passed,
+        Wit::Wrong => CaseStatus::Wrong,
+        Wit::FuelExhausted => CaseStatus::FuelExhausted,
+        Wit::Timeout => CaseStatus::Timeout,
+        Wit::MemoryExceeded => CaseStatus::MemoryExceeded,
+        Wit::OutputExceeded => CaseStatus::OutputExceeded,
+        Wit::Crashed => CaseStatus::Crashed,
+        Wit::ExitedNonzero => CaseStatus::ExitedNonzero,
+        Wit::NoCodeFound => CaseStatus::NoCodeFound,
+        Wit::NotJson => CaseStatus::NotJson,
     }
 }
 

@@ -31,12 +31,28 @@ pub enum Tests {
         entry_point: String,
         cases: Vec<CallCase>,
     },
-    /// HumanEval-style `check(candidate)` source, turned into call cases with the reference.
+    /// Asserts run against the live candidate in a checking sandbox of their own.
     Asserts {
-        check: String,
-        entry_point: String,
-        reference: String,
+        /// The asserts.
+        source: AssertSource,
+        /// The function the asserts call as `candidate` (and by its own name).
+        entry_point: Option<String>,
+        /// Trusted code run before the asserts (`tests.setup`, else `tests.reference`): helpers
+        /// the asserts use, such as HumanEval's `poly`.
+        setup: Option<String>,
+        /// A reference solution, which must pass the asserts (checked once per task).
+        reference: Option<String>,
     },
+}
+
+/// How the asserts are written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AssertSource {
+    /// HumanEval style: source defining `check(candidate)`, or asserts at the top level; each
+    /// assert statement is a case.
+    Check(String),
+    /// MBPP style: a list of statements (`"assert f(1) == 2"`), each a case.
+    List(Vec<String>),
 }
 
 /// How the cases make the score.
@@ -151,29 +167,44 @@ impl Spec {
                 cases,
             }
         } else if let Some(asserts) = obj.get("asserts") {
-            let check = string_of(asserts, "tests.asserts")?;
-            let entry_point = string_of(
-                obj.get("entry_point").ok_or_else(|| {
-                    bad(
-                        "tests.entry_point",
-                        "is missing (the function the asserts call as `candidate`)",
-                    )
-                })?,
-                "tests.entry_point",
-            )?;
-            let reference = string_of(
-                obj.get("reference").ok_or_else(|| {
-                    bad(
-                        "tests.reference",
-                        "is missing (a reference solution computes the expected values)",
-                    )
-                })?,
-                "tests.reference",
-            )?;
+            let source = match asserts {
+                Value::String(check) => AssertSource::Check(check.clone()),
+                Value::Array(items) if !items.is_empty() => AssertSource::List(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| {
+                            string_of(item, &format!("tests.asserts[{i}]")).map(str::to_string)
+                        })
+                        .collect::<Result<Vec<_>, FieldError>>()?,
+                ),
+                _ => {
+                    return Err(bad(
+                        "tests.asserts",
+                        "must be source defining check(candidate), or a non-empty list of assert statements",
+                    ));
+                }
+            };
+            let optional = |field: &str| -> Result<Option<String>, FieldError> {
+                obj.get(field)
+                    .filter(|v| !v.is_null())
+                    .map(|v| string_of(v, &format!("tests.{field}")).map(str::to_string))
+                    .transpose()
+            };
+            let entry_point = optional("entry_point")?;
+            if matches!(source, AssertSource::Check(_)) && entry_point.is_none() {
+                return Err(bad(
+                    "tests.entry_point",
+                    "is missing (the function the asserts call as `candidate`)",
+                ));
+            }
+            let reference = optional("reference")?;
+            let setup = optional("setup")?.or_else(|| reference.clone());
             Tests::Asserts {
-                check: check.to_string(),
-                entry_point: entry_point.to_string(),
-                reference: reference.to_string(),
+                source,
+                entry_point,
+                setup,
+                reference,
             }
         } else {
             return Err(bad(

@@ -1,5 +1,9 @@
-//! Finds the program in a completion: the last fenced block tagged `python`/`py`, else the last
-//! fenced block, else (decided by the caller, which can ask the runner to compile it) the whole text.
+//! Finds the program in an LLM completion: the last fenced block tagged with the task's language,
+//! else the last fenced block. Whether the whole text is a program when there is no fence is the
+//! caller's decision (the `code` verifier asks a sandboxed runner whether it compiles).
+//!
+//! Shared by the `code` verifier component and the host; `guests/python/rb_fences.py` applies the
+//! same rule inside the Python verifier sandbox.
 
 /// A fenced code block: its info string (`python`) and its body.
 #[derive(Debug, Clone, PartialEq)]
@@ -8,6 +12,19 @@ pub struct Block {
     pub info: String,
     /// The lines between the fences.
     pub body: String,
+}
+
+/// The info strings that name `language` (a canonical language name: `python`, `c`, `cpp`,
+/// `javascript`, `rust`), as models write them.
+pub fn language_tags(language: &str) -> &'static [&'static str] {
+    match language {
+        "python" => &["python", "py", "python3", "{.python}"],
+        "c" => &["c", "h"],
+        "cpp" => &["cpp", "c++", "cc", "cxx", "hpp"],
+        "javascript" => &["javascript", "js", "node", "nodejs", "mjs"],
+        "rust" => &["rust", "rs"],
+        _ => &[],
+    }
 }
 
 /// Every fenced block (``` or ~~~, three or more), in order. An unclosed last block runs to the end
@@ -48,17 +65,19 @@ pub fn fenced_blocks(text: &str) -> Vec<Block> {
     blocks
 }
 
-/// The program in fenced blocks: the last one tagged Python, else the last one.
-pub fn fenced_program(text: &str) -> Option<String> {
+/// The program in fenced blocks: the last one tagged `language`, else the last one; `None` when
+/// there is no block or it is empty.
+pub fn fenced_program(text: &str, language: &str) -> Option<String> {
     let blocks = fenced_blocks(text);
-    let is_python = |b: &&Block| {
-        let lang = b.info.split_whitespace().next().unwrap_or("");
-        matches!(lang, "python" | "py" | "python3" | "{.python}")
+    let tags = language_tags(language);
+    let tagged = |b: &&Block| {
+        let tag = b.info.split_whitespace().next().unwrap_or("");
+        tags.contains(&tag) || tag == language
     };
     blocks
         .iter()
         .rev()
-        .find(is_python)
+        .find(tagged)
         .or_else(|| blocks.last())
         .map(|b| b.body.clone())
         .filter(|body| !body.trim().is_empty())
@@ -69,30 +88,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prefers_the_last_python_block() {
+    fn prefers_the_last_block_in_the_language() {
         let text = "intro\n```python\nx = 1\n```\nthen\n```\nplain\n```\n```py\ny = 2\n```\ntext";
-        assert_eq!(fenced_program(text).as_deref(), Some("y = 2"));
+        assert_eq!(fenced_program(text, "python").as_deref(), Some("y = 2"));
         let text = "```js\nlet a\n```\n```python\nprint(1)\n```\n```text\nout\n```";
-        assert_eq!(fenced_program(text).as_deref(), Some("print(1)"));
+        assert_eq!(fenced_program(text, "python").as_deref(), Some("print(1)"));
+        assert_eq!(fenced_program(text, "javascript").as_deref(), Some("let a"));
+        let text = "```c++\nint main(){}\n```\n```python\nprint(1)\n```";
+        assert_eq!(fenced_program(text, "cpp").as_deref(), Some("int main(){}"));
     }
 
     #[test]
     fn falls_back_to_the_last_block_and_handles_unclosed_fences() {
         assert_eq!(
-            fenced_program("```\na\n```\n```\nb\n```").as_deref(),
+            fenced_program("```\na\n```\n```\nb\n```", "python").as_deref(),
             Some("b")
         );
         assert_eq!(
-            fenced_program("here:\n```python\ndef f():\n    return 1\n").as_deref(),
+            fenced_program("here:\n```python\ndef f():\n    return 1\n", "python").as_deref(),
             Some("def f():\n    return 1")
         );
-        assert_eq!(fenced_program("no code at all"), None);
-        assert_eq!(fenced_program("```python\n```"), None);
+        assert_eq!(fenced_program("no code at all", "python"), None);
+        assert_eq!(fenced_program("```python\n```", "python"), None);
     }
 
     #[test]
     fn longer_fences_contain_shorter_ones() {
         let text = "````python\ns = '''\n```\n'''\n````";
-        assert_eq!(fenced_program(text).as_deref(), Some("s = '''\n```\n'''"));
+        assert_eq!(
+            fenced_program(text, "python").as_deref(),
+            Some("s = '''\n```\n'''")
+        );
     }
 }

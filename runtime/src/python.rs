@@ -1,0 +1,376 @@
+//! The CPython component (`guests/python`, the `python` world): a candidate runtime that runs a
+//! program, calls its function, or holds it as a live candidate; and the trusted runtime of
+//! Python verifiers and asserts, which opens live candidates through the host's `sandbox`.
+//!
+//! Compiled and linked once per process; every use is a fresh instance in a fresh [`Job`].
+//! Verifier sources are compiled (`prepare`) once per process per distinct source.
+
+use crate::bindings::python::{Python, PythonPre};
+use crate::bindings::types::{CallError, Prepared, PythonMode, RunOutcome, Verdict, VerifyError};
+use crate::host::HostContext;
+use crate::limits::Limits;
+use crate::live::LiveCandidate;
+use crate::memo::{self, RunMemo, Weigh};
+use crate::runner::{Runners, crashed, error_outcome, failed};
+use crate::sandbox::{Job, JobState};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::Engine;
+
+/// The CPython component, linked and ready to instantiate.
+pub struct PythonComponent {
+    pre: PythonPre<JobState>,
+    prepared: RunMemo<Result<Prepared, String>>,
+}
+
+/// How a Python verifier's run ended when it gave no verdict: it said why (`Err(VerifyError)`),
+/// or its instance failed (a limit, a trap), described.
+pub type PythonVerdict = Result<Verdict, VerifyError>;
+
+impl PythonComponent {
+    /// Wraps the linked component.
+    pub fn new(pre: PythonPre<JobState>) -> Self {
+        PythonComponent {
+            pre,
+            prepared: RunMemo::default(),
+        }
+    }
+
+    pub(crate) fn pre(&self) -> &PythonPre<JobState> {
+        &self.pre
+    }
+
+    /// Runs `source` with `stdin` in a fresh instance.
+    pub fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        let mut job = Job::new(
+            engine,
+            limits,
+            seed,
+            stdin.as_bytes(),
+            HostContext::default(),
+        );
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|p: Python| p.call_run(&mut job.store, source));
+        match result {
+            Ok(outcome) => RunOutcome {
+                status: outcome.status,
+                exit_code: outcome.exit_code,
+                stdout: job.stdout.text(),
+                stderr: job.stderr.text(),
+                fuel_used: job.fuel_used(),
+            },
+            Err(error) => failed(&job, &error),
+        }
+    }
+
+    /// Executes `source` once in a fresh instance and calls `entry` on each argument list. When the
+    /// instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per fresh
+    /// instance, so that each gets its own outcome.
+    pub fn call(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        match self.call_once(engine, source, entry, args_json, limits, seed) {
+            Ok(results) => results,
+            Err(outcome) if args_json.len() <= 1 => vec![Err(outcome); args_json.len()],
+            Err(_) => args_json
+                .iter()
+                .map(|args| {
+                    match self.call_once(
+                        engine,
+                        source,
+                        entry,
+                        std::slice::from_ref(args),
+                        limits,
+                        seed,
+                    ) {
+                        Ok(mut one) => one
+                            .pop()
+                            .unwrap_or_else(|| Err(crashed("the runner returned no result"))),
+                        Err(outcome) => Err(outcome),
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    fn call_once(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome> {
+        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|p: Python| p.call_call(&mut job.store, source, entry, args_json));
+        let fuel_used = job.fuel_used();
+        match result {
+            Ok(results) if results.len() == args_json.len() => Ok(results
+                .into_iter()
+                .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
+                .collect()),
+            Ok(_) => Err(crashed("the runner returned the wrong number of results")),
+            Err(error) => Err(failed(&job, &error)),
+        }
+    }
+
+    /// Opens `source` as a live candidate with `limits`.
+    pub fn open_live(
+        &self,
+        engine: &Engine,
+        source: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Result<LiveCandidate, CallError> {
+        LiveCandidate::open(self, engine, source, limits, seed)
+    }
+
+    /// `source` compiled as `mode`, once per process per distinct source (the compile error
+    /// otherwise). Compiling runs in a fresh instance with `limits`.
+    pub fn prepare(
+        &self,
+        engine: &Engine,
+        mode: PythonMode,
+        source: &str,
+        limits: &Limits,
+    ) -> Result<Prepared, String> {
+        let key = memo::key(&[&[mode_byte(mode)], source.as_bytes()], limits, 0);
+        self.prepared.get_or_compute(key, || {
+            let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
+            let result = self
+                .pre
+                .instantiate(&mut job.store)
+                .and_then(|p: Python| p.call_prepare(&mut job.store, mode, source));
+            match result {
+                Ok(prepared) => prepared,
+                Err(error) => Err(format!("compiling it {}", job.classify(&error))),
+            }
+        })
+    }
+
+    /// Runs a prepared verifier on one completion in a fresh instance with `limits`, which may
+    /// open live candidates with `runners`; also the fuel the verifier used. The instance failing
+    /// (a limit, a trap) is `VerifyError::Failed` with the reason.
+    #[allow(clippy::too_many_arguments)]
+    pub fn verify(
+        &self,
+        runners: &Arc<Runners>,
+        engine: &Engine,
+        prepared: &Prepared,
+        task: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> (PythonVerdict, u64) {
+        let files = if prepared.wants_files {
+            match JudgeFiles::write(task, completion) {
+                Ok(files) => Some(files),
+                Err(e) => return (Err(e), 0),
+            }
+        } else {
+            None
+        };
+        let mounts = files.as_ref().map(JudgeFiles::mounts).unwrap_or_default();
+        let host = HostContext::new(runners.clone(), seed);
+        let mut job = Job::with_files(engine, limits, seed, b"", host, &mounts);
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|p: Python| p.call_verify(&mut job.store, prepared, task, completion));
+        let verdict = match result {
+            Ok(verdict) => verdict,
+            Err(error) => Err(VerifyError::Failed(format!(
+                "the Python verifier {}",
+                job.classify(&error)
+            ))),
+        };
+        (verdict, job.fuel_used())
+    }
+
+    /// Prepares and runs `source` in one step, remembering identical verifications: what a
+    /// verifier's `sandbox.python-verify` does.
+    #[allow(clippy::too_many_arguments)]
+    pub fn prepare_and_verify(
+        &self,
+        runners: &Arc<Runners>,
+        engine: &Engine,
+        mode: PythonMode,
+        source: &str,
+        task: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> PythonVerdict {
+        let prepared = self
+            .prepare(engine, mode, source, limits)
+            .map_err(|e| VerifyError::InvalidTask(format!("it does not compile: {e}")))?;
+        let key = memo::key(
+            &[
+                b"python-verify",
+                &[mode_byte(mode)],
+                source.as_bytes(),
+                task.as_bytes(),
+                completion.as_bytes(),
+            ],
+            limits,
+            seed,
+        );
+        runners.verdict_memo.get_or_compute(key, || {
+            self.verify(runners, engine, &prepared, task, completion, limits, seed)
+                .0
+        })
+    }
+}
+
+fn mode_byte(mode: PythonMode) -> u8 {
+    match mode {
+        PythonMode::Verifier => 0,
+        PythonMode::Asserts => 1,
+        PythonMode::AssertList => 2,
+    }
+}
+
+impl Weigh for Result<Prepared, String> {
+    fn bytes(&self) -> usize {
+        match self {
+            Ok(p) => p.code.len() + 64,
+            Err(e) => e.len() + 64,
+        }
+    }
+}
+
+impl Weigh for PythonVerdict {
+    fn bytes(&self) -> usize {
+        match self {
+            Ok(v) => {
+                v.detail.len()
+                    + v.cases
+                        .iter()
+                        .map(|c| c.id.len() + c.detail.len() + 48)
+                        .sum::<usize>()
+                    + 64
+            }
+            Err(VerifyError::InvalidTask(m) | VerifyError::Failed(m)) => m.len() + 64,
+        }
+    }
+}
+
+/// The files a DeepGym verifier reads, in a temporary directory of the host that the verifier's
+/// instance sees read-only: `/solution/solution.py` (the program in the completion) and
+/// `/judge/test_cases.json` (the task's `test_cases`), with the task's `support_files` beside
+/// it. Removed when dropped.
+pub struct JudgeFiles {
+    root: PathBuf,
+    solution: PathBuf,
+    judge: PathBuf,
+}
+
+/// Files a task's `support_files` may not replace.
+const RESERVED_JUDGE_FILES: [&str; 3] = ["verifier.py", "deepgym_solution.py", "test_cases.json"];
+
+impl JudgeFiles {
+    /// Writes the files for `task` (JSON) and `completion`. The error says which field is wrong,
+    /// or that the host could not write them.
+    pub fn write(task: &str, completion: &str) -> Result<JudgeFiles, VerifyError> {
+        let task: serde_json::Value = serde_json::from_str(task)
+            .map_err(|e| VerifyError::InvalidTask(format!("the task is not JSON: {e}")))?;
+        let language = task
+            .get("language")
+            .and_then(|v| v.as_str())
+            .unwrap_or("python");
+        let program =
+            fences::fenced_program(completion, language).unwrap_or_else(|| completion.to_string());
+        let mut support = Vec::new();
+        if let Some(files) = task.get("support_files").filter(|v| !v.is_null()) {
+            let files = files.as_object().ok_or_else(|| {
+                VerifyError::InvalidTask(
+                    "\"support_files\" must be an object of file name -> text".into(),
+                )
+            })?;
+            for (name, text) in files {
+                let text = text.as_str().ok_or_else(|| {
+                    VerifyError::InvalidTask(format!("\"support_files.{name}\" must be text"))
+                })?;
+                let plain = !name.is_empty()
+                    && !name.contains(['/', '\\'])
+                    && name != "."
+                    && name != ".."
+                    && !RESERVED_JUDGE_FILES.contains(&name.as_str());
+                if !plain {
+                    return Err(VerifyError::InvalidTask(format!(
+                        "\"support_files\": {name:?} must be a plain file name, not one of {RESERVED_JUDGE_FILES:?}"
+                    )));
+                }
+                support.push((name.clone(), text.to_string()));
+            }
+        }
+        let root = unique_temp_dir();
+        let files = JudgeFiles {
+            solution: root.join("solution"),
+            judge: root.join("judge"),
+            root,
+        };
+        let written = (|| -> std::io::Result<()> {
+            std::fs::create_dir_all(&files.solution)?;
+            std::fs::create_dir_all(&files.judge)?;
+            std::fs::write(files.solution.join("solution.py"), &program)?;
+            if let Some(cases) = task.get("test_cases") {
+                std::fs::write(files.judge.join("test_cases.json"), cases.to_string())?;
+            }
+            for (name, text) in &support {
+                std::fs::write(files.judge.join(name), text)?;
+            }
+            Ok(())
+        })();
+        written.map_err(|e| {
+            VerifyError::Failed(format!(
+                "the host could not write the verifier's files in {}: {e}",
+                files.root.display()
+            ))
+        })?;
+        Ok(files)
+    }
+
+    /// The directories to mount, with their guest paths.
+    fn mounts(&self) -> Vec<(&Path, &str)> {
+        vec![
+            (self.solution.as_path(), "/solution"),
+            (self.judge.as_path(), "/judge"),
+        ]
+    }
+}
+
+impl Drop for JudgeFiles {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn unique_temp_dir() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    std::env::temp_dir().join(format!(
+        "rewardbox-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ))
+}
