@@ -280,3 +280,46 @@ fn audit_reports_attacker_completions_and_fails_on_exploits() {
         "{report}"
     );
 }
+
+#[test]
+fn deepgym_folders_import_as_tasks_that_score_their_reference_solutions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/deepgym");
+    let not_an_env =
+        std::env::temp_dir().join(format!("rewardbox-not-an-env-{}", std::process::id()));
+    std::fs::create_dir_all(&not_an_env).unwrap();
+    let out = rewardbox()
+        .args(["import", "deepgym"])
+        .arg(&dir)
+        .arg(&not_an_env)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&not_an_env).unwrap();
+    assert_eq!(out.status.code(), Some(1), "a folder was skipped");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no verifier.py"), "{stderr}");
+    let mut tasks = parse(&out.stdout);
+    assert_eq!(tasks.len(), 4, "{stderr}");
+    for task in &mut tasks {
+        assert_eq!(task["verifier"], "python");
+        assert!(task["prompt"].as_str().is_some_and(|p| p.starts_with('#')));
+        task["completions"] = json!([task["solution"].clone()]);
+    }
+    let input: String = tasks.iter().map(|t| format!("{t}\n")).collect();
+    let mut child = rewardbox()
+        .args(["score", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let results = parse(&out.stdout);
+    for r in &results {
+        assert_eq!(r["results"][0]["score"], 1.0, "{r}");
+    }
+}

@@ -25,6 +25,25 @@ import datetime, decimal, enum, fractions, functools, hashlib, heapq, itertools,
 import operator, random, re, statistics, string, struct, textwrap, typing, unicodedata  # noqa: E401,F401
 import ast, base64, inspect, io, json, linecache, marshal, runpy, types, importlib.util  # noqa: E401,F401
 
+
+def _preload(names):
+    """Imports what it can of `names` (modules that need what WASI lacks, sockets say, fail and
+    are left out: a candidate importing them gets ModuleNotFoundError, as without them)."""
+    for name in names:
+        try:
+            __import__(name)
+        except Exception:
+            pass
+
+
+_preload([
+    "argparse", "binascii", "codecs", "colorsys", "concurrent.futures", "contextvars", "copyreg", "csv",
+    "difflib", "doctest", "fnmatch", "glob", "graphlib", "gzip", "html", "html.parser", "keyword", "locale",
+    "logging", "numbers", "pathlib", "pickle", "pprint", "queue", "sched", "secrets", "shlex", "shutil",
+    "tempfile", "token", "tokenize", "traceback", "unittest", "unittest.mock", "urllib.parse", "uuid",
+    "warnings", "xml.etree.ElementTree", "zlib", "zoneinfo", "subprocess", "threading", "time", "os",
+])
+
 import wit_world
 from componentize_py_types import Err, Ok
 from wit_world.imports import types as wit_types

@@ -37,21 +37,19 @@ class LaunchError(BaseException):
 
 
 class _State:
-    consulted = False
     limits = None
     language = "python"
 
 
 def configure(limits, language):
     """The candidate limits and language of the current task (set by the verifier driver)."""
-    _State.consulted = False
     _State.limits = limits
     _State.language = language or "python"
 
 
 def consulted():
-    """Whether the solution has been loaded or run in this verification."""
-    return _State.consulted
+    """Whether the solution has been read, loaded or run in this verification."""
+    return rb_sandbox.consulted()
 
 
 @functools.cache
@@ -83,14 +81,18 @@ class _Solution:
 
     def __init__(self, module):
         object.__setattr__(self, "_module", module)
+        object.__setattr__(self, "_callables", {})
 
     def __getattr__(self, name):
+        callables = object.__getattribute__(self, "_callables")
+        if name in callables:
+            return callables[name]
         try:
             value = getattr(object.__getattribute__(self, "_module"), name)
         except rb_proxy.CandidateError as e:
             raise translate(e) from None
         if callable(value):
-            return _translating(value)
+            value = callables[name] = _translating(value)
         return value
 
     def __dir__(self):
@@ -115,7 +117,7 @@ def _read(path):
 
 def open_live(solution_path):
     """The solution at `solution_path` as a live candidate (`rb_proxy.LiveCandidate`)."""
-    _State.consulted = True
+    rb_sandbox.consult()
     try:
         return rb_proxy.LiveCandidate(_read(solution_path), _State.language, _State.limits, filename=solution_path)
     except rb_proxy.CandidateError as e:
@@ -170,7 +172,7 @@ def run_solution(solution_path, args=(), *, cwd=None, env=None, input=None, time
                         (loopback_port, "run_solution with a loopback port")):
         if given:
             rb_sandbox.unavailable(what)
-    _State.consulted = True
+    rb_sandbox.consult()
     from wit_world.imports import sandbox, types
 
     outcome = sandbox.run(_State.language, _read(solution_path), input or "", _State.limits or rb_proxy.limits_from(None))

@@ -147,10 +147,13 @@ def _target(target):
     return _getattr(obj, target.name)
 
 
+_decode = rb_values.decoder(_resolve_handle)
+
+
 def _arguments(args, kwargs):
     try:
-        positional = rb_values.decode(args, _resolve_handle)
-        keywords = rb_values.decode(kwargs, _resolve_handle)
+        positional = _decode(args)
+        keywords = {} if kwargs == rb_values.NO_KWARGS else _decode(kwargs)
     except (ValueError, TypeError) as e:
         raise Err(types.CallError_Invalid("arguments are not value JSON: %s" % e))
     if _type(positional) is not list or _type(keywords) is not dict:

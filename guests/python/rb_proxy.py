@@ -135,6 +135,8 @@ class LiveCandidate:
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         self._module = None
         self._signatures = None
+        self._handle_of = _handle_for(self)
+        self._decode = rb_values.decoder(self._object)
 
     def signature(self, name):
         """The signature of the candidate's top-level function `name`, read from its source."""
@@ -156,8 +158,8 @@ class LiveCandidate:
             raise NotPlainData("the candidate handed back %d bytes of data, above the %d-byte limit"
                                % (len(text), MAX_ANSWER_BYTES))
         try:
-            return rb_values.decode(text, self._object)
-        except ValueError as e:
+            return self._decode(text)
+        except (ValueError, TypeError) as e:
             raise NotPlainData("the candidate handed back a value that cannot be read: %s" % e) from None
 
     def _object(self, tag):
@@ -168,8 +170,8 @@ class LiveCandidate:
 
     def call(self, handle, name, args, kwargs):
         """Calls the module's `name` (handle None), a held object (name ""), or its attribute."""
-        arguments = rb_values.encode(list(args), _handle_for(self))
-        keywords = rb_values.encode(dict(kwargs), _handle_for(self))
+        arguments = rb_values.encode(list(args), self._handle_of)
+        keywords = rb_values.encode(dict(kwargs), self._handle_of) if kwargs else rb_values.NO_KWARGS
         target = types.Target(handle=handle, name=name)
         return self._answer(lambda: self._candidate.call(target, arguments, keywords))
 

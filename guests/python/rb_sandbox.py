@@ -16,6 +16,11 @@ class SandboxUnavailable(BaseException):
 
 class _State:
     unavailable = None
+    consulted = False
+
+
+#: Where the host mounts the solution a DeepGym verifier reads.
+SOLUTION_DIR = "/solution/"
 
 
 def unavailable(what):
@@ -27,8 +32,20 @@ def unavailable(what):
 
 
 def reset():
-    """Forgets what an earlier verification asked for."""
+    """Forgets what an earlier verification asked for and read."""
     _State.unavailable = None
+    _State.consulted = False
+
+
+def consult():
+    """Records that the verifier has read or run the solution: from now on, its failures are the
+    solution's doing (DeepGym's rule)."""
+    _State.consulted = True
+
+
+def consulted():
+    """Whether the verifier has read or run the solution in this verification."""
+    return _State.consulted
 
 
 def asked_for():
@@ -55,12 +72,43 @@ _EVENTS = {
 
 
 def _audit(event, args):
+    if event == "open":
+        path = args[0] if args else None
+        if isinstance(path, str) and path.startswith(SOLUTION_DIR):
+            _State.consulted = True
+        return
     name = _EVENTS.get(event)
     if name is not None:
         unavailable(name)
 
 
+def _refusing(what):
+    def refuse(*args, **kwargs):
+        unavailable(what)
+
+    refuse.__name__ = what.rsplit(".", 1)[-1]
+    return refuse
+
+
 def install():
-    """Installs the audit hook that reports unavailable calls. Called by a verifier's instance
-    when it starts (never in the snapshot, so candidates' instances pay nothing for it)."""
+    """Makes what the sandbox cannot do report itself: an audit hook for sockets and the like,
+    and stand-ins for the process functions (WASI's CPython fails those with a bare OSError
+    before any audit event). Called by a verifier's instance when it starts (never in the
+    snapshot, so candidates' instances pay nothing for it)."""
+    import os
+    import subprocess
+
     sys.addaudithook(_audit)
+    for name in ("Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput"):
+        setattr(subprocess, name, _refusing("subprocess." + name))
+    for name in ("system", "popen", "fork", "execv", "execve", "execvp", "execl", "spawnv", "posix_spawn"):
+        if hasattr(os, name):
+            setattr(os, name, _refusing("os." + name))
+    try:
+        import socket
+    except ImportError:
+        return
+    for name in ("socket", "create_connection", "create_server", "getaddrinfo", "gethostbyname",
+                 "socketpair", "fromfd"):
+        if hasattr(socket, name):
+            setattr(socket, name, _refusing("socket." + name))

@@ -43,6 +43,9 @@ MAX_DEPTH = 100
 #: Tags of value JSON objects.
 TAGS = frozenset({"$t", "$s", "$fs", "$d", "$b", "$f", "$c", "$h"})
 
+#: Exact types whose values are their own JSON (a float only when finite).
+_PLAIN_SCALARS = frozenset({_int, _str, _bool, type(None)})
+
 
 class NotPlainData(Exception):
     """A value that cannot cross: nested too deeply, or refers to itself."""
@@ -65,8 +68,12 @@ def to_data(value, handle_of, depth=0):
     if t is _float:
         return _finite(value)
     if t is _list:
+        if _all_plain(value):
+            return value
         return [to_data(v, handle_of, depth + 1) for v in value]
     if t is _tuple:
+        if _all_plain(value):
+            return {"$t": value}
         return {"$t": [to_data(v, handle_of, depth + 1) for v in value]}
     if t is _dict:
         return {"$d": [[to_data(k, handle_of, depth + 1), to_data(v, handle_of, depth + 1)] for k, v in _dict_items(value)]}
@@ -102,69 +109,107 @@ def to_data(value, handle_of, depth=0):
     return handle_of(value)
 
 
+def _all_plain(items):
+    """Whether every item is an exact int, str, bool or None (the common case: no walk needed)."""
+    plain = _PLAIN_SCALARS
+    for v in items:
+        if _type(v) not in plain:
+            return False
+    return True
+
+
 def encode(value, handle_of):
     """Value JSON text of `value` (see `to_data`)."""
     return _dumps(to_data(value, handle_of))
 
 
-def from_data(data, resolve, depth=0):
-    """Rebuilds exact built-in values from the JSON-able form; `resolve(tag)` turns a handle tag
-    into an object. Raises `ValueError` for anything that is not value JSON."""
-    if depth > MAX_DEPTH + 2:
-        raise ValueError("value JSON nested too deeply")
-    t = _type(data)
-    if data is None or t is _bool or t is _str or t is _int or t is _float:
-        return data
-    if t is _list:
-        return [from_data(v, resolve, depth + 1) for v in data]
-    if t is not _dict or _len(data) not in (1, 2):
-        raise ValueError("not value JSON: %s" % _repr(data)[:80])
-    if "$h" in data:
-        return resolve(data)
-    if _len(data) != 1:
-        raise ValueError("not value JSON: %s" % _repr(data)[:80])
-    (tag, body), = data.items()
-    if tag == "$t":
-        return _tuple(from_data(v, resolve, depth + 1) for v in _items(body, tag))
-    if tag == "$d":
-        out = {}
-        for pair in _items(body, tag):
-            if _type(pair) is not _list or _len(pair) != 2:
-                raise ValueError("a $d entry must be a [key, value] pair")
-            out[from_data(pair[0], resolve, depth + 1)] = from_data(pair[1], resolve, depth + 1)
-        return out
-    if tag == "$s":
-        return {from_data(v, resolve, depth + 1) for v in _items(body, tag)}
-    if tag == "$fs":
-        return _frozenset(from_data(v, resolve, depth + 1) for v in _items(body, tag))
-    if tag == "$b":
-        if _type(body) is not _str:
-            raise ValueError("$b must hold base64 text")
-        return _b64decode(body, validate=True)
-    if tag == "$f":
-        if body not in ("inf", "-inf", "nan"):
-            raise ValueError("$f must be inf, -inf or nan")
-        return _float(body)
-    if tag == "$c":
-        parts = _items(body, tag)
-        if _len(parts) != 2:
-            raise ValueError("$c must be [real, imag]")
-        real, imag = (from_data(p, resolve, depth + 1) for p in parts)
-        if _type(real) not in (_int, _float) or _type(imag) not in (_int, _float):
-            raise ValueError("$c parts must be numbers")
-        return _complex(real, imag)
-    raise ValueError("unknown value tag %s" % _repr(tag)[:40])
+class _Tags:
+    """`object_hook` of the JSON decoder: rebuilds each tagged object as the value it stands for,
+    innermost first, while the C decoder builds the lists and scalars."""
+
+    __slots__ = ("resolve",)
+
+    def __init__(self, resolve):
+        self.resolve = resolve
+
+    def __call__(self, obj):
+        if "$h" in obj and (_len(obj) == 1 or (_len(obj) == 2 and "type" in obj)):
+            return self.resolve(obj)
+        if _len(obj) == 1:
+            (tag, body), = obj.items()
+            rebuild = _REBUILD.get(tag)
+            if rebuild is not None:
+                return rebuild(body)
+        raise ValueError("not value JSON: an object with keys %s" % _repr(sorted(obj))[:80])
 
 
-def _items(body, tag):
+def _listed(body, tag):
     if _type(body) is not _list:
         raise ValueError("%s must hold a list" % tag)
     return body
 
 
+def _pairs(body):
+    out = {}
+    for pair in _listed(body, "$d"):
+        if _type(pair) is not _list or _len(pair) != 2:
+            raise ValueError("a $d entry must be a [key, value] pair")
+        out[pair[0]] = pair[1]
+    return out
+
+
+def _bytes_of(body):
+    if _type(body) is not _str:
+        raise ValueError("$b must hold base64 text")
+    return _b64decode(body, validate=True)
+
+
+def _float_of(body):
+    if body not in ("inf", "-inf", "nan"):
+        raise ValueError("$f must be inf, -inf or nan")
+    return _float(body)
+
+
+def _complex_of(body):
+    parts = _listed(body, "$c")
+    if _len(parts) != 2 or any(_type(p) not in (_int, _float) for p in parts):
+        raise ValueError("$c must be [real, imag] numbers")
+    return _complex(parts[0], parts[1])
+
+
+_REBUILD = {
+    "$t": lambda body: _tuple(_listed(body, "$t")),
+    "$s": lambda body: _set(_listed(body, "$s")),
+    "$fs": lambda body: _frozenset(_listed(body, "$fs")),
+    "$d": _pairs,
+    "$b": _bytes_of,
+    "$f": _float_of,
+    "$c": _complex_of,
+}
+
+
+#: Value JSON of no keyword arguments (sent as is, and read back without decoding).
+NO_KWARGS = '{"$d":[]}'
+
+
+def decoder(resolve):
+    """A function from value JSON text to exact built-in values; `resolve(tag)` turns a handle tag
+    into an object. It raises `ValueError` for anything that is not value JSON (`TypeError` for an
+    unhashable set member or dict key)."""
+    decode_json = _json.JSONDecoder(object_hook=_Tags(resolve)).decode
+
+    def decode(text):
+        try:
+            return decode_json(text)
+        except RecursionError:
+            raise ValueError("value JSON nested too deeply") from None
+
+    return decode
+
+
 def decode(text, resolve):
-    """Exact built-in values from value JSON text (see `from_data`)."""
-    return from_data(_loads(text), resolve)
+    """Exact built-in values from value JSON text (see `decoder`)."""
+    return decoder(resolve)(text)
 
 
 def no_handles(value):

@@ -317,12 +317,17 @@ def verify(prepared, task_json, completion):
                                                       score=0.0, detail=str(e)[:2000])])
     except VerifierFailed as e:
         raise _failed(str(e))
-    except RecursionError:
-        raise _failed("the verifier recursed too deeply")
     except BaseException as e:
         if rb_sandbox.asked_for():
             raise _failed(rb_sandbox.asked_for())
-        raise _failed("the verifier raised %s: %s%s" % (type(e).__name__, str(e)[:1000], _where(e)))
+        what = "%s: %s%s" % (type(e).__name__, str(e)[:1000], _where(e))
+        if payload[0] == "verifier" and payload[1] == "deepgym" and rb_sandbox.consulted():
+            # DeepGym's rule: once the solution is in play, a crash handling it is its failure.
+            return types.Verdict(score=0.0, passed=False,
+                                 detail="the verifier failed handling the solution: " + what,
+                                 cases=[types.CaseVerdict(id="solution", status=types.CaseStatus.WRONG,
+                                                          score=0.0, detail=what)])
+        raise _failed("the verifier raised " + what)
     if rb_sandbox.asked_for():
         raise _failed(rb_sandbox.asked_for())
     return verdict

@@ -2,6 +2,7 @@
 //! `rewardbox audit tasks.jsonl -o report.json`.
 
 mod audit;
+mod import;
 mod score;
 
 use rewardbox::ComponentCache;
@@ -24,6 +25,8 @@ enum Command {
     Score(score::ScoreArgs),
     /// Attack each task's verifier (exploits, false rejections, weak tests) and report as JSON.
     Audit(audit::AuditArgs),
+    /// Turn other projects' environment folders into tasks (JSONL): `rewardbox import deepgym DIR...`.
+    Import(import::ImportArgs),
     /// List the built-in verifiers.
     Verifiers,
 }
@@ -33,6 +36,11 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Audit(args) => match audit::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
+        Command::Import(args) => match import::run(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
             Err(e) => Err(e),

@@ -1,0 +1,83 @@
+//! `rewardbox import deepgym DIR...`: environment folders of other projects as rewardbox tasks.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Formats `rewardbox import` reads.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// DeepGym environment folders (verifier.py, task.md, reference_solution.py, test_cases.json).
+    Deepgym,
+}
+
+/// Arguments of `rewardbox import`.
+#[derive(Args)]
+pub struct ImportArgs {
+    /// The format of the folders.
+    format: Format,
+    /// Environment folders (a folder holding several environments is searched one level down).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Tasks file (JSONL); standard output when absent.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+}
+
+/// Runs `rewardbox import`: one task per environment; a folder that cannot be read is reported on
+/// stderr and the others are still written. Returns whether every folder was imported.
+pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut ok = true;
+    let mut written = 0;
+    for dir in environment_dirs(&args.dirs) {
+        match args.format {
+            Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
+                Ok(task) => {
+                    writeln!(out, "{task}")?;
+                    written += 1;
+                }
+                Err(message) => {
+                    eprintln!("rewardbox: skipped {message}");
+                    ok = false;
+                }
+            },
+        }
+    }
+    out.flush()?;
+    eprintln!("rewardbox: wrote {written} tasks");
+    Ok(ok)
+}
+
+/// Each folder that holds a `verifier.py`; a folder without one is searched one level down.
+fn environment_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in dirs {
+        if dir.join("verifier.py").is_file() || !dir.is_dir() {
+            found.push(dir.clone());
+            continue;
+        }
+        let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect()
+            })
+            .unwrap_or_default();
+        children.sort();
+        if children.is_empty() {
+            found.push(dir.clone());
+        }
+        found.extend(children);
+    }
+    found
+}

@@ -1,0 +1,5 @@
+def word_lengths(text):
+    result = {}
+    for word in text.split():
+        result[word] = len(word)
+    return result
