@@ -29,7 +29,7 @@ fn audit(tasks: &Path, report: &Path, cache: &Path) -> (f64, Value) {
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("audit");
     std::fs::create_dir_all(&dir).expect("bench directory");
     let cache = dir.join("cache");

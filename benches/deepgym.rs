@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../benches/deepgym_peer.py");
+const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/deepgym_peer.py");
 /// Each environment's reference solution is scored this many times by each side.
 const COPIES: usize = 8;
 /// The bundled environments whose verifiers need only what a sandbox without processes offers

@@ -16,11 +16,11 @@ use std::time::Instant;
 
 const CASES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../tests/data/math-equivalence-dev.jsonl"
+    "/../../tests/data/math-equivalence-dev.jsonl"
 );
 const PEER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../benches/math_verify_peer.py"
+    "/../../benches/math_verify_peer.py"
 );
 const MATH_VERIFY: &str = "math-verify==0.9.0";
 

@@ -183,7 +183,7 @@ fn lists_the_builtin_verifiers() {
 
 #[test]
 fn scores_the_bundled_examples() {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/tasks.jsonl");
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tasks.jsonl");
     let run = rewardbox()
         .arg("score")
         .arg(&examples)
@@ -283,7 +283,7 @@ fn audit_reports_attacker_completions_and_fails_on_exploits() {
 
 #[test]
 fn deepgym_folders_import_as_tasks_that_score_their_reference_solutions() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/deepgym");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/deepgym");
     let not_an_env =
         std::env::temp_dir().join(format!("rewardbox-not-an-env-{}", std::process::id()));
     std::fs::create_dir_all(&not_an_env).unwrap();
