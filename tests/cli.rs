@@ -183,7 +183,8 @@ fn lists_the_builtin_verifiers() {
 
 #[test]
 fn scores_the_bundled_examples() {
-    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tasks.jsonl");
+    let examples =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tasks.jsonl");
     let run = rewardbox()
         .arg("score")
         .arg(&examples)

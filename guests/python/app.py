@@ -51,6 +51,8 @@ from wit_world.imports import types as wit_types
 # The live-candidate and verifier runtimes, and the modules Python verifiers import.
 import rb_values, rb_live, rb_proxy, rb_asserts, rb_sandbox, rb_fences, rb_verify  # noqa: E401,F401
 import deepgym_solution, rewardbox  # noqa: E401,F401
+# Environments held in sessions, and the small gymnasium their files import.
+import gymnasium, gymnasium.spaces, rb_env  # noqa: E401,F401
 
 # Candidates may print and return integers of any size (a verifier bounds what it reads).
 sys.set_int_max_str_digits(0)
@@ -238,6 +240,13 @@ def _warm_up():
              "    assert candidate((1,), (2,)) == (1, 2)\n    assert candidate({1: 2}, None) is not None or True\n")
     verifier = ("import rewardbox\n\ndef verify(task, completion):\n    m = rewardbox.open_candidate(completion)\n"
                 "    return {'score': float(m.add(2, 3) == 5), 'cases': [{'id': 'a', 'passed': True}]}\n")
+    env = ("import gymnasium, json\n\nclass CountEnv(gymnasium.Env):\n    def __init__(self, n):\n"
+           "        self.n, self.finished, self.reward = n, False, 0.0\n"
+           "    @staticmethod\n    def from_env_str(s):\n"
+           "        return CountEnv(json.loads(s.split('@', 1)[1])['n']) if s.startswith('CountEnv@') else None\n"
+           "    def step(self, action):\n        a = json.loads(action)\n"
+           "        if a['name'] == 'Done':\n            self.finished = True\n"
+           "            self.reward = float(a['parameters']['answer'] == self.n)\n        return True, str(self.n)\n")
     try:
         for _ in range(32):
             sys.stdout = sys.stderr = io.StringIO()
@@ -249,17 +258,28 @@ def _warm_up():
             world.verify(listed, '{}', program)
             mine = world.prepare(wit_types.PythonMode.VERIFIER, verifier)
             world.verify(mine, '{"candidate_limits": {"fuel": 1000}}', program)
+            session = _InProcessCandidate(rb_env.PROGRAM)
+            session.call(wit_types.Target(handle=None, name="load"), rb_values.encode(["Warm__CountEnv", env], None),
+                         rb_values.NO_KWARGS)
+            target = wit_types.Target(handle=None, name="start")
+            session.call(target, '["CountEnv@{\\"n\\": 3}"]', rb_values.NO_KWARGS)
+            step = wit_types.Target(handle=None, name="step")
+            session.call(step, '["{\\"name\\": \\"Done\\", \\"parameters\\": {\\"answer\\": 3}}"]', rb_values.NO_KWARGS)
+            for name in ("reward", "done"):
+                session.call(wit_types.Target(handle=None, name=name), "[]", rb_values.NO_KWARGS)
     finally:
         sys.stdout, sys.stderr = saved
         _sandbox.Candidate = real
         rb_sandbox.install = install
         rb_sandbox.reset()
         rb_live._State.module = None
+        rb_env._Held.session = None
         rb_live._State.handles = {}
         rb_live._State.next_handle = 1
-        for name in ("solution", "verifier"):
+        for name in ("solution", "verifier", "Warm__CountEnv"):
             sys.modules.pop(name, None)
-        linecache.cache.pop("solution.py", None)
+        for name in ("solution.py", "Warm__CountEnv.py"):
+            linecache.cache.pop(name, None)
         sys.set_int_max_str_digits(0)
 
 

@@ -40,6 +40,13 @@ impl OutputBudget {
         })))
     }
 
+    /// Gives the budget `bytes` bytes again (a new step of a session), forgetting earlier refusals.
+    pub fn reset(&self, bytes: u64) {
+        let mut budget = self.0.lock().expect("budget lock");
+        budget.remaining = bytes;
+        budget.exceeded = false;
+    }
+
     /// Whether a write was refused for lack of budget.
     pub fn exceeded(&self) -> bool {
         self.0.lock().expect("budget lock").exceeded

@@ -65,6 +65,25 @@ pub fn build_engine_with_fuel(concurrency: usize, fuel: bool) -> anyhow::Result<
     Engine::new(&config).map_err(|e| anyhow::anyhow!("could not create the wasmtime engine: {e}"))
 }
 
+/// Builds the engine for long-lived instances held by the thousand (sessions): each instance maps
+/// its own memory (copy-on-write from the compiled image) instead of taking a slot of a fixed
+/// pool, with a 1 GiB reservation per memory (sessions are limited far below it).
+pub fn build_session_engine() -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config
+        .wasm_component_model(true)
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .cranelift_opt_level(OptLevel::Speed)
+        .parallel_compilation(true)
+        .memory_reservation(1 << 30)
+        .memory_guard_size(32 << 20)
+        .memory_init_cow(true)
+        .allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    Engine::new(&config)
+        .map_err(|e| anyhow::anyhow!("could not create the wasmtime engine for sessions: {e}"))
+}
+
 /// Advances an engine's epoch every [`EPOCH_TICK`] on a thread of its own, until dropped.
 pub struct EpochTicker {
     stop: Arc<AtomicBool>,

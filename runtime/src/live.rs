@@ -94,9 +94,17 @@ impl LiveCandidate {
         }
     }
 
-    /// Fuel used so far, loading included.
+    /// Fuel used so far, loading included (since the last [`LiveCandidate::renew`]).
     pub fn fuel_used(&self) -> u64 {
         self.job.fuel_used()
+    }
+
+    /// A fresh budget of fuel, wall clock and output under `limits`, for a candidate held across
+    /// steps (a session): each step then has its own budget, and memory stays as it is. An ended
+    /// candidate stays ended.
+    pub fn renew(&mut self, limits: &Limits) {
+        self.job.renew(limits);
+        self.wall_left = Duration::from_millis(limits.wall_ms);
     }
 
     /// How the candidate ended, if it has.

@@ -123,6 +123,21 @@ impl Job {
         }
     }
 
+    /// Gives the job a fresh budget of fuel and output under `limits` (its memory stays as it
+    /// is): the next step of a long-lived instance. The wall clock is set per call by its owner.
+    pub fn renew(&mut self, limits: &Limits) {
+        let _ = self.store.set_fuel(limits.fuel);
+        self.budget.reset(limits.output_bytes);
+        self.limits.fuel = limits.fuel;
+        self.limits.output_bytes = limits.output_bytes;
+        self.limits.wall_ms = limits.wall_ms;
+    }
+
+    /// The limits the job runs under.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
     /// Fuel consumed so far.
     pub fn fuel_used(&self) -> u64 {
         self.limits

@@ -2,6 +2,7 @@
 //! `rewardbox audit tasks.jsonl -o report.json`.
 
 mod audit;
+mod env;
 mod import;
 mod score;
 
@@ -27,6 +28,8 @@ enum Command {
     Audit(audit::AuditArgs),
     /// Turn other projects' environment folders into tasks (JSONL): `rewardbox import deepgym DIR...`.
     Import(import::ImportArgs),
+    /// Multi-turn environments (CodeGym format) offline: `env check` (verification), `env run` (replay).
+    Env(env::EnvArgs),
     /// List the built-in verifiers.
     Verifiers,
 }
@@ -36,6 +39,11 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Audit(args) => match audit::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
+        Command::Env(args) => match env::run(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
             Err(e) => Err(e),

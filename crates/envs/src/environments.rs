@@ -1,0 +1,366 @@
+//! [`Environments`]: the environment files of a directory and the sessions started from them.
+//!
+//! Built once per process: its own engine (each session's instance maps its own memory, so
+//! thousands can be alive), the compiled CPython component, and the session table. Starting a
+//! session is a fresh instance that loads the environment's file and creates the environment.
+
+use crate::env_str::EnvString;
+use crate::error::EnvError;
+use crate::session::{Session, SessionCell, SessionState, call_driver, status_name};
+use rewardbox::bindings::types::CallError;
+use rewardbox::engine::{EpochTicker, build_session_engine};
+use rewardbox::live::LiveCandidate;
+use rewardbox::python::PythonComponent;
+use rewardbox::runner::Runners;
+use rewardbox::{ComponentCache, Limits};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The program of a session's instance (`guests/python/rb_env.py` holds the environment).
+const SESSION_PROGRAM: &str =
+    "from rb_env import load, start, step, reset, reward, done, get_attribute, observation\n";
+
+/// How [`Environments`] runs sessions.
+#[derive(Debug, Clone)]
+pub struct EnvOptions {
+    /// Where the environment files (`<FileStem>.py`) are.
+    pub env_dir: PathBuf,
+    /// Budget of every call into a session (fuel, wall clock, output); `memory_bytes` is the
+    /// session's memory limit, for its whole life.
+    pub limits: Limits,
+    /// A session unused for this long is closed.
+    pub idle_ttl: Duration,
+    /// At most this many sessions alive at once.
+    pub max_sessions: usize,
+    /// Where compiled components are cached.
+    pub cache: ComponentCache,
+    /// Seed of the sessions' random source (the same seed, the same episode).
+    pub seed: u64,
+}
+
+impl EnvOptions {
+    /// Defaults for `env_dir`: 2·10^9 fuel (about a second of Python), 10 s and 1 MiB of output
+    /// per call, 256 MiB per session, sessions idle for 10 minutes closed, at most 4,096 alive.
+    pub fn new(env_dir: impl Into<PathBuf>) -> Self {
+        EnvOptions {
+            env_dir: env_dir.into(),
+            limits: Limits {
+                fuel: 2_000_000_000,
+                wall_ms: 10_000,
+                memory_bytes: 256 << 20,
+                output_bytes: 1 << 20,
+            },
+            idle_ttl: Duration::from_secs(600),
+            max_sessions: 4096,
+            cache: ComponentCache::user_default(),
+            seed: 0,
+        }
+    }
+}
+
+/// The environments of a directory and their live sessions. Cheap to clone and `Sync`: share
+/// one per process.
+#[derive(Clone)]
+pub struct Environments {
+    inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    options: EnvOptions,
+    python: Arc<PythonComponent>,
+    runners: Arc<Runners>,
+    sources: Mutex<HashMap<String, Arc<str>>>,
+    sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
+    /// Sessions alive or starting (a slot is taken before a start, so the cap holds).
+    alive: AtomicUsize,
+    counter: AtomicU64,
+    nonce: u64,
+    epoch: Instant,
+    _ticker: EpochTicker,
+}
+
+impl Environments {
+    /// Sets up the engine and compiles (or loads from the cache) the CPython component.
+    pub fn new(options: EnvOptions) -> anyhow::Result<Environments> {
+        anyhow::ensure!(
+            options.env_dir.is_dir(),
+            "the environments directory {} does not exist",
+            options.env_dir.display()
+        );
+        let engine = build_session_engine()?;
+        let ticker = EpochTicker::start(&engine);
+        let runners = Arc::new(Runners::new(
+            engine.clone(),
+            options.cache.clone(),
+            options.limits,
+        )?);
+        let python = runners.python().map_err(|e| anyhow::anyhow!(e))?;
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ (u64::from(std::process::id()) << 32);
+        Ok(Environments {
+            inner: Arc::new(Inner {
+                options,
+                python,
+                runners,
+                sources: Mutex::default(),
+                sessions: Mutex::default(),
+                alive: AtomicUsize::new(0),
+                counter: AtomicU64::new(0),
+                nonce,
+                epoch: Instant::now(),
+                _ticker: ticker,
+            }),
+        })
+    }
+
+    /// The options these environments run with.
+    pub fn options(&self) -> &EnvOptions {
+        &self.inner.options
+    }
+
+    /// Starts a session from an environment string (`codegym_v1@<FileStem>@<json>`, or without
+    /// `codegym_v1@` with `env_name` `codegym_v1`). With `session_id`, the session gets that id
+    /// (an earlier session of that id is closed).
+    pub fn start(&self, session_id: Option<&str>, env_str: &str) -> Result<Session, EnvError> {
+        self.start_named(session_id, None, env_str)
+    }
+
+    /// [`Environments::start`] with the environment's name given apart, as CodeGym's client
+    /// sends it.
+    pub fn start_named(
+        &self,
+        session_id: Option<&str>,
+        env_name: Option<&str>,
+        env_str: &str,
+    ) -> Result<Session, EnvError> {
+        let parsed = EnvString::parse(env_name, env_str)?;
+        let source = self.inner.source(&parsed.stem)?;
+        if let Some(id) = session_id {
+            self.inner.remove(id);
+        }
+        self.reap();
+        let inner = &self.inner;
+        if inner.alive.fetch_add(1, Ordering::AcqRel) >= inner.options.max_sessions {
+            inner.alive.fetch_sub(1, Ordering::AcqRel);
+            return Err(EnvError::TooManySessions {
+                limit: inner.options.max_sessions,
+            });
+        }
+        match inner.open(&parsed, &source) {
+            Ok((state, observation)) => {
+                let id = session_id.map_or_else(|| inner.new_id(), str::to_string);
+                let cell = Arc::new(SessionCell {
+                    state: Mutex::new(state),
+                    last_used_ms: AtomicU64::new(inner.now_ms()),
+                });
+                if let Some(old) = inner
+                    .sessions
+                    .lock()
+                    .expect("sessions lock")
+                    .insert(id.clone(), cell.clone())
+                {
+                    // A racing start with the same id: the later one wins.
+                    drop(old);
+                    inner.alive.fetch_sub(1, Ordering::AcqRel);
+                }
+                Ok(Session {
+                    id,
+                    cell,
+                    owner: inner.clone(),
+                    observation: observation.into(),
+                })
+            }
+            Err(e) => {
+                inner.alive.fetch_sub(1, Ordering::AcqRel);
+                Err(e)
+            }
+        }
+    }
+
+    /// The live session `id`.
+    pub fn get(&self, id: &str) -> Result<Session, EnvError> {
+        let cell = self
+            .inner
+            .sessions
+            .lock()
+            .expect("sessions lock")
+            .get(id)
+            .cloned()
+            .ok_or_else(|| EnvError::UnknownSession(id.to_string()))?;
+        Ok(Session {
+            id: id.to_string(),
+            cell,
+            owner: self.inner.clone(),
+            observation: Arc::from(""),
+        })
+    }
+
+    /// Closes session `id`; false when there is none.
+    pub fn close(&self, id: &str) -> bool {
+        self.inner.remove(id)
+    }
+
+    /// How many sessions are alive.
+    pub fn live_sessions(&self) -> usize {
+        self.inner.sessions.lock().expect("sessions lock").len()
+    }
+
+    /// Closes the sessions unused for longer than the idle time-to-live; returns how many.
+    pub fn reap(&self) -> usize {
+        let inner = &self.inner;
+        let limit = inner.options.idle_ttl.as_millis() as u64;
+        let now = inner.now_ms();
+        let expired: Vec<String> = inner
+            .sessions
+            .lock()
+            .expect("sessions lock")
+            .iter()
+            .filter(|(_, cell)| {
+                now.saturating_sub(cell.last_used_ms.load(Ordering::Relaxed)) > limit
+                    && cell.state.try_lock().is_ok()
+            })
+            .map(|(id, _)| id.clone())
+            .collect();
+        expired.iter().filter(|id| inner.remove(id)).count()
+    }
+
+    /// Steps many sessions at once, in parallel over the cores: one result per `(session,
+    /// action)`, in order. The same session may appear once.
+    pub fn step_many(
+        &self,
+        steps: &[(Session, String)],
+    ) -> Vec<Result<crate::StepResult, EnvError>> {
+        use rayon::prelude::*;
+        steps
+            .par_iter()
+            .map(|(session, action)| session.step(action))
+            .collect()
+    }
+
+    /// The engine's runtimes (for the `sandbox` of Python verifiers run beside sessions).
+    pub fn runners(&self) -> &Arc<Runners> {
+        &self.inner.runners
+    }
+}
+
+impl Inner {
+    pub(crate) fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    pub(crate) fn step_limits(&self) -> Limits {
+        self.options.limits
+    }
+
+    fn new_id(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        format!("{:012x}{:08x}", self.nonce & 0xffff_ffff_ffff, n)
+    }
+
+    pub(crate) fn remove(&self, id: &str) -> bool {
+        let removed = self
+            .sessions
+            .lock()
+            .expect("sessions lock")
+            .remove(id)
+            .is_some();
+        if removed {
+            self.alive.fetch_sub(1, Ordering::AcqRel);
+        }
+        removed
+    }
+
+    /// The text of environment file `stem`.py, read once.
+    fn source(&self, stem: &str) -> Result<Arc<str>, EnvError> {
+        if let Some(source) = self.sources.lock().expect("sources lock").get(stem) {
+            return Ok(source.clone());
+        }
+        let path = env_file(&self.options.env_dir, stem);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            EnvError::UnknownEnvironment(format!(
+                "no environment {stem:?}: cannot read {}: {e}",
+                path.display()
+            ))
+        })?;
+        let text: Arc<str> = text.into();
+        self.sources
+            .lock()
+            .expect("sources lock")
+            .insert(stem.to_string(), text.clone());
+        Ok(text)
+    }
+
+    /// A fresh instance holding the environment, started: its state and first observation.
+    fn open(&self, env: &EnvString, source: &str) -> Result<(SessionState, String), EnvError> {
+        let limits = self.options.limits;
+        let live = LiveCandidate::open(
+            &self.python,
+            self.runners.engine(),
+            SESSION_PROGRAM,
+            &limits,
+            self.options.seed,
+        )
+        .map_err(start_failed)?;
+        let mut state = SessionState {
+            live,
+            env_str: format!("{}@{}", env.stem, env.class_str),
+            broken: None,
+            last: (0, 0),
+        };
+        let start = |state: &mut SessionState, name: &str, args: &[serde_json::Value]| {
+            call_driver(state, &limits, name, args).map_err(|e| match e {
+                EnvError::Raised { type_name, message } => EnvError::StartFailed {
+                    status: "start_error".into(),
+                    detail: start_message(&type_name, &message),
+                },
+                EnvError::StepFailed { status, detail } => EnvError::StartFailed { status, detail },
+                other => other,
+            })
+        };
+        start(&mut state, "load", &[json!(env.stem), json!(source)])?;
+        let (observation, _) = start(&mut state, "start", &[json!(env.class_str)])?;
+        let observation = observation
+            .as_str()
+            .map_or_else(|| observation.to_string(), str::to_string);
+        Ok((state, observation))
+    }
+}
+
+/// The file of environment `stem` in `dir`.
+pub fn env_file(dir: &Path, stem: &str) -> PathBuf {
+    dir.join(format!("{stem}.py"))
+}
+
+fn start_message(type_name: &str, message: &str) -> String {
+    if type_name == "ModuleNotFoundError" {
+        format!(
+            "the environment file imports a module the sandbox does not have ({message}); \
+             it offers the standard library and a small gymnasium"
+        )
+    } else {
+        format!("{type_name}: {message}")
+    }
+}
+
+fn start_failed(error: CallError) -> EnvError {
+    match error {
+        CallError::Raised(r) => EnvError::StartFailed {
+            status: "start_error".into(),
+            detail: start_message(&r.type_name, &r.message),
+        },
+        CallError::Ended(outcome) => EnvError::StartFailed {
+            status: status_name(outcome.status).into(),
+            detail: outcome.stderr.lines().last().unwrap_or("").to_string(),
+        },
+        CallError::Invalid(m) => EnvError::StartFailed {
+            status: "start_error".into(),
+            detail: m,
+        },
+    }
+}

@@ -1,0 +1,82 @@
+//! What can go wrong with environments and sessions, each with a message that says what to do.
+
+use std::fmt;
+
+/// An error of an environment or a session.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EnvError {
+    /// The environment string cannot be read.
+    BadEnvString(String),
+    /// No environment file for the string in the environments directory.
+    UnknownEnvironment(String),
+    /// The environment did not start: its file failed to load, no class accepted the string, or
+    /// it crossed a limit while starting. `status` is one of [`crate::session::STATUSES`].
+    StartFailed { status: String, detail: String },
+    /// As many sessions are alive as allowed.
+    TooManySessions { limit: usize },
+    /// No live session has this id (never started, closed, or expired).
+    UnknownSession(String),
+    /// The session broke in an earlier step (`status`: why); close it and start another.
+    Broken { status: String, detail: String },
+    /// This step crossed a limit, exited or trapped: the session is now broken.
+    StepFailed { status: String, detail: String },
+    /// The environment raised an exception in this call; the session lives on.
+    Raised { type_name: String, message: String },
+    /// The request was malformed (an action that is not text, say).
+    BadRequest(String),
+}
+
+impl EnvError {
+    /// A short, stable name for the kind of error (for reports and HTTP bodies).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EnvError::BadEnvString(_) => "bad_env_str",
+            EnvError::UnknownEnvironment(_) => "unknown_environment",
+            EnvError::StartFailed { .. } => "start_error",
+            EnvError::TooManySessions { .. } => "too_many_sessions",
+            EnvError::UnknownSession(_) => "unknown_session",
+            EnvError::Broken { .. } => "broken",
+            EnvError::StepFailed { .. } => "step_failed",
+            EnvError::Raised { .. } => "raised",
+            EnvError::BadRequest(_) => "bad_request",
+        }
+    }
+}
+
+impl fmt::Display for EnvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EnvError::BadEnvString(m) | EnvError::BadRequest(m) => f.write_str(m),
+            EnvError::UnknownEnvironment(m) => f.write_str(m),
+            EnvError::StartFailed { status, detail } => {
+                write!(f, "the environment did not start ({status}): {detail}")
+            }
+            EnvError::TooManySessions { limit } => write!(
+                f,
+                "{limit} sessions are alive, the most allowed: close some (or let idle ones \
+                 expire), or raise the limit"
+            ),
+            EnvError::UnknownSession(id) => {
+                write!(
+                    f,
+                    "no live session {id:?} (never started, closed, or expired)"
+                )
+            }
+            EnvError::Broken { status, detail } => write!(
+                f,
+                "the session broke in an earlier step ({status}: {detail}); close it and start another"
+            ),
+            EnvError::StepFailed { status, detail } => {
+                write!(
+                    f,
+                    "the step failed ({status}): {detail}; the session is now broken"
+                )
+            }
+            EnvError::Raised { type_name, message } => {
+                write!(f, "the environment raised {type_name}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EnvError {}

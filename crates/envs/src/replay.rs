@@ -1,0 +1,84 @@
+//! Replaying action lists against environments (`rewardbox env run`): the offline way to test an
+//! environment. One episode per input line: `{"env_str", "actions": [...]}` (an action is a JSON
+//! string, or an object that is serialised to one), answered by a line with every observation
+//! and the final reward.
+
+use crate::check::env_str_of;
+use crate::environments::Environments;
+use crate::error::EnvError;
+use serde_json::{Value, json};
+
+/// Replays the episode of one input line (1-based `line`); the result is one JSON object:
+/// `{"line", "id", "env_str", "observation", "steps": [...], "reward", "done", "status"}`, where
+/// each step is `{"action", "ok", "observation", "fuel"}` or `{"action", "error", "kind"}` and
+/// `status` is `ok`, or how the episode could not go on (`bad_line`, `start_error`, a limit).
+pub fn replay(envs: &Environments, line: usize, text: &str) -> Value {
+    let episode: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return failed(
+                line,
+                "bad_line",
+                format!("line {line}: not valid JSON: {e}"),
+            );
+        }
+    };
+    let env_str = match env_str_of(&episode) {
+        Ok(s) => s,
+        Err(e) => return failed(line, "bad_line", format!("line {line}: {e}")),
+    };
+    let Some(actions) = episode.get("actions").and_then(Value::as_array) else {
+        return failed(
+            line,
+            "bad_line",
+            format!("line {line}: \"actions\" must be a list"),
+        );
+    };
+    let session = match envs.start(None, &env_str) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut out = failed(line, "start_error", e.to_string());
+            out["env_str"] = json!(env_str);
+            return out;
+        }
+    };
+    let mut steps = Vec::new();
+    let mut status = "ok".to_string();
+    for action in actions {
+        let text = match action {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match session.step(&text) {
+            Ok(step) => steps.push(json!({
+                "action": text, "ok": step.ok, "observation": step.observation, "fuel": step.fuel,
+            })),
+            Err(e) => {
+                steps.push(json!({"action": text, "error": e.to_string(), "kind": e.kind()}));
+                if let EnvError::StepFailed { status: why, .. } = &e {
+                    status = why.clone();
+                    break;
+                }
+            }
+        }
+    }
+    let (reward, done) = if status == "ok" {
+        (
+            session.reward().ok().map_or(Value::Null, |r| json!(r)),
+            session.done().ok().map_or(Value::Null, |d| json!(d)),
+        )
+    } else {
+        (Value::Null, Value::Null)
+    };
+    let out = json!({
+        "line": line, "id": episode.get("id").cloned().unwrap_or(Value::Null), "env_str": env_str,
+        "observation": session.first_observation(), "steps": steps, "reward": reward,
+        "done": done, "status": status,
+    });
+    session.close();
+    out
+}
+
+fn failed(line: usize, status: &str, detail: String) -> Value {
+    json!({"line": line, "status": status, "detail": detail, "steps": []})
+}

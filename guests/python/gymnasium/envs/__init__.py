@@ -1,0 +1,3 @@
+"""Environment registration (`register`, `make`)."""
+
+from gymnasium.envs.registration import make, register, registry, spec  # noqa: F401

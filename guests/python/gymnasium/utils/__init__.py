@@ -1,0 +1,3 @@
+"""gymnasium's utilities: `seeding`."""
+
+from gymnasium.utils import seeding  # noqa: F401

@@ -1,0 +1,261 @@
+//! Sessions of CodeGym-format environments (tests/data/codegym, the project's own), through the
+//! real sandboxed path: the environments' own solutions, the verification stage, replays, and
+//! environments that misbehave — each with a clear per-session status while every other session
+//! keeps working — plus isolation between sessions, the session cap and the idle time-to-live.
+
+mod common;
+
+use rewardbox::{ComponentCache, Limits};
+use rewardbox_envs::{EnvError, EnvOptions, Environments, check, replay};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn env_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/codegym")
+}
+
+fn options() -> EnvOptions {
+    let mut options = EnvOptions::new(env_dir());
+    options.cache = ComponentCache::in_dir(common::test_cache_dir());
+    options.limits = Limits {
+        fuel: 500_000_000,
+        wall_ms: 10_000,
+        memory_bytes: 64 << 20,
+        output_bytes: 64 << 10,
+    };
+    options
+}
+
+fn environments() -> Environments {
+    Environments::new(options()).expect("environments")
+}
+
+const SUM: &str = r#"codegym_v1@Toy_1_I__SumListEnv@{"values": [3, 4, 5]}"#;
+const MISBEHAVE: &str = "codegym_v1@Hostile_1_I__MisbehaveEnv@{}";
+
+fn action(name: &str, parameters: &str) -> String {
+    format!(r#"{{"name": "{name}", "parameters": {parameters}}}"#)
+}
+
+#[test]
+fn a_session_steps_resets_and_solves() {
+    let envs = environments();
+    let s = envs.start(None, SUM).unwrap();
+    assert!(
+        s.first_observation().contains("3 integers"),
+        "{}",
+        s.first_observation()
+    );
+    let step = s.step(&action("GetValue", r#"{"index": 1}"#)).unwrap();
+    assert!(step.ok);
+    assert_eq!(step.observation, "4");
+    assert!(step.fuel > 0);
+    let bad = s.step("not json at all").unwrap();
+    assert!(!bad.ok, "the environment reports a malformed action itself");
+    assert!(!s.done().unwrap());
+    let done = s.step(&action("Done", r#"{"answer": 12}"#)).unwrap();
+    assert!(
+        done.observation.contains("reward=1"),
+        "{}",
+        done.observation
+    );
+    assert!(s.done().unwrap());
+    assert_eq!(s.reward().unwrap(), 1.0);
+    assert_eq!(
+        s.reset(Some(&serde_json::json!({"values": [1]}))).unwrap(),
+        "Environment has been reset."
+    );
+    assert!(!s.done().unwrap());
+    assert_eq!(s.get_attribute("get_ref_answer").unwrap(), 1);
+    let solved = s.get_attribute("solve").unwrap();
+    assert!(solved.as_str().unwrap().contains("reward=1"));
+    assert_eq!(
+        s.get_attribute("step_count").unwrap(),
+        4,
+        "solve drove the four steps"
+    );
+    let id = s.id().to_string();
+    assert!(envs.get(&id).is_ok());
+    s.close();
+    assert!(matches!(envs.get(&id), Err(EnvError::UnknownSession(_))));
+}
+
+#[test]
+fn the_verification_stage_reports_every_kind_of_instance() {
+    let envs = environments();
+    let text = std::fs::read_to_string(env_dir().join("instances.jsonl")).unwrap();
+    let lines: Vec<(usize, String)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.to_string()))
+        .collect();
+    let report = check::check(&envs, &lines);
+    let statuses: Vec<&str> = report.instances.iter().map(|i| i.status).collect();
+    assert_eq!(
+        statuses,
+        vec![
+            "solved",
+            "solved",
+            "solved",
+            "wrong",
+            "start_error",
+            "start_error",
+            "crashed",
+            "start_error",
+            "start_error"
+        ],
+        "{:#?}",
+        report.instances
+    );
+    let numpy = &report.instances[5].detail;
+    assert!(
+        numpy.contains("numpy"),
+        "a missing module is named: {numpy}"
+    );
+    assert!(report.instances[8].detail.contains("line 9"));
+    assert_eq!(report.summary.by_status["solved"], 3);
+    assert_eq!(envs.live_sessions(), 0, "every checked session is closed");
+}
+
+#[test]
+fn misbehaving_environments_break_only_their_own_session() {
+    let envs = environments();
+    let neighbour = envs.start(None, SUM).unwrap();
+    let cases = [
+        ("Loop", "fuel_exhausted"),
+        ("Allocate", "memory_exceeded"),
+        ("Flood", "output_exceeded"),
+        ("Exit", "exited"),
+    ];
+    for (name, status) in cases {
+        let s = envs.start(None, MISBEHAVE).unwrap();
+        match s.step(&action(name, "{}")) {
+            Err(EnvError::StepFailed { status: got, .. }) => assert_eq!(got, status, "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+        match s.step(&action("Visit", "{}")) {
+            Err(EnvError::Broken { status: got, .. }) => assert_eq!(got, status, "{name}"),
+            other => panic!("{name} then Visit: {other:?}"),
+        }
+        assert_eq!(
+            neighbour
+                .step(&action("GetValue", r#"{"index": 0}"#))
+                .unwrap()
+                .observation,
+            "3"
+        );
+        s.close();
+    }
+    // An exception fails the call only.
+    let s = envs.start(None, MISBEHAVE).unwrap();
+    assert!(matches!(
+        s.step(&action("Raise", "{}")),
+        Err(EnvError::Raised { .. })
+    ));
+    assert_eq!(s.step(&action("Visit", "{}")).unwrap().observation, "1");
+    // Files, the network and the environment are not there.
+    let read = s.step(&action("ReadFile", "{}")).unwrap();
+    assert!(
+        !read.ok && !read.observation.contains("root:"),
+        "{}",
+        read.observation
+    );
+    let net = s.step(&action("Network", "{}")).unwrap();
+    assert!(!net.ok, "{}", net.observation);
+    assert_eq!(s.step(&action("Environ", "{}")).unwrap().observation, "{}");
+}
+
+#[test]
+fn sessions_do_not_share_state() {
+    let envs = environments();
+    let a = envs.start(None, MISBEHAVE).unwrap();
+    let b = envs.start(None, MISBEHAVE).unwrap();
+    for expected in ["1", "2", "3"] {
+        assert_eq!(
+            a.step(&action("Visit", "{}")).unwrap().observation,
+            expected
+        );
+    }
+    assert_eq!(b.step(&action("Visit", "{}")).unwrap().observation, "1");
+}
+
+#[test]
+fn unknown_ids_bad_strings_the_cap_and_the_idle_time_to_live() {
+    let mut opts = options();
+    opts.max_sessions = 2;
+    opts.idle_ttl = Duration::from_millis(300);
+    let envs = Environments::new(opts).unwrap();
+    assert!(matches!(envs.get("nope"), Err(EnvError::UnknownSession(_))));
+    assert!(matches!(
+        envs.start(None, "not an env string"),
+        Err(EnvError::BadEnvString(_))
+    ));
+    assert!(matches!(
+        envs.start(None, "codegym_v1@../secrets@{}"),
+        Err(EnvError::BadEnvString(_))
+    ));
+    assert!(matches!(
+        envs.start(None, "codegym_v1@Missing_I__Env@{}"),
+        Err(EnvError::UnknownEnvironment(_))
+    ));
+    let first = envs.start(Some("first"), SUM).unwrap();
+    let _second = envs.start(None, SUM).unwrap();
+    match envs.start(None, SUM) {
+        Err(e @ EnvError::TooManySessions { limit: 2 }) => {
+            assert!(e.to_string().contains("close some"))
+        }
+        other => panic!("{:?}", other.map(|s| s.id().to_string())),
+    }
+    // Restarting a session id replaces it, within the cap.
+    let again = envs.start(Some("first"), SUM).unwrap();
+    assert_eq!(again.id(), "first");
+    drop(first);
+    std::thread::sleep(Duration::from_millis(400));
+    assert_eq!(envs.reap(), 2);
+    assert_eq!(envs.live_sessions(), 0);
+    assert!(envs.start(None, SUM).is_ok());
+}
+
+#[test]
+fn replays_write_every_observation() {
+    let envs = environments();
+    let text = std::fs::read_to_string(env_dir().join("episodes.jsonl")).unwrap();
+    let results: Vec<serde_json::Value> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| replay::replay(&envs, i + 1, l))
+        .collect();
+    assert_eq!(results[0]["status"], "ok");
+    assert_eq!(results[0]["reward"], 1.0);
+    assert_eq!(results[0]["steps"].as_array().unwrap().len(), 4);
+    assert_eq!(results[0]["steps"][2]["ok"], false);
+    assert_eq!(results[1]["status"], "fuel_exhausted");
+    assert_eq!(
+        results[1]["steps"].as_array().unwrap().len(),
+        2,
+        "no step after the session broke"
+    );
+    let bad = replay::replay(&envs, 7, "{\"actions\": []}");
+    assert_eq!(bad["status"], "bad_line");
+    assert!(bad["detail"].as_str().unwrap().contains("line 7"));
+}
+
+#[test]
+fn many_sessions_step_in_parallel() {
+    let envs = environments();
+    let sessions: Vec<_> = (0..32).map(|_| envs.start(None, SUM).unwrap()).collect();
+    let steps: Vec<_> = sessions
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            (
+                s.clone(),
+                action("GetValue", &format!(r#"{{"index": {}}}"#, i % 3)),
+            )
+        })
+        .collect();
+    let results = envs.step_many(&steps);
+    for (i, r) in results.iter().enumerate() {
+        assert_eq!(r.as_ref().unwrap().observation, ["3", "4", "5"][i % 3]);
+    }
+}
