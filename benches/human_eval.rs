@@ -14,8 +14,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-const PROBLEMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/HumanEval.jsonl");
-const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/human_eval_peer.py");
+const PROBLEMS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/HumanEval.jsonl"
+);
+const PEER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../benches/human_eval_peer.py"
+);
 const COPIES: usize = 10;
 
 fn main() {
