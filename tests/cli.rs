@@ -324,3 +324,32 @@ fn deepgym_folders_import_as_tasks_that_score_their_reference_solutions() {
         assert_eq!(r["results"][0]["score"], 1.0, "{r}");
     }
 }
+
+#[test]
+fn env_check_reports_each_instance_and_fails_on_error_when_asked() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/codegym");
+    let out = rewardbox()
+        .args(["env", "check"])
+        .arg(&dir)
+        .arg(dir.join("instances.jsonl"))
+        .args(["--fuel", "500000000", "--fail-on-error"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "not every instance is solved");
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["summary"]["instances"], 9);
+    assert_eq!(report["summary"]["by_status"]["solved"], 3);
+    assert_eq!(report["instances"][3]["status"], "wrong");
+    let table = String::from_utf8_lossy(&out.stderr);
+    assert!(table.contains("start_error") && table.contains("33.3% solved"), "{table}");
+    let run = rewardbox()
+        .args(["env", "run"])
+        .arg(&dir)
+        .arg(dir.join("episodes.jsonl"))
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let lines = parse(&run.stdout);
+    assert_eq!(lines[0]["reward"], 1.0);
+    assert_eq!(lines[1]["status"], "fuel_exhausted");
+}

@@ -259,3 +259,120 @@ fn many_sessions_step_in_parallel() {
         assert_eq!(r.as_ref().unwrap().observation, ["3", "4", "5"][i % 3]);
     }
 }
+
+const EPISODE: &str = r#"{
+    "task": "Fix sum_evens in evens.py.",
+    "files": {"evens.py": "def sum_evens(xs):\n    return sum(x for x in xs if x % 2 == 1)\n"},
+    "setup_code": "print(open('evens.py').read())",
+    "step_verifier_code": "import json\nfrom deepgym_solution import load_solution\ns = load_solution('evens.py')\ncases = [([1, 2, 3, 4], 6), ([], 0), ([5], 0)]\nprint('noise')\nprint(json.dumps({'score': sum(s.sum_evens(a) == b for a, b in cases) / 3}))\n",
+    "final_verifier_code": "import json\nfrom deepgym_solution import load_solution\ns = load_solution('evens.py')\ncases = [([1, 2, 3, 4], 6), ([-2], -2)]\nok = sum(s.sum_evens(a) == b for a, b in cases)\nprint(json.dumps({'score': ok / 2, 'passed': ok == 2, 'details': f'{ok}/2'}))\n",
+    "max_steps": 6,
+    "timeout_per_step": 10
+}"#;
+
+fn episode_spec() -> rewardbox_envs::EpisodeSpec {
+    rewardbox_envs::EpisodeSpec::from_json(&serde_json::from_str(EPISODE).unwrap()).unwrap()
+}
+
+fn code(content: &str) -> serde_json::Value {
+    serde_json::json!({"action_type": "code", "content": content})
+}
+
+#[test]
+fn a_deepgym_style_episode_edits_runs_and_is_scored() {
+    let envs = environments();
+    let episode = envs.start_episode(episode_spec()).unwrap();
+    assert!(episode.first_observation().contains("x % 2 == 1"));
+    let read = episode
+        .step(&code("print(open('evens.py').read().count('== 1'))"))
+        .unwrap();
+    assert_eq!(read.observation, "1\n");
+    assert!(
+        (read.reward.unwrap() - 1.0 / 3.0).abs() < 1e-9,
+        "{:?}",
+        read.reward
+    );
+    let fixed = "def sum_evens(xs):\n    return sum(x for x in xs if x % 2 == 0)\n";
+    let write = episode
+        .step(
+            &serde_json::json!({"action_type": "write_file", "path": "evens.py", "content": fixed}),
+        )
+        .unwrap();
+    assert_eq!(write.reward, Some(1.0));
+    let run = episode
+        .step(&code("import evens\nprint(evens.sum_evens([2, 3, 4]))"))
+        .unwrap();
+    assert_eq!(
+        run.observation, "6\n",
+        "the workspace is importable and persists"
+    );
+    let done = episode
+        .step(&serde_json::json!({"action_type": "done"}))
+        .unwrap();
+    assert!(done.done);
+    let verdict = episode.score().unwrap();
+    assert_eq!((verdict.score, verdict.passed), (1.0, true), "{verdict:?}");
+    assert_eq!(verdict.details, "2/2");
+    let workspace = episode.workspace().to_path_buf();
+    drop(episode);
+    assert!(
+        !workspace.exists(),
+        "the workspace is removed with the episode"
+    );
+}
+
+#[test]
+fn an_episode_contains_what_its_actions_do() {
+    let envs = environments();
+    let episode = envs.start_episode(episode_spec()).unwrap();
+    // A step that loops ends on its own budget; the episode goes on.
+    let looped = episode.step(&code("while True:\n    pass")).unwrap();
+    assert!(
+        looped.observation.contains("fuel exhausted"),
+        "{}",
+        looped.observation
+    );
+    assert!(episode.step(&code("print(1)")).is_ok());
+    // No way out of the workspace: paths, links, processes.
+    assert!(matches!(
+        episode
+            .step(&serde_json::json!({"action_type": "write_file", "path": "../x", "content": ""})),
+        Err(EnvError::BadRequest(_))
+    ));
+    let marker = format!("rewardbox-pwned-{}", std::process::id());
+    let _ = episode.step(&code("import os\nos.symlink('/tmp', 'link')"));
+    let _ = episode.step(&serde_json::json!({"action_type": "write_file", "path": format!("link/{marker}"), "content": "x"}));
+    assert!(
+        !std::env::temp_dir().join(&marker).exists(),
+        "a link led the host out of the workspace"
+    );
+    assert!(matches!(
+        episode.step(&serde_json::json!({"action_type": "bash", "content": "ls"})),
+        Err(EnvError::BadRequest(_))
+    ));
+    let secret = episode
+        .step(&code("print(open('/etc/passwd').read())"))
+        .unwrap();
+    assert!(
+        !secret.observation.contains("root:"),
+        "{}",
+        secret.observation
+    );
+}
+
+#[test]
+fn an_episode_whose_workspace_grows_past_its_limit_ends() {
+    let envs = environments();
+    let episode = envs.start_episode(episode_spec()).unwrap();
+    let fill =
+        "with open('big', 'wb') as f:\n    for _ in range(70):\n        f.write(b'x' * (1 << 20))";
+    match episode.step(&code(fill)) {
+        Err(EnvError::StepFailed { status, .. }) => assert_eq!(status, "workspace_exceeded"),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(
+        episode.step(&code("print(1)")),
+        Err(EnvError::Broken { .. })
+    ));
+    assert_eq!(episode.score().unwrap().score, 0.0);
+}

@@ -272,6 +272,8 @@ def _warm_up():
         _sandbox.Candidate = real
         rb_sandbox.install = install
         rb_sandbox.reset()
+        deepgym_solution.configure(None, "python")
+        rewardbox.configure(None, "python")
         rb_live._State.module = None
         rb_env._Held.session = None
         rb_live._State.handles = {}

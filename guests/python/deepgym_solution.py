@@ -27,7 +27,7 @@ class SolutionError(Exception):
     cannot cross. A built-in exception it raised keeps its type too (`except ValueError`)."""
 
 
-class SolutionTimeoutError(SolutionError):
+class SolutionTimeoutError(SolutionError, TimeoutError):
     """The solution ran out of time (fuel or wall clock): a judged 0. Also a `TimeoutError`."""
 
 
@@ -60,13 +60,14 @@ def _as_solution_error(kind):
 
 @functools.cache
 def _as_timeout(kind):
-    return type(kind.__name__, (kind, SolutionTimeoutError, TimeoutError), {"__module__": kind.__module__})
+    """`kind` (an exception class) that is a `SolutionTimeoutError` too."""
+    return type(kind.__name__, (kind, SolutionTimeoutError), {"__module__": kind.__module__})
 
 
 def translate(error):
     """DeepGym's exception for a `rb_proxy.CandidateError`."""
     if isinstance(error, rb_proxy.CandidateTimeout):
-        return _as_timeout(type(error))(str(error))
+        return SolutionTimeoutError(str(error))
     for kind in type(error).__mro__:
         if kind.__module__ == "builtins" and issubclass(kind, Exception) and kind is not Exception:
             try:

@@ -9,7 +9,9 @@ An environment file defines a `gymnasium.Env` subclass with `from_env_str(env_st
 `finished` and `reward`, and usually `get_ref_answer()` and `solve()`.
 """
 
+import base64
 import linecache
+import marshal
 import sys
 import types
 
@@ -21,7 +23,7 @@ class StartError(Exception):
     """The environment could not be started: no class accepts the environment string."""
 
 
-#: The program of a session's live candidate.
+#: The program of a session's live candidate (`load` and the others, imported from here).
 PROGRAM = "from rb_env import load, start, step, reset, reward, done, get_attribute, observation\n"
 
 
@@ -45,13 +47,14 @@ def _plain(value):
 class Session:
     """The environment module, and the environment once started."""
 
-    def __init__(self, stem, source):
+    def __init__(self, stem, source, code=None):
         filename = stem + ".py"
         module = types.ModuleType(stem)
         module.__file__ = filename
         sys.modules[stem] = module
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        exec(compile(source, filename, "exec"), module.__dict__)
+        self.code = code if code is not None else compile(source, filename, "exec")
+        exec(self.code, module.__dict__)
         self.module = module
         self.env = None
 
@@ -135,9 +138,13 @@ def _session():
     return _Held.session
 
 
-def load(stem, source):
-    """Executes the environment file `stem`.py (its text `source`) in this instance."""
-    _Held.session = Session(stem, source)
+def load(stem, source, code=None):
+    """Executes the environment file `stem`.py (its text `source`) in this instance; `code` is
+    what an earlier `load` returned for the same file (its compiled code, base64), to skip
+    compiling. Returns the compiled code, for the host to pass next time."""
+    compiled = marshal.loads(base64.b64decode(code)) if code is not None else None
+    _Held.session = Session(stem, source, compiled)
+    return code if code is not None else base64.b64encode(marshal.dumps(_Held.session.code)).decode("ascii")
 
 
 def start(env_str):

@@ -9,10 +9,25 @@ schema as the ``rewardbox score`` CLI.
     results = scorer.score([{"id": "q1", "verifier": "math", "reference": "1/2",
                              "completions": ["$\\\\boxed{0.5}$"]}])
     adv = rewardbox.advantages([r["score"] for r in results[0]["results"]], method="grpo")
+
+    envs = rewardbox.Environments("codegym_envs")        # multi-turn environments (CodeGym format)
+    with envs.start("codegym_v1@Leetcode_1_I__HouseRobberEnv@{...}") as session:
+        ok, observation = session.step({"name": "Observe", "parameters": {}})
+        print(session.done, session.reward)
 """
 
-from ._rewardbox import Scorer, __version__, builtin_verifiers
+from ._rewardbox import SessionError, Environments, Scorer, Session, __version__, builtin_verifiers
 from .advantages import Advantages, advantages
 from .trl import trl_reward
 
-__all__ = ["Scorer", "Advantages", "advantages", "trl_reward", "builtin_verifiers", "__version__"]
+__all__ = [
+    "Scorer",
+    "Environments",
+    "Session",
+    "SessionError",
+    "Advantages",
+    "advantages",
+    "trl_reward",
+    "builtin_verifiers",
+    "__version__",
+]

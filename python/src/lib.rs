@@ -4,6 +4,7 @@
 //! threads may share one `Scorer`.
 
 mod convert;
+mod envs;
 mod results;
 
 use convert::py_to_json;
@@ -154,6 +155,7 @@ fn builtin_verifiers() -> Vec<&'static str> {
 #[pymodule]
 fn _rewardbox(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scorer>()?;
+    envs::register(m)?;
     m.add_function(wrap_pyfunction!(builtin_verifiers, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

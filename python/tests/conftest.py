@@ -11,6 +11,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def scorer() -> rewardbox.Scorer:
-    cache = os.environ.get("REWARDBOX_CACHE_DIR") or str(ROOT / "target" / "python-test-cache")
-    return rewardbox.Scorer(threads=2, cache_dir=cache)
+def cache_dir() -> str:
+    """Where the tests cache compiled components."""
+    return os.environ.get("REWARDBOX_CACHE_DIR") or str(ROOT / "target" / "python-test-cache")
+
+
+@pytest.fixture(scope="session")
+def scorer(cache_dir) -> rewardbox.Scorer:
+    return rewardbox.Scorer(threads=2, cache_dir=cache_dir)

@@ -12,8 +12,8 @@ use crate::limits::Limits;
 use crate::live::LiveCandidate;
 use crate::memo::{self, RunMemo, Weigh};
 use crate::runner::{Runners, crashed, error_outcome, failed};
-use crate::sandbox::{Job, JobState};
-use std::path::{Path, PathBuf};
+use crate::sandbox::{Job, JobState, Mount};
+use std::path::PathBuf;
 use std::sync::Arc;
 use wasmtime::Engine;
 
@@ -49,13 +49,31 @@ impl PythonComponent {
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let mut job = Job::new(
+        self.run_with(
             engine,
+            source,
+            stdin,
             limits,
             seed,
-            stdin.as_bytes(),
             HostContext::default(),
-        );
+            &[],
+        )
+    }
+
+    /// Runs `source` with `stdin` in a fresh instance that sees `mounts` and offers `host` (a
+    /// trusted program may open live candidates through it; a candidate's never can).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_with(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+        host: HostContext,
+        mounts: &[Mount<'_>],
+    ) -> RunOutcome {
+        let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), host, mounts);
         let result = self
             .pre
             .instantiate(&mut job.store)
@@ -350,11 +368,19 @@ impl JudgeFiles {
         Ok(files)
     }
 
-    /// The directories to mount, with their guest paths.
-    fn mounts(&self) -> Vec<(&Path, &str)> {
+    /// The directories to mount (read-only).
+    fn mounts(&self) -> Vec<Mount<'_>> {
         vec![
-            (self.solution.as_path(), "/solution"),
-            (self.judge.as_path(), "/judge"),
+            Mount {
+                host: &self.solution,
+                guest: "/solution",
+                writable: false,
+            },
+            Mount {
+                host: &self.judge,
+                guest: "/judge",
+                writable: false,
+            },
         ]
     }
 }

@@ -14,6 +14,17 @@ use wasmtime::{Engine, ResourceLimiter, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
 
+/// A host directory a guest sees at `guest` (its only file system): read-only unless `writable`.
+#[derive(Debug, Clone, Copy)]
+pub struct Mount<'a> {
+    /// The directory on the host (one the host created for this job).
+    pub host: &'a std::path::Path,
+    /// Where the guest sees it, e.g. `/workspace`.
+    pub guest: &'a str,
+    /// Whether the guest may create, change and delete files in it.
+    pub writable: bool,
+}
+
 /// The state of one job's store.
 pub struct JobState {
     wasi: WasiCtx,
@@ -58,15 +69,15 @@ impl Job {
         Job::with_files(engine, limits, seed, stdin, host, &[])
     }
 
-    /// A fresh store like [`Job::new`] whose guest also sees each host directory of `files` at its
-    /// guest path, read-only: the only file system a guest ever gets.
+    /// A fresh store like [`Job::new`] whose guest also sees each of `mounts`: the only file
+    /// system a guest ever gets.
     pub fn with_files(
         engine: &Engine,
         limits: &Limits,
         seed: u64,
         stdin: &[u8],
         host: crate::host::HostContext,
-        files: &[(&std::path::Path, &str)],
+        mounts: &[Mount<'_>],
     ) -> Job {
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
@@ -83,9 +94,14 @@ impl Job {
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
-        for (host_dir, guest_path) in files {
+        for mount in mounts {
+            let perms = if mount.writable {
+                FsPerms::ReadWrite
+            } else {
+                FsPerms::ReadOnly
+            };
             // A directory the host itself just created; failing to open it is a host bug.
-            wasi.preopened_dir(host_dir, guest_path, FsPerms::ReadOnly)
+            wasi.preopened_dir(mount.host, mount.guest, perms)
                 .expect("opening a directory the host created for the guest");
         }
         let state = JobState {

@@ -69,11 +69,18 @@ pub struct Environments {
     inner: Arc<Inner>,
 }
 
+/// An environment file: its text, and its compiled code once a session has compiled it (base64
+/// of `marshal`, handed to the next sessions so that they skip compiling).
+struct EnvFile {
+    source: String,
+    code: Mutex<Option<serde_json::Value>>,
+}
+
 pub(crate) struct Inner {
     options: EnvOptions,
     python: Arc<PythonComponent>,
     runners: Arc<Runners>,
-    sources: Mutex<HashMap<String, Arc<str>>>,
+    sources: Mutex<HashMap<String, Arc<EnvFile>>>,
     sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
     /// Sessions alive or starting (a slot is taken before a start, so the cap holds).
     alive: AtomicUsize,
@@ -276,28 +283,31 @@ impl Inner {
         removed
     }
 
-    /// The text of environment file `stem`.py, read once.
-    fn source(&self, stem: &str) -> Result<Arc<str>, EnvError> {
-        if let Some(source) = self.sources.lock().expect("sources lock").get(stem) {
-            return Ok(source.clone());
+    /// Environment file `stem`.py, read once.
+    fn source(&self, stem: &str) -> Result<Arc<EnvFile>, EnvError> {
+        if let Some(file) = self.sources.lock().expect("sources lock").get(stem) {
+            return Ok(file.clone());
         }
         let path = env_file(&self.options.env_dir, stem);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
+        let source = std::fs::read_to_string(&path).map_err(|e| {
             EnvError::UnknownEnvironment(format!(
                 "no environment {stem:?}: cannot read {}: {e}",
                 path.display()
             ))
         })?;
-        let text: Arc<str> = text.into();
+        let file = Arc::new(EnvFile {
+            source,
+            code: Mutex::new(None),
+        });
         self.sources
             .lock()
             .expect("sources lock")
-            .insert(stem.to_string(), text.clone());
-        Ok(text)
+            .insert(stem.to_string(), file.clone());
+        Ok(file)
     }
 
     /// A fresh instance holding the environment, started: its state and first observation.
-    fn open(&self, env: &EnvString, source: &str) -> Result<(SessionState, String), EnvError> {
+    fn open(&self, env: &EnvString, file: &EnvFile) -> Result<(SessionState, String), EnvError> {
         let limits = self.options.limits;
         let live = LiveCandidate::open(
             &self.python,
@@ -323,7 +333,13 @@ impl Inner {
                 other => other,
             })
         };
-        start(&mut state, "load", &[json!(env.stem), json!(source)])?;
+        let code = file.code.lock().expect("code lock").clone();
+        let mut load_args = vec![json!(env.stem), json!(file.source)];
+        load_args.extend(code.clone());
+        let (compiled, _) = start(&mut state, "load", &load_args)?;
+        if code.is_none() && compiled.is_string() {
+            *file.code.lock().expect("code lock") = Some(compiled);
+        }
         let (observation, _) = start(&mut state, "start", &[json!(env.class_str)])?;
         let observation = observation
             .as_str()

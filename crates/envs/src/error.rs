@@ -24,6 +24,8 @@ pub enum EnvError {
     Raised { type_name: String, message: String },
     /// The request was malformed (an action that is not text, say).
     BadRequest(String),
+    /// An episode's verifier gave no verdict (it crashed, or printed none); the episode goes on.
+    VerifierFailed(String),
 }
 
 impl EnvError {
@@ -39,6 +41,7 @@ impl EnvError {
             EnvError::StepFailed { .. } => "step_failed",
             EnvError::Raised { .. } => "raised",
             EnvError::BadRequest(_) => "bad_request",
+            EnvError::VerifierFailed(_) => "verifier_error",
         }
     }
 }
@@ -48,6 +51,7 @@ impl fmt::Display for EnvError {
         match self {
             EnvError::BadEnvString(m) | EnvError::BadRequest(m) => f.write_str(m),
             EnvError::UnknownEnvironment(m) => f.write_str(m),
+            EnvError::VerifierFailed(m) => write!(f, "the verifier gave no verdict: {m}"),
             EnvError::StartFailed { status, detail } => {
                 write!(f, "the environment did not start ({status}): {detail}")
             }

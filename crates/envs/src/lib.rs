@@ -20,11 +20,13 @@
 pub mod check;
 pub mod env_str;
 pub mod environments;
+pub mod episode;
 pub mod error;
 pub mod replay;
 pub mod session;
 pub mod value;
 
 pub use environments::{EnvOptions, Environments};
+pub use episode::{Episode, EpisodeSpec, EpisodeStep, EpisodeVerdict};
 pub use error::EnvError;
 pub use session::{Session, StepResult};

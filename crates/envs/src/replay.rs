@@ -1,10 +1,12 @@
 //! Replaying action lists against environments (`rewardbox env run`): the offline way to test an
-//! environment. One episode per input line: `{"env_str", "actions": [...]}` (an action is a JSON
-//! string, or an object that is serialised to one), answered by a line with every observation
-//! and the final reward.
+//! environment. One episode per input line: `{"env_str", "actions": [...]}` for a CodeGym
+//! environment (an action is a JSON string, or an object that is serialised to one), or
+//! `{"episode": {...}, "actions": [...]}` for a DeepGym-style episode (see [`crate::episode`]),
+//! answered by a line with every observation and the final reward or score.
 
 use crate::check::env_str_of;
 use crate::environments::Environments;
+use crate::episode::EpisodeSpec;
 use crate::error::EnvError;
 use serde_json::{Value, json};
 
@@ -23,6 +25,9 @@ pub fn replay(envs: &Environments, line: usize, text: &str) -> Value {
             );
         }
     };
+    if let Some(spec) = episode.get("episode") {
+        return replay_episode(envs, line, &episode, spec);
+    }
     let env_str = match env_str_of(&episode) {
         Ok(s) => s,
         Err(e) => return failed(line, "bad_line", format!("line {line}: {e}")),
@@ -81,4 +86,52 @@ pub fn replay(envs: &Environments, line: usize, text: &str) -> Value {
 
 fn failed(line: usize, status: &str, detail: String) -> Value {
     json!({"line": line, "status": status, "detail": detail, "steps": []})
+}
+
+/// A DeepGym-style episode: `{"line", "id", "observation", "steps": [{"action", "observation",
+/// "reward", "done"} or {"action", "error", "kind"}], "score", "passed", "details", "status"}`.
+fn replay_episode(envs: &Environments, line: usize, episode: &Value, spec: &Value) -> Value {
+    let Some(actions) = episode.get("actions").and_then(Value::as_array) else {
+        return failed(
+            line,
+            "bad_line",
+            format!("line {line}: \"actions\" must be a list"),
+        );
+    };
+    let spec = match EpisodeSpec::from_json(spec) {
+        Ok(spec) => spec,
+        Err(e) => return failed(line, "bad_line", format!("line {line}: \"episode\": {e}")),
+    };
+    let running = match envs.start_episode(spec) {
+        Ok(e) => e,
+        Err(e) => return failed(line, "start_error", e.to_string()),
+    };
+    let mut steps = Vec::new();
+    let mut status = "ok".to_string();
+    for action in actions {
+        match running.step(action) {
+            Ok(step) => steps.push(json!({
+                "action": action, "observation": step.observation, "reward": step.reward, "done": step.done,
+            })),
+            Err(e) => {
+                steps.push(json!({"action": action, "error": e.to_string(), "kind": e.kind()}));
+                if let EnvError::StepFailed { status: why, .. } = &e {
+                    status = why.clone();
+                    break;
+                }
+            }
+        }
+        if running.done() {
+            break;
+        }
+    }
+    let (score, passed, details) = match running.score() {
+        Ok(v) => (json!(v.score), json!(v.passed), json!(v.details)),
+        Err(e) => (Value::Null, Value::Null, json!(e.to_string())),
+    };
+    json!({
+        "line": line, "id": episode.get("id").cloned().unwrap_or(Value::Null),
+        "observation": running.first_observation(), "steps": steps, "score": score,
+        "passed": passed, "details": details, "status": status,
+    })
 }

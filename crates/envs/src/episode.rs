@@ -1,0 +1,454 @@
+//! DeepGym-style multi-turn episodes: an agent edits and runs code in a workspace directory that
+//! persists across steps, each action running in a fresh sandbox, with an optional per-step
+//! reward and a final verdict from verifiers.
+//!
+//! An episode is described by a JSON object (DeepGym's multi-turn environment):
+//! `{"task", "files": {path: text}, "setup_code", "step_verifier_code", "final_verifier_code",
+//! "max_steps", "timeout_per_step"}`. Actions are `{"action_type": "code", "content": python}`
+//! (run with the workspace as working directory; its output is the observation),
+//! `{"action_type": "write_file", "path", "content"}` and `{"action_type": "done"}`. Verifiers
+//! run as DeepGym's scripts do (`__main__`, in the workspace, read-only) in a trusted sandbox
+//! that may load the agent's files as live candidates (`deepgym_solution.load_solution`); the
+//! last JSON object they print, with a `score`, is the verdict.
+//!
+//! The workspace is a host temporary directory the sandboxes see at `/workspace` (read-write for
+//! actions, read-only for verifiers), removed with the episode. Its size is checked after every
+//! step: past the limit the episode ends. A step can write past it before the check by what it
+//! can write within its fuel and wall-clock budget.
+
+use crate::environments::Environments;
+use crate::error::EnvError;
+use crate::session::status_name;
+use rewardbox::Limits;
+use rewardbox::bindings::types::RunStatus;
+use rewardbox::host::HostContext;
+use rewardbox::sandbox::Mount;
+use serde_json::Value;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+/// Where the sandboxes see the workspace.
+pub const WORKSPACE: &str = "/workspace";
+
+/// The most bytes the files of a workspace may hold (checked after each step).
+pub const WORKSPACE_LIMIT_BYTES: u64 = 64 << 20;
+
+/// What describes an episode (DeepGym's multi-turn environment).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpisodeSpec {
+    /// The task, for the agent.
+    pub task: String,
+    /// Files written into the workspace before setup.
+    pub files: Vec<(String, String)>,
+    /// Python run in the workspace after the files; its output is the first observation.
+    pub setup_code: String,
+    /// A verifier run after each step, for a per-step reward.
+    pub step_verifier_code: String,
+    /// The verifier run at the end, for the verdict.
+    pub final_verifier_code: String,
+    /// The episode ends after this many steps.
+    pub max_steps: u32,
+    /// Wall-clock limit of a step, in seconds.
+    pub timeout_per_step: u32,
+}
+
+impl EpisodeSpec {
+    /// Reads the JSON description; the error names the field.
+    pub fn from_json(value: &Value) -> Result<EpisodeSpec, EnvError> {
+        let bad = |m: String| EnvError::BadRequest(m);
+        let text = |field: &str| -> Result<String, EnvError> {
+            match value.get(field) {
+                None | Some(Value::Null) => Ok(String::new()),
+                Some(Value::String(s)) => Ok(s.clone()),
+                Some(_) => Err(bad(format!("\"{field}\" must be a string"))),
+            }
+        };
+        let number = |field: &str, default: u32| -> Result<u32, EnvError> {
+            match value.get(field) {
+                None | Some(Value::Null) => Ok(default),
+                Some(v) => v
+                    .as_u64()
+                    .filter(|n| (1..=u64::from(u32::MAX)).contains(n))
+                    .map(|n| n as u32)
+                    .ok_or_else(|| bad(format!("\"{field}\" must be a positive integer"))),
+            }
+        };
+        let mut files = Vec::new();
+        if let Some(map) = value.get("files").filter(|v| !v.is_null()) {
+            let map = map
+                .as_object()
+                .ok_or_else(|| bad("\"files\" must be an object of path -> text".into()))?;
+            for (path, content) in map {
+                let content = content
+                    .as_str()
+                    .ok_or_else(|| bad(format!("\"files.{path}\" must be text")))?;
+                relative_path(path)?;
+                files.push((path.clone(), content.to_string()));
+            }
+        }
+        Ok(EpisodeSpec {
+            task: text("task")?,
+            files,
+            setup_code: text("setup_code")?,
+            step_verifier_code: text("step_verifier_code")?,
+            final_verifier_code: text("final_verifier_code")?,
+            max_steps: number("max_steps", 10)?,
+            timeout_per_step: number("timeout_per_step", 30)?,
+        })
+    }
+}
+
+/// A path inside the workspace: relative, without `..`.
+fn relative_path(path: &str) -> Result<PathBuf, EnvError> {
+    let p = Path::new(path);
+    let plain = !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)));
+    if plain {
+        Ok(p.to_path_buf())
+    } else {
+        Err(EnvError::BadRequest(format!(
+            "{path:?} must be a relative path inside the workspace (no '..', no leading '/')"
+        )))
+    }
+}
+
+/// The outcome of one step of an episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpisodeStep {
+    /// What the action printed (or what it did).
+    pub observation: String,
+    /// The step verifier's score, when there is one.
+    pub reward: Option<f64>,
+    /// Whether the episode is over (`done`, or `max_steps` reached).
+    pub done: bool,
+}
+
+/// The final verdict of an episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EpisodeVerdict {
+    /// In [0, 1].
+    pub score: f64,
+    /// The verifier's `passed` (else score == 1).
+    pub passed: bool,
+    /// The verifier's details.
+    pub details: String,
+}
+
+struct State {
+    steps: u32,
+    done: bool,
+    broken: Option<(String, String)>,
+}
+
+/// A running episode: its workspace and progress. Dropping it removes the workspace.
+pub struct Episode {
+    envs: Environments,
+    spec: EpisodeSpec,
+    workspace: PathBuf,
+    first_observation: String,
+    state: Mutex<State>,
+}
+
+impl Environments {
+    /// Starts an episode: writes its files into a fresh workspace and runs its setup code.
+    pub fn start_episode(&self, spec: EpisodeSpec) -> Result<Episode, EnvError> {
+        let workspace = unique_workspace();
+        std::fs::create_dir_all(&workspace).map_err(|e| host_error(&workspace, e))?;
+        let mut episode = Episode {
+            envs: self.clone(),
+            spec,
+            workspace,
+            first_observation: String::new(),
+            state: Mutex::new(State {
+                steps: 0,
+                done: false,
+                broken: None,
+            }),
+        };
+        for (path, content) in &episode.spec.files {
+            episode.write(path, content)?;
+        }
+        if !episode.spec.setup_code.trim().is_empty() {
+            let code = episode.spec.setup_code.clone();
+            let outcome = episode.run_code(&code, true, true);
+            if outcome.status != RunStatus::Ok || outcome.exit_code.unwrap_or(0) != 0 {
+                return Err(EnvError::StartFailed {
+                    status: "start_error".into(),
+                    detail: format!("the setup code failed: {}", last_line(&outcome.stderr)),
+                });
+            }
+            episode.first_observation = format!("{}{}", outcome.stdout, outcome.stderr);
+        }
+        Ok(episode)
+    }
+}
+
+impl Episode {
+    /// The task and the setup's output: what the agent sees first.
+    pub fn first_observation(&self) -> &str {
+        &self.first_observation
+    }
+
+    /// The task of the episode.
+    pub fn task(&self) -> &str {
+        &self.spec.task
+    }
+
+    /// The host directory of the workspace.
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
+    /// Applies one action (`{"action_type": "code" | "write_file" | "done", ...}`).
+    pub fn step(&self, action: &Value) -> Result<EpisodeStep, EnvError> {
+        let mut state = self.state.lock().expect("episode lock");
+        if let Some((status, detail)) = &state.broken {
+            return Err(EnvError::Broken {
+                status: status.clone(),
+                detail: detail.clone(),
+            });
+        }
+        if state.done {
+            return Err(EnvError::BadRequest(
+                "the episode is over; read its score".into(),
+            ));
+        }
+        let kind = action
+            .get("action_type")
+            .and_then(Value::as_str)
+            .unwrap_or("code");
+        let content = action.get("content").and_then(Value::as_str).unwrap_or("");
+        let observation = match kind {
+            "code" => {
+                let outcome = self.run_code(content, true, false);
+                match outcome.status {
+                    RunStatus::Ok | RunStatus::ExitedNonzero => {
+                        format!("{}{}", outcome.stdout, outcome.stderr)
+                    }
+                    other => format!(
+                        "{}{}\n[the code {}]",
+                        outcome.stdout,
+                        outcome.stderr,
+                        status_name(other).replace('_', " ")
+                    ),
+                }
+            }
+            "write_file" => {
+                let path = action.get("path").and_then(Value::as_str).ok_or_else(|| {
+                    EnvError::BadRequest("a write_file action needs \"path\"".into())
+                })?;
+                self.write(path, content)?;
+                format!("wrote {path}")
+            }
+            "done" => String::new(),
+            "bash" => {
+                return Err(EnvError::BadRequest(
+                    "bash actions are not available: the sandbox runs no processes (use \"code\")"
+                        .into(),
+                ));
+            }
+            other => {
+                return Err(EnvError::BadRequest(format!(
+                    "unknown action_type {other:?} (code, write_file or done)"
+                )));
+            }
+        };
+        state.steps += 1;
+        let size = dir_size(&self.workspace);
+        if size > WORKSPACE_LIMIT_BYTES {
+            let detail = format!(
+                "the workspace holds {size} bytes, above the limit of {WORKSPACE_LIMIT_BYTES}"
+            );
+            state.broken = Some(("workspace_exceeded".into(), detail.clone()));
+            let _ = std::fs::remove_dir_all(&self.workspace);
+            return Err(EnvError::StepFailed {
+                status: "workspace_exceeded".into(),
+                detail,
+            });
+        }
+        state.done = kind == "done" || state.steps >= self.spec.max_steps;
+        let reward = if self.spec.step_verifier_code.trim().is_empty() {
+            None
+        } else {
+            Some(self.verify(&self.spec.step_verifier_code)?.score)
+        };
+        Ok(EpisodeStep {
+            observation,
+            reward,
+            done: state.done,
+        })
+    }
+
+    /// Whether the episode is over.
+    pub fn done(&self) -> bool {
+        self.state.lock().expect("episode lock").done
+    }
+
+    /// The final verifier's verdict on the workspace as it is now.
+    pub fn score(&self) -> Result<EpisodeVerdict, EnvError> {
+        if let Some((status, detail)) = &self.state.lock().expect("episode lock").broken {
+            return Ok(EpisodeVerdict {
+                score: 0.0,
+                passed: false,
+                details: format!("the episode broke ({status}): {detail}"),
+            });
+        }
+        if self.spec.final_verifier_code.trim().is_empty() {
+            return Err(EnvError::BadRequest(
+                "the episode has no final_verifier_code".into(),
+            ));
+        }
+        self.verify(&self.spec.final_verifier_code)
+    }
+
+    fn write(&self, path: &str, content: &str) -> Result<(), EnvError> {
+        let target = self.workspace.join(relative_path(path)?);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| host_error(parent, e))?;
+            // Never follow a link the agent planted out of the workspace.
+            let inside = match (parent.canonicalize(), self.workspace.canonicalize()) {
+                (Ok(p), Ok(root)) => p.starts_with(root),
+                _ => false,
+            };
+            if !inside {
+                return Err(EnvError::BadRequest(format!(
+                    "{path:?} leads out of the workspace"
+                )));
+            }
+        }
+        if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(EnvError::BadRequest(format!("{path:?} is a symbolic link")));
+        }
+        std::fs::write(&target, content).map_err(|e| host_error(&target, e))
+    }
+
+    /// Runs Python `code` as `__main__` in a fresh sandbox with the workspace as working
+    /// directory; `trusted` code (setup, verifiers) may open live candidates.
+    fn run_code(
+        &self,
+        code: &str,
+        writable: bool,
+        trusted: bool,
+    ) -> rewardbox::bindings::types::RunOutcome {
+        let program = format!(
+            "import os as _rb_os, sys as _rb_sys\n_rb_os.chdir({WORKSPACE:?})\n\
+             _rb_sys.path.insert(0, {WORKSPACE:?})\ndel _rb_os, _rb_sys\n\
+             exec(compile({}, \"<step>\", \"exec\"), {{\"__name__\": \"__main__\"}})\n",
+            serde_json::to_string(code).expect("a string serialises")
+        );
+        let options = self.envs.options();
+        let limits = Limits {
+            wall_ms: u64::from(self.spec.timeout_per_step) * 1000,
+            ..options.limits
+        };
+        let runners = self.envs.runners();
+        let host = if trusted {
+            HostContext::new(runners.clone(), options.seed)
+        } else {
+            HostContext::default()
+        };
+        let mounts = [Mount {
+            host: &self.workspace,
+            guest: WORKSPACE,
+            writable,
+        }];
+        match runners.python() {
+            Ok(python) => python.run_with(
+                runners.engine(),
+                &program,
+                "",
+                &limits,
+                options.seed,
+                host,
+                &mounts,
+            ),
+            Err(message) => rewardbox::bindings::types::RunOutcome {
+                status: RunStatus::Crashed,
+                exit_code: None,
+                stdout: String::new(),
+                stderr: message,
+                fuel_used: 0,
+            },
+        }
+    }
+
+    /// Runs a verifier script on the workspace (read-only) and reads its verdict.
+    fn verify(&self, code: &str) -> Result<EpisodeVerdict, EnvError> {
+        let outcome = self.run_code(code, false, true);
+        let verdict = outcome
+            .stdout
+            .lines()
+            .rev()
+            .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
+            .find(|v| v.get("score").is_some_and(Value::is_number));
+        let Some(verdict) = verdict else {
+            return Err(EnvError::VerifierFailed(format!(
+                "it printed no JSON object with a score ({}): {}",
+                status_name(outcome.status),
+                last_line(&outcome.stderr)
+            )));
+        };
+        let score = verdict["score"].as_f64().unwrap_or(f64::NAN);
+        if !(0.0..=1.0).contains(&score) {
+            return Err(EnvError::VerifierFailed(format!(
+                "its score {score} is outside [0, 1]"
+            )));
+        }
+        Ok(EpisodeVerdict {
+            score,
+            passed: verdict
+                .get("passed")
+                .and_then(Value::as_bool)
+                .unwrap_or(score == 1.0),
+            details: verdict
+                .get("details")
+                .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_string))
+                .unwrap_or_default(),
+        })
+    }
+}
+
+impl Drop for Episode {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.workspace);
+    }
+}
+
+fn dir_size(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_size(&e.path()),
+            Ok(t) if t.is_file() => e.metadata().map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .sum()
+}
+
+fn last_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+fn host_error(path: &Path, e: std::io::Error) -> EnvError {
+    EnvError::StartFailed {
+        status: "host_error".into(),
+        detail: format!("the host could not use {}: {e}", path.display()),
+    }
+}
+
+fn unique_workspace() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    std::env::temp_dir().join(format!(
+        "rewardbox-episode-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ))
+}
