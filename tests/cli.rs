@@ -341,7 +341,10 @@ fn env_check_reports_each_instance_and_fails_on_error_when_asked() {
     assert_eq!(report["summary"]["by_status"]["solved"], 3);
     assert_eq!(report["instances"][3]["status"], "wrong");
     let table = String::from_utf8_lossy(&out.stderr);
-    assert!(table.contains("start_error") && table.contains("33.3% solved"), "{table}");
+    assert!(
+        table.contains("start_error") && table.contains("33.3% solved"),
+        "{table}"
+    );
     let run = rewardbox()
         .args(["env", "run"])
         .arg(&dir)

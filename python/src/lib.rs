@@ -61,6 +61,7 @@ impl Scorer {
             cache,
             limits: Limits::default().with(&overrides),
             seed,
+            ..rewardbox::ScorerOptions::default()
         };
         let inner = rewardbox::Scorer::new(options)
             .map_err(|e| PyRuntimeError::new_err(format!("the scorer could not start: {e:#}")))?;

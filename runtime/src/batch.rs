@@ -106,7 +106,10 @@ impl Scorer {
                     let Prepared::Ready { task, verifier, .. } = &prepared[t] else {
                         unreachable!("only ready tasks have jobs")
                     };
-                    let limits = self.options.limits.with(&task.limits);
+                    let mut limits = self.options.limits.with(&task.limits);
+                    if let Some(max) = &self.options.max_limits {
+                        limits = limits.clamp_to(max);
+                    }
                     verifier.judge(
                         &self.engine,
                         &task.verifier_input,

@@ -13,9 +13,9 @@ use wasmtime::{
 /// whole ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 
-/// Components that may be alive at once per scoring thread: a verifier and the candidate
-/// runner it calls, with room to spare.
-const COMPONENTS_PER_THREAD: u32 = 4;
+/// Components that may be alive at once per scoring thread: a verifier, a Python verifier it
+/// runs, and the live candidates that one opens (at most `host::MAX_OPEN_CANDIDATES`).
+const COMPONENTS_PER_THREAD: u32 = 2 + crate::host::MAX_OPEN_CANDIDATES as u32 + 2;
 
 /// Bytes of each linear memory and table kept mapped when a pooled slot is reused.
 const KEEP_RESIDENT_BYTES: usize = 16 << 20;

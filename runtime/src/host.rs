@@ -68,7 +68,7 @@ impl sandbox::Host for JobState {
             return unavailable(NO_RUNNERS.into());
         };
         let started = Instant::now();
-        let limits = candidate_limits(&limits, &runners.defaults);
+        let limits = candidate_limits(&limits, &runners.defaults, runners.max_candidate.as_ref());
         let seed = self.host.seed;
         let key = memo::key(
             &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
@@ -97,7 +97,7 @@ impl sandbox::Host for JobState {
             return vec![Err(unavailable(NO_RUNNERS.into())); args_json.len()];
         };
         let started = Instant::now();
-        let limits = candidate_limits(&limits, &runners.defaults);
+        let limits = candidate_limits(&limits, &runners.defaults, runners.max_candidate.as_ref());
         let seed = self.host.seed;
         let mut parts: Vec<&[u8]> = vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
         parts.extend(args_json.iter().map(|a| a.as_bytes()));
@@ -124,7 +124,11 @@ impl sandbox::Host for JobState {
             return Err(types::VerifyError::Failed(NO_RUNNERS.into()));
         };
         let started = Instant::now();
-        let limits = candidate_limits(&limits, &runners.verifier_defaults);
+        let limits = candidate_limits(
+            &limits,
+            &runners.verifier_defaults,
+            runners.max_candidate.as_ref(),
+        );
         let seed = self.host.seed;
         let verdict = match runners.python() {
             Ok(python) => python.prepare_and_verify(
@@ -187,7 +191,7 @@ impl sandbox::HostCandidate for JobState {
             )));
         }
         let started = Instant::now();
-        let limits = candidate_limits(&limits, &runners.defaults);
+        let limits = candidate_limits(&limits, &runners.defaults, runners.max_candidate.as_ref());
         let opened = match runners.get(&language) {
             Ok(python) => python.open_live(runners.engine(), &source, &limits, self.host.seed),
             Err(message) => Err(invalid(&message)),

@@ -44,6 +44,6 @@ pub mod verifier;
 pub use batch::InputLine;
 pub use cache::ComponentCache;
 pub use limits::{LimitOverrides, Limits};
-pub use scorer::{Scorer, ScorerOptions};
+pub use scorer::{Scorer, ScorerOptions, VerifierPaths};
 pub use task::{Task, TaskError};
 pub use verdict::{CaseResult, CaseStatus, CompletionResult, Status, TaskResult};

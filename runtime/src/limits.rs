@@ -35,6 +35,16 @@ impl Limits {
         output_bytes: MIB,
     };
 
+    /// Each limit the smaller of these and `max`'s: what an operator allows at most.
+    pub fn clamp_to(self, max: &Limits) -> Limits {
+        Limits {
+            fuel: self.fuel.min(max.fuel),
+            wall_ms: self.wall_ms.min(max.wall_ms),
+            memory_bytes: self.memory_bytes.min(max.memory_bytes),
+            output_bytes: self.output_bytes.min(max.output_bytes),
+        }
+    }
+
     /// These limits with every override that is set applied.
     pub fn with(self, overrides: &LimitOverrides) -> Limits {
         Limits {

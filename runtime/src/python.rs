@@ -259,6 +259,20 @@ impl PythonComponent {
     }
 }
 
+/// A Python program that runs `code` as `__main__` (its tracebacks naming `filename`) with `dir`
+/// as the working directory and first on `sys.path`: how a program is run over a mounted
+/// workspace.
+pub fn program_in(dir: &str, code: &str, filename: &str) -> String {
+    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    format!(
+        "import os as _rb_os, sys as _rb_sys\n_rb_os.chdir({dir})\n_rb_sys.path.insert(0, {dir})\n\
+         del _rb_os, _rb_sys\nexec(compile({code}, {filename}, \"exec\"), {{\"__name__\": \"__main__\"}})\n",
+        dir = quote(dir),
+        code = quote(code),
+        filename = quote(filename),
+    )
+}
+
 fn mode_byte(mode: PythonMode) -> u8 {
     match mode {
         PythonMode::Verifier => 0,

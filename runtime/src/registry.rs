@@ -8,6 +8,7 @@ use crate::cache::ComponentCache;
 use crate::limits::Limits;
 use crate::runner::Runners;
 use crate::sandbox::JobState;
+use crate::scorer::VerifierPaths;
 use crate::task::Task;
 use crate::verifier::{Judge, PythonVerifier, VerifierComponent};
 use sha2::{Digest, Sha256};
@@ -26,18 +27,21 @@ pub struct VerifierRegistry {
     cache: ComponentCache,
     runners: Arc<Runners>,
     limits: Limits,
+    paths: VerifierPaths,
     loaded: Mutex<HashMap<String, Arc<OnceLock<Loaded>>>>,
 }
 
 impl VerifierRegistry {
     /// A registry that compiles with `engine`, links with `linker`, caches in `cache`, and gives
-    /// its verifiers `runners` for their candidates; Python verifiers are compiled with `limits`.
+    /// its verifiers `runners` for their candidates; Python verifiers are compiled with `limits`;
+    /// tasks may name verifier files as `paths` allows.
     pub fn new(
         engine: Engine,
         linker: Linker<JobState>,
         cache: ComponentCache,
         runners: Arc<Runners>,
         limits: Limits,
+        paths: VerifierPaths,
     ) -> Self {
         VerifierRegistry {
             engine,
@@ -45,7 +49,45 @@ impl VerifierRegistry {
             cache,
             runners,
             limits,
+            paths,
             loaded: Mutex::default(),
+        }
+    }
+
+    /// The runtimes the verifiers' candidates run in.
+    pub fn runners(&self) -> &Arc<Runners> {
+        &self.runners
+    }
+
+    /// The file `spec` names, as the path policy allows.
+    fn allowed_path(&self, spec: &str) -> Result<std::path::PathBuf, String> {
+        match &self.paths {
+            VerifierPaths::Any => Ok(Path::new(spec).to_path_buf()),
+            VerifierPaths::Forbidden => Err(format!(
+                "verifier files are not allowed here ({spec:?}): use a built-in ({}) or \
+                 \"python\" with \"verifier_code\"",
+                builtin::names()
+            )),
+            VerifierPaths::Within(dir) => {
+                let relative = Path::new(spec);
+                let plain = relative
+                    .components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)));
+                let resolved = dir.join(relative);
+                let inside = plain
+                    && match (resolved.canonicalize(), dir.canonicalize()) {
+                        (Ok(file), Ok(root)) => file.starts_with(root),
+                        _ => false,
+                    };
+                if inside {
+                    Ok(resolved)
+                } else {
+                    Err(format!(
+                        "{spec:?} is not a verifier file of the allowed directory (name one \
+                         relative to it, without '..')"
+                    ))
+                }
+            }
         }
     }
 
@@ -75,8 +117,9 @@ impl VerifierRegistry {
             });
         }
         if spec.ends_with(".py") {
-            return self.load_once(&format!("python-path:{spec}"), || {
-                let source = std::fs::read_to_string(spec)
+            let path = self.allowed_path(spec)?;
+            return self.load_once(&format!("python-path:{}", path.display()), || {
+                let source = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read the Python verifier {spec:?}: {e}"))?;
                 PythonVerifier::new(spec, &source, self.runners.clone(), &self.limits)
                     .map(|v| Arc::new(v) as Arc<dyn Judge>)
@@ -84,8 +127,9 @@ impl VerifierRegistry {
             });
         }
         if looks_like_path(spec) {
-            return self.load_once(&format!("path:{spec}"), || {
-                let wasm = std::fs::read(spec)
+            let path = self.allowed_path(spec)?;
+            return self.load_once(&format!("path:{}", path.display()), || {
+                let wasm = std::fs::read(&path)
                     .map_err(|e| format!("cannot read the verifier component {spec:?}: {e}"))?;
                 self.compile(spec, &wasm)
             });

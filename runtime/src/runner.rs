@@ -54,6 +54,8 @@ pub struct Runners {
     pub defaults: Limits,
     /// Limits of a Python verifier run through `sandbox.python-verify` where unset.
     pub verifier_defaults: Limits,
+    /// The most a verifier may ask for a candidate's run (`None`: no cap).
+    pub max_candidate: Option<Limits>,
     /// Outcomes of earlier identical `run`s.
     pub run_memo: RunMemo<RunOutcome>,
     /// Results of earlier identical `call`s.
@@ -84,6 +86,7 @@ impl Runners {
             python: OnceLock::new(),
             defaults: CANDIDATE_DEFAULT,
             verifier_defaults,
+            max_candidate: None,
             run_memo: RunMemo::default(),
             call_memo: RunMemo::default(),
             verdict_memo: RunMemo::default(),
@@ -188,14 +191,23 @@ pub(crate) fn failed(job: &Job, error: &wasmtime::Error) -> RunOutcome {
     }
 }
 
-/// The limits of one candidate run: the verifier's request where set, the defaults elsewhere.
-pub fn candidate_limits(requested: &types::Limits, defaults: &Limits) -> Limits {
-    Limits {
+/// The limits of one candidate run: the verifier's request where set, the defaults elsewhere,
+/// each at most `max`'s when there is a cap.
+pub fn candidate_limits(
+    requested: &types::Limits,
+    defaults: &Limits,
+    max: Option<&Limits>,
+) -> Limits {
+    let limits = Limits {
         fuel: requested.fuel.unwrap_or(defaults.fuel),
         wall_ms: requested.wall_ms.map_or(defaults.wall_ms, u64::from),
         memory_bytes: requested.memory_bytes.unwrap_or(defaults.memory_bytes),
         output_bytes: requested
             .output_bytes
             .map_or(defaults.output_bytes, u64::from),
+    };
+    match max {
+        Some(max) => limits.clamp_to(max),
+        None => limits,
     }
 }

@@ -13,6 +13,18 @@ use std::sync::Arc;
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
 
+/// Which paths a task's `"verifier"` may name (a component or a Python file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifierPaths {
+    /// Any path this process can read (the CLI and library: the user's own files).
+    Any,
+    /// Only files inside this directory, named relative to it (a server's operator allows them).
+    Within(std::path::PathBuf),
+    /// None: built-ins and `python` with `verifier_code` only (a server without an allowed
+    /// directory).
+    Forbidden,
+}
+
 /// How a [`Scorer`] is set up.
 #[derive(Debug, Clone)]
 pub struct ScorerOptions {
@@ -24,6 +36,12 @@ pub struct ScorerOptions {
     pub limits: Limits,
     /// Seed of the guests' random source. The same seed gives the same verdicts and fuel.
     pub seed: u64,
+    /// Which verifier paths tasks may name.
+    pub verifier_paths: VerifierPaths,
+    /// The most a task's `"limits"` may ask for (a server's operator caps them); `None`: no cap.
+    pub max_limits: Option<Limits>,
+    /// The most a verifier may ask for its candidates' runs; `None`: no cap.
+    pub max_candidate_limits: Option<Limits>,
 }
 
 impl Default for ScorerOptions {
@@ -33,6 +51,9 @@ impl Default for ScorerOptions {
             cache: ComponentCache::user_default(),
             limits: Limits::default(),
             seed: 0,
+            verifier_paths: VerifierPaths::Any,
+            max_limits: None,
+            max_candidate_limits: None,
         }
     }
 }
@@ -61,17 +82,16 @@ impl Scorer {
         let engine = build_engine(threads)?;
         let linker = build_linker(&engine)?;
         let ticker = EpochTicker::start(&engine);
-        let runners = Arc::new(Runners::new(
-            engine.clone(),
-            options.cache.clone(),
-            options.limits,
-        )?);
+        let mut runners = Runners::new(engine.clone(), options.cache.clone(), options.limits)?;
+        runners.max_candidate = options.max_candidate_limits;
+        let runners = Arc::new(runners);
         let registry = VerifierRegistry::new(
             engine.clone(),
             linker,
             options.cache.clone(),
             runners,
             options.limits,
+            options.verifier_paths.clone(),
         );
         Ok(Scorer {
             engine,
@@ -95,6 +115,17 @@ impl Scorer {
     /// The options this scorer was built with.
     pub fn options(&self) -> &ScorerOptions {
         &self.options
+    }
+
+    /// The candidate runtimes this scorer's verifiers use (the CPython component, the memos).
+    pub fn runners(&self) -> &Arc<Runners> {
+        self.registry.runners()
+    }
+
+    /// Runs `work` on the scorer's thread pool (where instances of its engine are sized to run),
+    /// waiting for it.
+    pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(work)
     }
 
     /// The verifier a task would use for `spec` (a built-in name or a component path), loading it

@@ -16,6 +16,7 @@ pub fn scorer() -> Scorer {
         cache: ComponentCache::in_dir(test_cache_dir()),
         limits: Limits::default(),
         seed: 0,
+        ..rewardbox::ScorerOptions::default()
     })
     .expect("the scorer builds")
 }

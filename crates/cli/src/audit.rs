@@ -49,6 +49,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<bool> {
         cache: args.cache.cache(),
         limits: Limits::default(),
         seed: 0,
+        ..rewardbox::ScorerOptions::default()
     })?;
     let input: Box<dyn Read> = match &args.input {
         None => Box::new(std::io::stdin().lock()),

@@ -5,6 +5,7 @@ mod audit;
 mod env;
 mod import;
 mod score;
+mod serve;
 
 use rewardbox::ComponentCache;
 use std::path::PathBuf;
@@ -30,6 +31,8 @@ enum Command {
     Import(import::ImportArgs),
     /// Multi-turn environments (CodeGym format) offline: `env check` (verification), `env run` (replay).
     Env(env::EnvArgs),
+    /// Serve scoring, SandboxFusion's run_code, CodeGym's environment server and OpenRLHF's remote reward over HTTP.
+    Serve(serve::ServeArgs),
     /// List the built-in verifiers.
     Verifiers,
 }
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
             Ok(false) => return ExitCode::from(1),
             Err(e) => Err(e),
         },
+        Command::Serve(args) => serve::run(args),
         Command::Import(args) => match import::run(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),

@@ -56,6 +56,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
         cache,
         limits,
         seed: args.seed,
+        ..rewardbox::ScorerOptions::default()
     })?;
 
     let (input, input_len): (Box<dyn Read>, Option<u64>) = match &args.input {

@@ -329,12 +329,7 @@ impl Episode {
         writable: bool,
         trusted: bool,
     ) -> rewardbox::bindings::types::RunOutcome {
-        let program = format!(
-            "import os as _rb_os, sys as _rb_sys\n_rb_os.chdir({WORKSPACE:?})\n\
-             _rb_sys.path.insert(0, {WORKSPACE:?})\ndel _rb_os, _rb_sys\n\
-             exec(compile({}, \"<step>\", \"exec\"), {{\"__name__\": \"__main__\"}})\n",
-            serde_json::to_string(code).expect("a string serialises")
-        );
+        let program = rewardbox::python::program_in(WORKSPACE, code, "<step>");
         let options = self.envs.options();
         let limits = Limits {
             wall_ms: u64::from(self.spec.timeout_per_step) * 1000,

@@ -1,0 +1,92 @@
+//! `rewardbox serve`: scoring and environments over HTTP (see the rewardbox-server crate).
+
+use clap::Args;
+use rewardbox::Limits;
+use rewardbox_server::ServerOptions;
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+/// Arguments of `rewardbox serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// CodeGym environment files for the session endpoints (/start, /step, ...).
+    #[arg(long)]
+    env_dir: Option<PathBuf>,
+    /// Require "Authorization: Bearer <TOKEN>" on every request but /healthz
+    /// [default: $REWARDBOX_TOKEN, else none].
+    #[arg(long, env = "REWARDBOX_TOKEN")]
+    token: Option<String>,
+    /// The largest request body, in MiB (413 past it).
+    #[arg(long, default_value_t = 64)]
+    max_body_mb: usize,
+    /// Requests handled at once (429 with Retry-After past it).
+    #[arg(long, default_value_t = 256)]
+    max_inflight: usize,
+    /// Verifier files (.wasm, .py) tasks may name, relative to this directory (none: built-ins
+    /// and "python" with "verifier_code" only).
+    #[arg(long)]
+    verifier_dir: Option<PathBuf>,
+    /// Scoring threads [default: all cores].
+    #[arg(short = 'j', long)]
+    threads: Option<usize>,
+    /// The most fuel any request may ask for (verifier, candidate, run_code, session step).
+    #[arg(long, default_value_t = 100_000_000_000)]
+    max_fuel: u64,
+    /// The most wall-clock time any request may ask for, in milliseconds.
+    #[arg(long, default_value_t = 120_000)]
+    max_wall_ms: u64,
+    /// The most memory any request may ask for, in MiB.
+    #[arg(long, default_value_t = 2048)]
+    max_memory_mb: u64,
+    /// Verifier of /get_reward when a label does not name one.
+    #[arg(long, default_value = "math")]
+    reward_verifier: String,
+    /// Reward /get_reward reports for a masked result.
+    #[arg(long, default_value_t = 0.0)]
+    masked_reward: f64,
+    /// Sessions alive at most.
+    #[arg(long, default_value_t = 4096)]
+    max_sessions: usize,
+    /// Seconds after which an idle session is closed.
+    #[arg(long, default_value_t = 600)]
+    session_ttl_s: u64,
+    /// Seed of the guests' random source.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    cache: crate::CacheArgs,
+}
+
+/// Runs `rewardbox serve` until Ctrl-C or SIGTERM.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let defaults = ServerOptions::default();
+    rewardbox_server::run(ServerOptions {
+        host: args.host,
+        port: args.port,
+        env_dir: args.env_dir,
+        token: args.token.filter(|t| !t.is_empty()),
+        max_body_bytes: args.max_body_mb << 20,
+        max_inflight: args.max_inflight.max(1),
+        verifier_dir: args.verifier_dir,
+        limits: Limits::default(),
+        max_limits: Limits {
+            fuel: args.max_fuel,
+            wall_ms: args.max_wall_ms,
+            memory_bytes: args.max_memory_mb << 20,
+            output_bytes: defaults.max_limits.output_bytes,
+        },
+        threads: args.threads,
+        cache: args.cache.cache(),
+        reward_verifier: args.reward_verifier,
+        masked_reward: args.masked_reward,
+        seed: args.seed,
+        session_ttl: std::time::Duration::from_secs(args.session_ttl_s.max(1)),
+        max_sessions: args.max_sessions,
+    })
+}

@@ -1,0 +1,133 @@
+//! rewardbox over HTTP: `rewardbox serve`.
+//!
+//! - `POST /score`: tasks in the CLI's schema (one object, a list, or JSONL), results as the CLI
+//!   writes them;
+//! - `POST /run_code`: SandboxFusion's API, so verl's `sandbox_fusion_url` and SandboxFusion's
+//!   client work unchanged;
+//! - CodeGym's environment server (`/start`, `/step`, `/is_done`, `/is_success`, `/reward`,
+//!   `/reset`, `/stop`, `/get_attribute`, `/get_instance`, `/release_instance`) over the
+//!   sessions of `rewardbox-envs`;
+//! - `POST /get_reward`: OpenRLHF's remote reward model;
+//! - `GET /healthz`, `GET /metrics` (Prometheus text).
+//!
+//! axum on tokio; every sandboxed call runs on a blocking thread (scoring on the scorer's rayon
+//! pool), never on a tokio worker. A bearer token, a body size limit, a bound on requests in
+//! flight (429 with `Retry-After` past it), the operator's maxima on every limit a request asks
+//! for, and verifier files only from a directory the operator allowed.
+
+mod codegym;
+mod error;
+mod guard;
+mod metrics;
+pub mod options;
+mod reward;
+mod run_code;
+mod score;
+mod state;
+
+pub use options::ServerOptions;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use state::AppState;
+use std::future::Future;
+use std::sync::Arc;
+
+/// The application: every route over `state`.
+fn router(state: Arc<AppState>) -> Router {
+    let protected = Router::new()
+        .route("/score", post(score::score))
+        .route("/run_code", post(run_code::run_code))
+        .route("/get_reward", post(reward::get_reward))
+        .route("/start", post(codegym::start))
+        .route("/step", post(codegym::step))
+        .route("/reset", post(codegym::reset))
+        .route("/stop", post(codegym::stop))
+        .route("/is_done", get(codegym::is_done))
+        .route("/is_success", get(codegym::is_success))
+        .route("/reward", get(codegym::reward))
+        .route("/get_attribute", get(codegym::get_attribute))
+        .route("/get_instance", get(codegym::get_instance))
+        .route("/release_instance", get(codegym::release_instance))
+        .route("/metrics", get(metrics::metrics))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::admit,
+        ));
+    Router::new()
+        .route("/healthz", get(metrics::healthz))
+        .merge(protected)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            metrics::observe,
+        ))
+        .layer(DefaultBodyLimit::max(state.options.max_body_bytes))
+        .with_state(state)
+}
+
+/// Serves on `listener` until `shutdown` completes, then finishes the requests in flight.
+pub async fn serve(
+    options: ServerOptions,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let state = tokio::task::spawn_blocking(move || AppState::new(options)).await??;
+    state.port.store(
+        listener.local_addr()?.port(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    let state = Arc::new(state);
+    let reaper = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+        loop {
+            tick.tick().await;
+            if let Some(envs) = reaper.envs.clone() {
+                let _ = tokio::task::spawn_blocking(move || envs.reap()).await;
+            }
+        }
+    });
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(())
+}
+
+/// Binds `options.host:options.port` and serves until Ctrl-C or SIGTERM (what `rewardbox serve`
+/// runs). Prints the address it listens on.
+pub fn run(options: ServerOptions) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("rewardbox-http")
+        .build()?;
+    runtime.block_on(async move {
+        let address = std::net::SocketAddr::new(options.host, options.port);
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
+        eprintln!("rewardbox: serving on http://{}", listener.local_addr()?);
+        serve(options, listener, shutdown_signal()).await
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut signal) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            signal.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    eprintln!("rewardbox: shutting down after the requests in flight");
+}

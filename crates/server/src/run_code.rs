@@ -1,0 +1,262 @@
+//! `POST /run_code`: SandboxFusion's API, so that its client and verl's `sandbox_fusion_url` work
+//! unchanged.
+//!
+//! Request `{code, language, stdin, run_timeout, compile_timeout, memory_limit_MB, files,
+//! fetch_files}` (files: path → base64, written into the program's working directory first;
+//! fetch_files: paths read back afterwards). Response `{status: "Success" | "Failed" |
+//! "SandboxError", message, compile_result, run_result: {status: "Finished" | "Error" |
+//! "TimeLimitExceeded", execution_time, return_code, stdout, stderr}, files}`. A language
+//! rewardbox does not run is a `SandboxError` that says which it runs.
+
+use crate::error::{ApiError, parse_json};
+use crate::state::{AppState, blocking};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use rewardbox::Limits;
+use rewardbox::bindings::types::{RunOutcome, RunStatus};
+use rewardbox::host::HostContext;
+use rewardbox::python::program_in;
+use rewardbox::runner::CANDIDATE_DEFAULT;
+use rewardbox::sandbox::Mount;
+use serde_json::{Map, Value, json};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Where the program sees its working directory.
+const WORKDIR: &str = "/workspace";
+
+/// SandboxFusion's names of the languages rewardbox runs, and rewardbox's.
+fn language(name: &str) -> Option<&'static str> {
+    match name {
+        "python" | "python3" => Some("python"),
+        _ => None,
+    }
+}
+
+/// `POST /run_code`.
+pub async fn run_code(
+    State(state): State<Arc<AppState>>,
+    body: Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let request = parse_json(&body)?;
+    let field = |name: &str| request.get(name).filter(|v| !v.is_null());
+    let code = field("code")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::bad_field("code", "is missing (the program to run, as text)"))?
+        .to_string();
+    let language_name = field("language")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ApiError::bad_field("language", "is missing"))?;
+    if language(language_name).is_none() {
+        return Ok(Json(json!({
+            "status": "SandboxError",
+            "message": format!("language {language_name:?} is not supported by rewardbox (it runs: python)"),
+            "compile_result": null, "run_result": null, "files": {},
+        })));
+    }
+    let stdin = match field("stdin") {
+        None => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err(ApiError::bad_field("stdin", "must be text")),
+    };
+    let seconds = |name: &str, default: f64| -> Result<f64, ApiError> {
+        match field(name) {
+            None => Ok(default),
+            Some(v) => v
+                .as_f64()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| ApiError::bad_field(name, "must be a positive number of seconds")),
+        }
+    };
+    let run_timeout = seconds("run_timeout", 10.0)?;
+    seconds("compile_timeout", 10.0)?;
+    let memory_mb =
+        match field("memory_limit_MB") {
+            None => None,
+            Some(v) => Some(v.as_u64().filter(|m| *m > 0).ok_or_else(|| {
+                ApiError::bad_field("memory_limit_MB", "must be a positive integer")
+            })?),
+        };
+    let files = decode_files(field("files"))?;
+    let fetch = match field("fetch_files") {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|p| {
+                p.as_str()
+                    .ok_or_else(|| ApiError::bad_field("fetch_files", "must be a list of paths"))
+                    .and_then(|p| relative(p, "fetch_files").map(|_| p.to_string()))
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => {
+            return Err(ApiError::bad_field(
+                "fetch_files",
+                "must be a list of paths",
+            ));
+        }
+    };
+    let max = state.options.max_limits;
+    let limits = Limits {
+        wall_ms: (run_timeout * 1000.0) as u64,
+        memory_bytes: memory_mb.map_or(CANDIDATE_DEFAULT.memory_bytes, |mb| mb << 20),
+        ..CANDIDATE_DEFAULT
+    }
+    .clamp_to(&max);
+
+    let worker = state.clone();
+    let answer = blocking(move || {
+        let workdir = Workdir::new()?;
+        for (path, bytes) in &files {
+            workdir.write(path, bytes)?;
+        }
+        let started = Instant::now();
+        let python = worker
+            .scorer
+            .runners()
+            .python()
+            .map_err(ApiError::internal)?;
+        let program = program_in(WORKDIR, &code, "<code>");
+        let mounts = [Mount {
+            host: &workdir.path,
+            guest: WORKDIR,
+            writable: true,
+        }];
+        let outcome = worker.scorer.install(|| {
+            python.run_with(
+                worker.scorer.engine(),
+                &program,
+                &stdin,
+                &limits,
+                worker.options.seed,
+                HostContext::default(),
+                &mounts,
+            )
+        });
+        let seconds = started.elapsed().as_secs_f64();
+        let mut fetched = Map::new();
+        for path in &fetch {
+            if let Some(bytes) = workdir.read(path) {
+                fetched.insert(path.clone(), json!(BASE64.encode(bytes)));
+            }
+        }
+        Ok::<Value, ApiError>(response(&outcome, seconds, fetched))
+    })
+    .await??;
+    Ok(Json(answer))
+}
+
+fn response(outcome: &RunOutcome, seconds: f64, files: Map<String, Value>) -> Value {
+    let (run_status, return_code) = match outcome.status {
+        RunStatus::Ok | RunStatus::ExitedNonzero => {
+            ("Finished", json!(outcome.exit_code.unwrap_or(0)))
+        }
+        RunStatus::FuelExhausted | RunStatus::Timeout => ("TimeLimitExceeded", Value::Null),
+        // Killed by the sandbox, as SandboxFusion reports a process a signal ended.
+        RunStatus::MemoryExceeded | RunStatus::OutputExceeded | RunStatus::Crashed => {
+            ("Error", json!(137))
+        }
+    };
+    let success = run_status == "Finished" && return_code == json!(0);
+    json!({
+        "status": if success { "Success" } else { "Failed" },
+        "message": "",
+        "compile_result": null,
+        "run_result": {
+            "status": run_status,
+            "execution_time": seconds,
+            "return_code": return_code,
+            "stdout": outcome.stdout,
+            "stderr": outcome.stderr,
+        },
+        "files": files,
+    })
+}
+
+fn relative(path: &str, field: &str) -> Result<PathBuf, ApiError> {
+    let p = Path::new(path);
+    if !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_))) {
+        Ok(p.to_path_buf())
+    } else {
+        Err(ApiError::bad_field(
+            field,
+            format!("holds {path:?}: paths must be relative, without '..'"),
+        ))
+    }
+}
+
+fn decode_files(value: Option<&Value>) -> Result<Vec<(PathBuf, Vec<u8>)>, ApiError> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    let map = value
+        .as_object()
+        .ok_or_else(|| ApiError::bad_field("files", "must be an object of path -> base64"))?;
+    let mut files = Vec::new();
+    for (path, content) in map {
+        let bytes = match content {
+            Value::Null => Vec::new(),
+            Value::String(b64) => BASE64.decode(b64).map_err(|e| {
+                ApiError::bad_field(&format!("files.{path}"), format!("is not base64: {e}"))
+            })?,
+            _ => {
+                return Err(ApiError::bad_field(
+                    &format!("files.{path}"),
+                    "must be base64 text",
+                ));
+            }
+        };
+        files.push((relative(path, "files")?, bytes));
+    }
+    Ok(files)
+}
+
+/// A fresh working directory for one run, removed afterwards.
+struct Workdir {
+    path: PathBuf,
+}
+
+impl Workdir {
+    fn new() -> Result<Workdir, ApiError> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "rewardbox-run-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&path)
+            .map_err(|e| ApiError::internal(format!("cannot create {}: {e}", path.display())))?;
+        Ok(Workdir { path })
+    }
+
+    fn write(&self, relative: &Path, bytes: &[u8]) -> Result<(), ApiError> {
+        let target = self.path.join(relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                ApiError::internal(format!("cannot create {}: {e}", parent.display()))
+            })?;
+        }
+        std::fs::write(&target, bytes)
+            .map_err(|e| ApiError::internal(format!("cannot write {}: {e}", target.display())))
+    }
+
+    /// A file the program left, never through a link out of the directory.
+    fn read(&self, relative: &str) -> Option<Vec<u8>> {
+        let target = self.path.join(relative);
+        let inside = target
+            .canonicalize()
+            .ok()?
+            .starts_with(self.path.canonicalize().ok()?);
+        inside.then(|| std::fs::read(&target).ok()).flatten()
+    }
+}
+
+impl Drop for Workdir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}

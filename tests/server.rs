@@ -1,0 +1,546 @@
+//! `rewardbox serve` over loopback: every endpoint through a real HTTP client, answers identical to
+//! the CLI's, and the server's defences (token, body limit, in-flight bound, verifier paths,
+//! limit maxima), with faults — a client that goes away, a flood, a verifier that hangs — after
+//! which the server still answers.
+
+mod common;
+
+use rewardbox::jsonl::score_stream;
+use rewardbox::{ComponentCache, Limits, Scorer, ScorerOptions};
+use rewardbox_server::ServerOptions;
+use serde_json::{Value, json};
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+struct Server {
+    address: SocketAddr,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    fn start(configure: impl FnOnce(&mut ServerOptions)) -> Server {
+        let mut options = ServerOptions {
+            port: 0,
+            env_dir: Some(root().join("tests/data/codegym")),
+            cache: ComponentCache::in_dir(common::test_cache_dir()),
+            threads: Some(2),
+            ..ServerOptions::default()
+        };
+        configure(&mut options);
+        let (address_tx, address_rx) = std::sync::mpsc::channel();
+        let (shutdown_tx, shutdown_rx) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                address_tx.send(listener.local_addr().unwrap()).unwrap();
+                rewardbox_server::serve(options, listener, async {
+                    let _ = shutdown_rx.await;
+                })
+                .await
+                .unwrap();
+            });
+        });
+        let address = address_rx.recv().unwrap();
+        let server = Server {
+            address,
+            shutdown: Some(shutdown_tx),
+            thread: Some(thread),
+        };
+        for _ in 0..600 {
+            if server.get("/healthz").0 == 200 {
+                return server;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("the server did not come up");
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into()
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        match Self::agent().get(&self.url(path)).call() {
+            Ok(mut r) => (
+                r.status().as_u16(),
+                r.body_mut().read_to_string().unwrap_or_default(),
+            ),
+            Err(e) => (0, e.to_string()),
+        }
+    }
+
+    fn post(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> (u16, String) {
+        let mut request = Self::agent().post(&self.url(path));
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        match request.send(body) {
+            Ok(mut r) => (
+                r.status().as_u16(),
+                r.body_mut().read_to_string().unwrap_or_default(),
+            ),
+            Err(e) => (0, e.to_string()),
+        }
+    }
+
+    fn json(&self, path: &str, body: Value) -> (u16, Value) {
+        let (status, text) = self.post(
+            path,
+            &body.to_string(),
+            &[("content-type", "application/json")],
+        );
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn batch() -> String {
+    [
+        json!({"id": "q17", "verifier": "numeric", "reference": "391", "completions": ["391", "400"]}),
+        json!({"id": "m", "verifier": "math", "reference": "\\frac{1}{2}", "completions": ["$\\boxed{0.5}$"]}),
+        json!({"id": "broken", "verifier": "exact"}),
+        json!({"id": "c", "verifier": "code", "tests": {"asserts": ["assert f(2) == 4"]}, "completions": ["def f(x):\n    return x * 2"]}),
+    ]
+    .iter()
+    .map(|v| v.to_string())
+    .collect::<Vec<_>>()
+    .join("\n")
+        + "\n{not json\n"
+}
+
+/// `text` without its `"wall_us":N` fields: the one thing that differs between two runs.
+fn without_wall(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\"wall_us\":") {
+        out.push_str(&rest[..at]);
+        rest = rest[at + "\"wall_us\":".len()..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+/// What `rewardbox score` writes for `input` (the CLI's own path, in this process).
+fn cli_output(input: &str) -> String {
+    let scorer = Scorer::new(ScorerOptions {
+        threads: Some(2),
+        cache: ComponentCache::in_dir(common::test_cache_dir()),
+        ..ScorerOptions::default()
+    })
+    .unwrap();
+    let mut out = Vec::new();
+    score_stream(&scorer, input.as_bytes(), &mut out, 4096, |_| {}).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn score_answers_exactly_what_the_cli_writes() {
+    let server = Server::start(|_| {});
+    let input = batch();
+    let expected = cli_output(&input);
+    let (status, jsonl) = server.post(
+        "/score",
+        &input,
+        &[("content-type", "application/x-ndjson")],
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        without_wall(&jsonl),
+        without_wall(&expected),
+        "JSONL in, JSONL out, as the CLI"
+    );
+    let (status, jsonl) = server.post("/score?format=jsonl", &input, &[]);
+    assert_eq!(
+        (status, without_wall(&jsonl)),
+        (200, without_wall(&expected))
+    );
+    // One object, and a list: the same results.
+    let first: Value = serde_json::from_str(expected.lines().next().unwrap()).unwrap();
+    let one = json!({"id": "q17", "verifier": "numeric", "reference": "391", "completions": ["391", "400"]});
+    let (status, text) = server.post(
+        "/score",
+        &one.to_string(),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        without_wall(&text),
+        without_wall(expected.lines().next().unwrap()),
+        "field order and all"
+    );
+    let (status, list) = server.json("/score", json!([one, {"id": "x"}]));
+    assert_eq!(status, 200);
+    assert_eq!(list[0]["results"][0]["fuel"], first["results"][0]["fuel"]);
+    assert_eq!(list[0]["results"][1]["score"], first["results"][1]["score"]);
+    assert_eq!(list[1]["status"], "invalid_task");
+    assert!(list[1]["detail"].as_str().unwrap().contains("line 2"));
+    let (status, error) = server.post("/score", "{oops", &[("content-type", "application/json")]);
+    assert_eq!(status, 400);
+    assert!(error.contains("not valid JSON"), "{error}");
+}
+
+#[test]
+fn run_code_speaks_sandbox_fusion() {
+    let server = Server::start(|_| {});
+    let (status, ok) = server.json(
+        "/run_code",
+        json!({"code": "print(input()[::-1])", "language": "python", "stdin": "abc"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(ok["status"], "Success");
+    assert_eq!(ok["run_result"]["status"], "Finished");
+    assert_eq!(ok["run_result"]["return_code"], 0);
+    assert_eq!(ok["run_result"]["stdout"], "cba\n");
+    assert!(ok["compile_result"].is_null());
+    let (_, failed) = server.json(
+        "/run_code",
+        json!({"code": "import sys\nsys.exit(3)", "language": "python3"}),
+    );
+    assert_eq!(
+        (
+            failed["status"].clone(),
+            failed["run_result"]["return_code"].clone()
+        ),
+        (json!("Failed"), json!(3))
+    );
+    let (_, slow) = server.json(
+        "/run_code",
+        json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
+    );
+    assert_eq!(slow["run_result"]["status"], "TimeLimitExceeded", "{slow}");
+    let (_, hog) = server.json(
+        "/run_code",
+        json!({"code": "x = []\nwhile True:\n    x.append(bytearray(1 << 20))", "language": "python", "memory_limit_MB": 32}),
+    );
+    assert_eq!(hog["run_result"]["status"], "Error", "{hog}");
+    let (_, files) = server.json(
+        "/run_code",
+        json!({"code": "open('out.txt', 'w').write(open('in.txt').read().upper())", "language": "python",
+               "files": {"in.txt": "aGVsbG8="}, "fetch_files": ["out.txt", "missing.txt"]}),
+    );
+    assert_eq!(files["files"], json!({"out.txt": "SEVMTE8="}), "{files}");
+    let (_, secret) = server.json(
+        "/run_code",
+        json!({"code": "print(open('/etc/passwd').read())", "language": "python"}),
+    );
+    assert!(!secret.to_string().contains("root:"));
+    let (status, unsupported) = server.json("/run_code", json!({"code": "1", "language": "go"}));
+    assert_eq!(status, 200);
+    assert_eq!(unsupported["status"], "SandboxError");
+    assert!(unsupported["message"].as_str().unwrap().contains("go"));
+    let (status, bad) = server.json("/run_code", json!({"language": "python"}));
+    assert_eq!(status, 400);
+    assert_eq!(bad["field"], "code");
+    let (status, bad) = server.json(
+        "/run_code",
+        json!({"code": "1", "language": "python", "files": {"../x": ""}}),
+    );
+    assert_eq!((status, bad["field"].clone()), (400, json!("files")));
+}
+
+#[test]
+fn codegym_endpoints_drive_a_session() {
+    let server = Server::start(|_| {});
+    let (status, started) = server.json(
+        "/start",
+        json!({"env_str": "Toy_1_I__SumListEnv@{\"values\": [1, 2]}", "env_name": "codegym_v1"}),
+    );
+    assert_eq!(status, 200, "{started}");
+    let id = started["session_id"].as_str().unwrap().to_string();
+    assert!(
+        started["observation"]
+            .as_str()
+            .unwrap()
+            .contains("2 integers")
+    );
+    let (_, step) = server.json(
+        "/step",
+        json!({"session_id": id, "action": "{\"name\": \"GetValue\", \"parameters\": {\"index\": 1}}", "timeout": 5}),
+    );
+    assert_eq!(step, json!({"status": true, "observation": "2"}));
+    let get = |path: &str| -> Value {
+        let (status, text) = server.get(&format!("{path}?session_id={id}"));
+        assert_eq!(status, 200, "{path}: {text}");
+        serde_json::from_str(&text).unwrap()
+    };
+    assert_eq!(get("/is_done"), json!({"done": false}));
+    let (_, solved) = server.get(&format!(
+        "/get_attribute?session_id={id}&attribute_name=solve"
+    ));
+    assert!(solved.contains("reward=1"), "{solved}");
+    assert_eq!(get("/is_success"), json!({"success": true}));
+    assert_eq!(get("/reward"), json!({"reward": 1.0}));
+    let (_, reset) = server.json("/reset", json!({"session_id": id}));
+    assert_eq!(reset["message"], "Environment has been reset.");
+    let (_, stopped) = server.json("/stop", json!({"session_id": id}));
+    assert_eq!(stopped, json!({"message": "Session stopped."}));
+    assert_eq!(server.get(&format!("/reward?session_id={id}")).0, 404);
+    let (status, _) = server.json("/step", json!({"session_id": "nope", "action": "{}"}));
+    assert_eq!(status, 404);
+    let (_, instance) = server.get("/get_instance");
+    let instance: Value = serde_json::from_str(&instance).unwrap();
+    assert_eq!(instance["port"], server.address.port());
+    assert_eq!(server.get("/release_instance?uid=x").0, 200);
+    // A step that loops breaks only its session, and says so in the observation.
+    let (_, bad) = server.json(
+        "/start",
+        json!({"env_str": "codegym_v1@Hostile_1_I__MisbehaveEnv@{}"}),
+    );
+    let bad_id = bad["session_id"].as_str().unwrap();
+    let (status, looped) = server.json(
+        "/step",
+        json!({"session_id": bad_id, "action": {"name": "Flood", "parameters": {}}}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(looped["status"], false);
+    assert_eq!(looped["error"], "step_failed");
+    let (status, missing) = server.json("/start", json!({"env_str": "codegym_v1@Nope_I__X@{}"}));
+    assert_eq!(status, 404, "{missing}");
+    let (status, bad) = server.json("/start", json!({"env_name": "codegym_v1"}));
+    assert_eq!((status, bad["field"].clone()), (400, json!("env_str")));
+}
+
+#[test]
+fn get_reward_answers_openrlhf() {
+    let server = Server::start(|_| {});
+    let (status, answer) = server.json(
+        "/get_reward",
+        json!({
+            "query": ["Q: 1+1? A: so $\\boxed{2}$", "Q: 2+2? A: 5", "Q: add A: ```python\ndef add(a, b):\n    return a + b\n```"],
+            "prompts": ["Q: 1+1? A:", "Q: 2+2? A:", "Q: add A:"],
+            "labels": ["2", "4", {"verifier": "code", "tests": {"asserts": ["assert add(1, 2) == 3"]}}],
+        }),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["rewards"], json!([1.0, 0.0, 1.0]));
+    assert_eq!(answer["extra_logs"]["masked"], json!([false, false, false]));
+    let (status, bad) = server.json("/get_reward", json!({"query": ["a"]}));
+    assert_eq!((status, bad["field"].clone()), (400, json!("labels")));
+}
+
+#[test]
+fn the_server_defends_itself() {
+    let hostile_dir = PathBuf::from(common::hostile())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let hostile_name = PathBuf::from(common::hostile())
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let server = Server::start(|o| {
+        o.token = Some("s3cret".into());
+        o.max_body_bytes = 64 << 10;
+        o.verifier_dir = Some(hostile_dir);
+        o.max_limits = Limits {
+            fuel: 50_000_000,
+            ..o.max_limits
+        };
+    });
+    let auth = [
+        ("authorization", "Bearer s3cret"),
+        ("content-type", "application/json"),
+    ];
+    let task =
+        json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
+    assert_eq!(server.post("/score", &task, &[]).0, 401);
+    assert_eq!(
+        server
+            .post("/score", &task, &[("authorization", "Bearer wrong")])
+            .0,
+        401
+    );
+    assert_eq!(server.post("/score", &task, &auth).0, 200);
+    assert_eq!(server.get("/healthz").0, 200, "health needs no token");
+    // Bodies past the limit.
+    let big = "x".repeat(100 << 10);
+    assert_eq!(server.post("/score", &big, &auth).0, 413);
+    // Verifier files only from the allowed directory, by a relative name.
+    let outside =
+        json!({"id": "p", "verifier": "/etc/passwd.wasm", "completions": ["a"]}).to_string();
+    let (_, text) = server.post("/score", &outside, &auth);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["status"], "invalid_task");
+    assert!(
+        answer["detail"]
+            .as_str()
+            .unwrap()
+            .contains("allowed directory"),
+        "{answer}"
+    );
+    // A task asking for more fuel than the operator allows gets the operator's maximum.
+    let greedy = json!({"id": "g", "verifier": hostile_name, "attack": "loop", "limits": {"fuel": 1_000_000_000_000u64},
+                        "completions": ["a"]}).to_string();
+    let (_, text) = server.post("/score", &greedy, &auth);
+    let answer: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(answer["results"][0]["status"], "verifier_error", "{answer}");
+    assert!(
+        answer["results"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("50000000"),
+        "{answer}"
+    );
+    assert_eq!(server.get("/metrics").0, 401, "metrics need the token too");
+}
+
+#[test]
+fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
+    let hostile_dir = PathBuf::from(common::hostile())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let hostile_name = PathBuf::from(common::hostile())
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let server = Server::start(|o| {
+        o.max_inflight = 2;
+        o.verifier_dir = Some(hostile_dir);
+    });
+    // A verifier that hangs (a sleep loop) until its wall-clock limit.
+    let hang =
+        json!({"id": "h", "verifier": hostile_name, "attack": "sleep", "limits": {"wall_ms": 1500},
+                      "completions": ["a"]})
+        .to_string();
+    let address = server.address;
+    let hangers: Vec<_> = (0..2)
+        .map(|_| {
+            let hang = hang.clone();
+            std::thread::spawn(move || {
+                let agent = Server::agent();
+                let mut r = agent
+                    .post(&format!("http://{address}/score"))
+                    .header("content-type", "application/json")
+                    .send(&hang)
+                    .unwrap();
+                r.body_mut().read_to_string().unwrap()
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let task =
+        json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
+    let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
+    assert_eq!(status, 429, "past --max-inflight");
+    assert_eq!(
+        server.get("/healthz").0,
+        200,
+        "health answers during the flood"
+    );
+    for h in hangers {
+        let answer: Value = serde_json::from_str(&h.join().unwrap()).unwrap();
+        assert_eq!(answer["results"][0]["status"], "verifier_error");
+        assert!(
+            answer["results"][0]["detail"]
+                .as_str()
+                .unwrap()
+                .contains("wall-clock"),
+            "{answer}"
+        );
+    }
+    // A client that sends half a request and goes away.
+    let mut socket = std::net::TcpStream::connect(server.address).unwrap();
+    socket
+        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{\"id\":")
+        .unwrap();
+    drop(socket);
+    // One that sends a slow batch and goes away before the answer.
+    let mut socket = std::net::TcpStream::connect(server.address).unwrap();
+    let body = format!("{hang}\n{hang}\n");
+    socket
+        .write_all(
+            format!(
+                "POST /score?format=jsonl HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    drop(socket);
+    assert_eq!(server.get("/healthz").0, 200);
+    let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
+    assert!(status == 200 || status == 429, "{status}");
+    std::thread::sleep(Duration::from_millis(3500));
+    let (status, text) = server.post("/score", &task, &[("content-type", "application/json")]);
+    assert_eq!(status, 200, "{text}");
+    let metrics = server.get("/metrics").1;
+    assert!(
+        metrics.contains("rewardbox_requests_rejected_total"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("rewardbox_completions_total{status=\"verifier_error\"}"),
+        "{metrics}"
+    );
+}
+
+#[test]
+fn shutdown_finishes_the_requests_in_flight() {
+    let hostile_dir = PathBuf::from(common::hostile())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let hostile_name = PathBuf::from(common::hostile())
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let mut server = Server::start(|o| o.verifier_dir = Some(hostile_dir));
+    let address = server.address;
+    let slow =
+        json!({"id": "h", "verifier": hostile_name, "attack": "sleep", "limits": {"wall_ms": 800},
+                      "completions": ["a"]})
+        .to_string();
+    let client = std::thread::spawn(move || {
+        let mut r = Server::agent()
+            .post(&format!("http://{address}/score"))
+            .header("content-type", "application/json")
+            .send(&slow)
+            .unwrap();
+        (r.status().as_u16(), r.body_mut().read_to_string().unwrap())
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = server.shutdown.take().unwrap().send(());
+    let (status, body) = client.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    server.thread.take().unwrap().join().unwrap();
+}
