@@ -79,107 +79,108 @@ fn statuses(r: &CompletionResult) -> Vec<CaseStatus> {
 #[test]
 fn attacks_on_call_tests_fail_with_the_right_case_status() {
     let s = scorer();
-    let attacks: Vec<(&str, &str, CaseStatus)> = vec![
+    let attacks: Vec<(&str, &str, &[CaseStatus])> = vec![
         (
             "sys.exit(0) before the tests",
             "import sys\nsys.exit(0)\ndef add(a, b):\n    return a + b",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "os._exit(0) before the tests",
             "import os\nos._exit(0)\ndef add(a, b):\n    return a + b",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "raise SystemExit",
             "raise SystemExit\ndef add(a, b):\n    return a + b",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "exit()",
             "exit()\ndef add(a, b):\n    return a + b",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "sys.exit(0) inside the function",
             "import sys\ndef add(a, b):\n    sys.exit(0)",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "always-equal object",
             "class Yes:\n    def __eq__(self, other):\n        return True\ndef add(a, b):\n    return Yes()",
-            CaseStatus::NotJson,
+            &[CaseStatus::NotJson],
         ),
         (
             "int subclass with rigged __eq__",
             "class I(int):\n    def __eq__(self, o):\n        return True\ndef add(a, b):\n    return I(7)",
-            CaseStatus::NotJson,
+            &[CaseStatus::NotJson],
         ),
         (
             "str subclass",
             "class S(str):\n    pass\ndef add(a, b):\n    return S('3')",
-            CaseStatus::NotJson,
+            &[CaseStatus::NotJson],
         ),
         (
             "forged verdict on stdout",
             "print('{\"score\": 1.0, \"passed\": true}')\nprint('PASSED')\nprint('All tests passed')\ndef add(a, b):\n    print('OK')\n    return -1",
-            CaseStatus::Wrong,
+            &[CaseStatus::Wrong],
         ),
         (
             "monkeypatched builtins and json",
             "import builtins, json\nbuiltins.type = lambda x: int\nbuiltins.isinstance = lambda *a: True\njson.dumps = lambda *a, **k: '3'\ndef add(a, b):\n    return None",
-            CaseStatus::Wrong,
+            &[CaseStatus::Wrong],
         ),
         (
             "reading the tests from files",
             "def add(a, b):\n    return int(open('/tests.json').read())",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "reading the tests from the environment",
             "import os\ndef add(a, b):\n    return int(os.environ['EXPECTED'])",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "reading the expected value from the call stack",
             "import sys\ndef add(a, b):\n    f = sys._getframe(1)\n    while f:\n        for k, v in f.f_locals.items():\n            if 'expect' in k:\n                return v\n        f = f.f_back\n    return -1",
-            CaseStatus::Wrong,
+            &[CaseStatus::Wrong],
         ),
         (
             "spawning a process",
             "import subprocess\ndef add(a, b):\n    return int(subprocess.check_output(['echo', '3']))",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "opening a socket",
             "import socket\ndef add(a, b):\n    socket.create_connection(('example.com', 80))\n    return a + b",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
         (
             "looping forever",
             "def add(a, b):\n    while True:\n        pass",
-            CaseStatus::FuelExhausted,
+            &[CaseStatus::FuelExhausted],
         ),
         (
             "recursing without bound",
             "def add(a, b):\n    return add(a, b)",
-            CaseStatus::ExitedNonzero,
+            &[CaseStatus::ExitedNonzero],
         ),
-        // CPython 3.11+ keeps Python frames on the heap: unbounded recursion runs until the fuel ends.
+        // CPython 3.11+ keeps Python frames on the heap: unbounded recursion runs until the fuel
+        // or the memory ends, whichever comes first (both are limits, neither is a crash).
         (
             "recursing past the interpreter's limit",
             "import sys\nsys.setrecursionlimit(10**8)\ndef add(a, b):\n    return add(a, b)",
-            CaseStatus::FuelExhausted,
+            &[CaseStatus::FuelExhausted, CaseStatus::MemoryExceeded],
         ),
         (
             "allocating without bound",
             "def add(a, b):\n    x = []\n    while True:\n        x.append(bytearray(1 << 20))",
-            CaseStatus::MemoryExceeded,
+            &[CaseStatus::MemoryExceeded],
         ),
         (
             "flooding stdout",
             "def add(a, b):\n    while True:\n        print('x' * 1000)",
-            CaseStatus::OutputExceeded,
+            &[CaseStatus::OutputExceeded],
         ),
     ];
     let completions: Vec<String> = attacks.iter().map(|(_, code, _)| fenced(code)).collect();
@@ -187,9 +188,9 @@ fn attacks_on_call_tests_fail_with_the_right_case_status() {
     let mut wrong = Vec::new();
     for ((name, _, expected), r) in attacks.iter().zip(&results) {
         let got = statuses(r);
-        if r.status != Status::Ok || r.score != 0.0 || got.iter().any(|g| g != expected) {
+        if r.status != Status::Ok || r.score != 0.0 || got.iter().any(|g| !expected.contains(g)) {
             wrong.push(format!(
-                "{name}: score {} {:?}, cases {got:?}, expected all {expected:?}: {}",
+                "{name}: score {} {:?}, cases {got:?}, expected each in {expected:?}: {}",
                 r.score, r.status, r.detail
             ));
         }
