@@ -92,30 +92,95 @@ fn check_batch_output(results: &[Value]) {
 
 #[test]
 fn scores_a_file_into_a_file_in_order() {
-    let dir = tempdir("file");
-    let input = dir.join("tasks.jsonl");
-    let output = dir.join("results.jsonl");
-    std::fs::write(&input, batch()).unwrap();
-    let run = rewardbox()
-        .arg("score")
-        .arg(&input)
-        .arg("-o")
-        .arg(&output)
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    // Both ways of scoring in parallel: worker processes (the default) and threads.
+    for mode in [&["-j", "2"][..], &["-j", "2", "--in-process"][..]] {
+        let dir = tempdir("file");
+        let input = dir.join("tasks.jsonl");
+        let output = dir.join("results.jsonl");
+        std::fs::write(&input, batch()).unwrap();
+        let run = rewardbox()
+            .arg("score")
+            .args(mode)
+            .arg(&input)
+            .arg("-o")
+            .arg(&output)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{mode:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        check_batch_output(&parse(&std::fs::read(&output).unwrap()));
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        assert!(
+            stderr.contains("7 tasks (3 invalid), 7 completions"),
+            "{mode:?}: {stderr}"
+        );
+        assert!(stderr.contains("2 verifier errors"), "{stderr}");
+        assert!(stderr.contains("completions/s"), "{stderr}");
+    }
+}
+
+/// Worker processes and threads give the same results, line for line (but for wall times), on
+/// the bundled examples and on a task large enough to be split across workers.
+#[test]
+fn worker_processes_and_threads_agree() {
+    let examples =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/tasks.jsonl");
+    let mut input = std::fs::read_to_string(&examples).unwrap();
+    let completions: Vec<String> = (0..70)
+        .map(|i| {
+            format!(
+                "The answer is \\boxed{{{}}}",
+                if i % 4 == 0 { 42 } else { 100 + i }
+            )
+        })
+        .collect();
+    input +=
+        &json!({"id": "large", "verifier": "math", "reference": "42", "completions": completions})
+            .to_string();
+    input += "\n";
+    let scored = |mode: &[&str]| -> Vec<Value> {
+        let mut child = rewardbox()
+            .args(["score", "--quiet"])
+            .args(mode)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let run = child.wait_with_output().unwrap();
+        assert!(run.status.success(), "{mode:?}");
+        let mut results = parse(&run.stdout);
+        for result in &mut results {
+            for r in result["results"].as_array_mut().into_iter().flatten() {
+                r.as_object_mut().unwrap().remove("wall_us");
+            }
+        }
+        results
+    };
+    let workers = scored(&["-j", "2"]);
+    let threads = scored(&["-j", "2", "--in-process"]);
+    assert_eq!(
+        workers.len(),
+        input.lines().filter(|l| !l.trim().is_empty()).count()
     );
-    check_batch_output(&parse(&std::fs::read(&output).unwrap()));
-    let stderr = String::from_utf8(run.stderr).unwrap();
-    assert!(
-        stderr.contains("7 tasks (3 invalid), 7 completions"),
-        "{stderr}"
-    );
-    assert!(stderr.contains("2 verifier errors"), "{stderr}");
-    assert!(stderr.contains("completions/s"), "{stderr}");
+    assert_eq!(workers, threads);
+    let large = workers.last().unwrap()["results"].as_array().unwrap();
+    assert_eq!(large.len(), 70);
+    for (i, r) in large.iter().enumerate() {
+        assert_eq!(
+            r["score"],
+            if i % 4 == 0 { 1.0 } else { 0.0 },
+            "completion {i}"
+        );
+    }
 }
 
 #[test]

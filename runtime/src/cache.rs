@@ -48,14 +48,23 @@ impl ComponentCache {
         self.dir.as_deref()
     }
 
+    /// Whether the compiled form of `wasm` for `engine` is in the cache.
+    pub fn contains(&self, engine: &Engine, wasm: &[u8]) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(cache_file_name(engine, wasm)).is_file())
+    }
+
     /// The compiled form of `wasm` for `engine`, from the cache when present, else compiled (and
     /// stored when the cache is writable; a cache that cannot be written is skipped, not fatal).
+    /// Compiling a large component takes seconds: that is announced on stderr, once.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> anyhow::Result<Component> {
         let Some(path) = self
             .dir
             .as_ref()
             .map(|dir| dir.join(cache_file_name(engine, wasm)))
         else {
+            announce_compile(wasm, None);
             return compile(engine, wasm);
         };
         // Read into memory rather than mmap the file: a cache file truncated by another process
@@ -68,6 +77,7 @@ impl ComponentCache {
                 return Ok(component);
             }
         }
+        announce_compile(wasm, self.dir.as_deref());
         let compiled = engine
             .precompile_component(wasm)
             .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))?;
@@ -80,6 +90,28 @@ impl ComponentCache {
         // SAFETY: `compiled` was produced by `precompile_component` of this very engine.
         unsafe { Component::deserialize(engine, &compiled) }
             .map_err(|e| anyhow::anyhow!("could not load the compiled component: {e}"))
+    }
+}
+
+/// Components at least this large take long enough to compile that the user is told why nothing
+/// seems to happen (the CPython runtime: about 20 MB, about 15 s on 2 cores).
+const ANNOUNCE_BYTES: usize = 4 << 20;
+
+fn announce_compile(wasm: &[u8], dir: Option<&Path>) {
+    if wasm.len() < ANNOUNCE_BYTES {
+        return;
+    }
+    let size = wasm.len() as f64 / (1024.0 * 1024.0);
+    match dir {
+        Some(dir) => eprintln!(
+            "rewardbox: compiling a {size:.0} MB component to native code, once (about 15 s); \
+             later runs load it from {}",
+            dir.display()
+        ),
+        None => eprintln!(
+            "rewardbox: compiling a {size:.0} MB component to native code (about 15 s; no cache, \
+             so every run does this)"
+        ),
     }
 }
 

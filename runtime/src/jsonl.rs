@@ -32,7 +32,7 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, result: &TaskResult) {
+    pub(crate) fn add(&mut self, result: &TaskResult) {
         self.tasks += 1;
         if result.is_invalid() {
             self.invalid_tasks += 1;

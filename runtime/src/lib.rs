@@ -40,6 +40,7 @@ pub mod scorer;
 pub mod task;
 pub mod verdict;
 pub mod verifier;
+pub mod workers;
 
 pub use batch::InputLine;
 pub use cache::ComponentCache;

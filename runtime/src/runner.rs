@@ -133,6 +133,27 @@ impl Runners {
     }
 }
 
+/// Compiles the CPython runtime and every built-in verifier into `cache` unless they are there
+/// already, so that processes started afterwards (scoring workers) load them instead of each
+/// compiling its own. Returns how many were compiled.
+pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
+    if cache.dir().is_none() {
+        return Ok(0);
+    }
+    let engine = crate::engine::build_engine(1)?;
+    let mut wasms: Vec<&[u8]> = crate::builtin::BUILTINS.iter().map(|b| b.wasm).collect();
+    wasms.dedup_by_key(|w| w.as_ptr());
+    wasms.extend(PYTHON_RUNNER_WASM);
+    let mut compiled = 0;
+    for wasm in wasms {
+        if !cache.contains(&engine, wasm) {
+            cache.load(&engine, wasm)?;
+            compiled += 1;
+        }
+    }
+    Ok(compiled)
+}
+
 /// A Python exception (or refused value) in one call: the message, as a failed program's stderr.
 pub(crate) fn error_outcome(message: String, fuel_used: u64) -> RunOutcome {
     RunOutcome {

@@ -35,6 +35,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// List the built-in verifiers.
     Verifiers,
+    /// One scoring worker on standard input and output (started by `score` and `eval`).
+    #[command(hide = true)]
+    Worker(score::WorkerArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Command::Serve(args) => serve::run(args),
+        Command::Worker(args) => score::run_worker(args),
         Command::Import(args) => match import::run(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
@@ -74,7 +78,7 @@ fn main() -> ExitCode {
 }
 
 /// Where compiled components are cached: the options `score` and `audit` share.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(crate) struct CacheArgs {
     /// Directory of the compiled-component cache [default: $REWARDBOX_CACHE_DIR, else ~/.cache/rewardbox].
     #[arg(long, conflicts_with = "no_cache")]
@@ -85,6 +89,15 @@ pub(crate) struct CacheArgs {
 }
 
 impl CacheArgs {
+    /// The same options as command-line arguments, for a child process.
+    pub(crate) fn to_args(&self) -> Vec<std::ffi::OsString> {
+        match (self.no_cache, &self.cache_dir) {
+            (true, _) => vec!["--no-cache".into()],
+            (false, Some(dir)) => vec!["--cache-dir".into(), dir.clone().into_os_string()],
+            (false, None) => Vec::new(),
+        }
+    }
+
     /// The cache these options ask for.
     pub(crate) fn cache(&self) -> ComponentCache {
         match (self.no_cache, &self.cache_dir) {

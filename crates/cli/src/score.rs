@@ -1,12 +1,16 @@
 //! `rewardbox score`: JSONL tasks in, JSONL results out, a progress bar and a summary on stderr.
+//! Also the scoring options `score` and `eval` share, and the hidden `worker` subcommand they
+//! start one process of per core.
 
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rewardbox::jsonl::{DEFAULT_CHUNK_LINES, Summary, score_stream};
+use rewardbox::workers::{WorkerCommand, score_stream_in_workers, serve_worker};
 use rewardbox::{LimitOverrides, Limits, Scorer, ScorerOptions};
+use std::ffi::OsString;
 use std::fs::File;
-use std::io::{BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 /// Arguments of `rewardbox score`.
@@ -17,9 +21,30 @@ pub struct ScoreArgs {
     /// Results file (JSONL); standard output when absent.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Scoring threads [default: all cores].
-    #[arg(short = 'j', long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    scoring: ScoringArgs,
+    /// No progress bar and no summary line.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// How to score: parallelism, default limits, seed and cache (shared by `score` and `eval`).
+#[derive(Args, Clone)]
+pub struct ScoringArgs {
+    /// Parallel scorers [default: all cores].
+    #[arg(short = 'j', long, visible_alias = "threads")]
+    jobs: Option<usize>,
+    /// Score on threads of this process instead of one worker process per job. Processes are
+    /// faster: threads of one process slow each other down with TLB shootdowns.
+    #[arg(long)]
+    in_process: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The options a worker process needs to score exactly as its parent would.
+#[derive(Args, Clone)]
+pub struct EngineArgs {
     /// Default fuel per verifier run (tasks may override with "limits").
     #[arg(long, default_value_t = Limits::VERIFIER_DEFAULT.fuel)]
     fuel: u64,
@@ -37,28 +62,81 @@ pub struct ScoreArgs {
     seed: u64,
     #[command(flatten)]
     cache: crate::CacheArgs,
-    /// No progress bar and no summary line.
-    #[arg(short, long)]
-    quiet: bool,
+}
+
+impl EngineArgs {
+    /// Scorer options with these limits, seed and cache, on `threads` threads.
+    fn scorer_options(&self, threads: Option<usize>) -> anyhow::Result<ScorerOptions> {
+        let limits = Limits::default().with(
+            &LimitOverrides::from_json(&serde_json::json!({
+                "fuel": self.fuel, "wall_ms": self.wall_ms, "memory_mb": self.memory_mb,
+                "output_bytes": self.output_bytes,
+            }))
+            .map_err(|e| anyhow::anyhow!("{}", e.replace("\"limits.", "\"--").replace('_', "-")))?,
+        );
+        Ok(ScorerOptions {
+            threads,
+            cache: self.cache.cache(),
+            limits,
+            seed: self.seed,
+            ..ScorerOptions::default()
+        })
+    }
+
+    /// The same options as command-line arguments, for a worker process.
+    fn to_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = vec![
+            "--fuel".into(),
+            self.fuel.to_string().into(),
+            "--wall-ms".into(),
+            self.wall_ms.to_string().into(),
+            "--memory-mb".into(),
+            self.memory_mb.to_string().into(),
+            "--output-bytes".into(),
+            self.output_bytes.to_string().into(),
+            "--seed".into(),
+            self.seed.to_string().into(),
+        ];
+        args.extend(self.cache.to_args());
+        args
+    }
+}
+
+impl ScoringArgs {
+    /// Scores every task line of `input` into `output`, in order, in worker processes (or on
+    /// threads with `--in-process`). Components are compiled first, outside the clock, so that the
+    /// rate reported through `progress` is the scoring rate.
+    pub fn score(
+        &self,
+        input: impl BufRead,
+        output: impl Write,
+        progress: impl FnMut(&Summary),
+    ) -> anyhow::Result<Summary> {
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        anyhow::ensure!(jobs > 0, "--jobs must be at least 1");
+        let options = self.engine.scorer_options(Some(jobs))?;
+        if self.in_process || jobs == 1 {
+            let scorer = Scorer::new(options)?;
+            // Load (or compile) the CPython runtime before the clock starts.
+            let _ = scorer.runners().python();
+            return score_stream(&scorer, input, output, DEFAULT_CHUNK_LINES, progress)
+                .context("scoring stopped by an I/O error");
+        }
+        rewardbox::runner::precompile(&options.cache)?;
+        let mut args: Vec<OsString> = vec!["worker".into()];
+        args.extend(self.engine.to_args());
+        let command = WorkerCommand {
+            program: std::env::current_exe().context("cannot find rewardbox's own executable")?,
+            args,
+        };
+        score_stream_in_workers(&command, jobs, input, output, progress).context("scoring stopped")
+    }
 }
 
 /// Runs `rewardbox score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
-    let limits = Limits::default().with(
-        &LimitOverrides::from_json(&serde_json::json!({
-            "fuel": args.fuel, "wall_ms": args.wall_ms, "memory_mb": args.memory_mb, "output_bytes": args.output_bytes,
-        }))
-        .map_err(|e| anyhow::anyhow!("{}", e.replace("\"limits.", "\"--").replace('_', "-")))?,
-    );
-    let cache = args.cache.cache();
-    let scorer = Scorer::new(ScorerOptions {
-        threads: args.threads,
-        cache,
-        limits,
-        seed: args.seed,
-        ..rewardbox::ScorerOptions::default()
-    })?;
-
     let (input, input_len): (Box<dyn Read>, Option<u64>) = match &args.input {
         None => (Box::new(std::io::stdin().lock()), None),
         Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin().lock()), None),
@@ -78,11 +156,9 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
     };
 
     let progress = progress_bar(input_len, args.quiet);
-    let summary = score_stream(
-        &scorer,
+    let summary = args.scoring.score(
         BufReader::with_capacity(1 << 20, input),
         BufWriter::with_capacity(1 << 20, output),
-        DEFAULT_CHUNK_LINES,
         |s: &Summary| {
             progress.set_position(if input_len.is_some() {
                 s.bytes
@@ -91,8 +167,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
             });
             progress.set_message(format!("{} completions, {:.0}/s", s.completions, s.rate()));
         },
-    )
-    .context("scoring stopped by an I/O error")?;
+    )?;
     progress.finish_and_clear();
     if !args.quiet {
         eprintln!("{}", summary.line());
@@ -100,8 +175,22 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Arguments of the hidden `rewardbox worker`: the engine options of the parent.
+#[derive(Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// Runs one scoring worker on standard input and output (started by `score` and `eval`).
+pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
+    let scorer = Scorer::new(args.engine.scorer_options(Some(1))?)?;
+    let input = BufReader::with_capacity(1 << 20, std::io::stdin().lock());
+    serve_worker(&scorer, input, std::io::stdout().lock()).context("scoring worker")
+}
+
 /// A progress bar on stderr when it is a terminal: bytes with ETA for a file, a counter for a pipe.
-fn progress_bar(input_len: Option<u64>, quiet: bool) -> ProgressBar {
+pub fn progress_bar(input_len: Option<u64>, quiet: bool) -> ProgressBar {
     if quiet || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
