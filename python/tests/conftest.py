@@ -19,3 +19,13 @@ def cache_dir() -> str:
 @pytest.fixture(scope="session")
 def scorer(cache_dir) -> rewardbox.Scorer:
     return rewardbox.Scorer(threads=2, cache_dir=cache_dir)
+
+
+@pytest.fixture(scope="session")
+def rewardbox_binary() -> pathlib.Path:
+    """The `rewardbox` CLI of this checkout (built by `cargo test --release` before pytest runs)."""
+    target = os.environ.get("CARGO_TARGET_DIR") or str(ROOT / "target")
+    path = pathlib.Path(target) / "release" / "rewardbox"
+    if not path.exists():
+        pytest.fail(f"{path} is missing: build the CLI first (cargo build --release -p rewardbox-cli)")
+    return path

@@ -2,7 +2,6 @@
 verl's sandbox_fusion_url path calls), and plain HTTP for OpenRLHF's remote reward."""
 
 import json
-import os
 import pathlib
 import socket
 import subprocess
@@ -14,21 +13,13 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def binary():
-    target = os.environ.get("CARGO_TARGET_DIR") or str(ROOT / "target")
-    path = pathlib.Path(target) / "release" / "rewardbox"
-    if not path.exists():
-        pytest.skip("build the CLI first (cargo build --release)")
-    return path
-
-
 @pytest.fixture(scope="module")
-def server(cache_dir):
+def server(cache_dir, rewardbox_binary):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [str(binary()), "serve", "--port", str(port), "--env-dir", str(ROOT / "tests" / "data" / "codegym"),
+        [str(rewardbox_binary), "serve", "--port", str(port), "--env-dir", str(ROOT / "tests" / "data" / "codegym"),
          "--cache-dir", cache_dir],
         stderr=subprocess.PIPE,
     )

