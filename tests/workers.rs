@@ -111,15 +111,17 @@ fn malformed_lines_are_reported_by_number_and_the_others_scored() {
 }
 
 #[test]
-fn a_dying_worker_costs_only_its_task_and_is_replaced() {
+fn a_dying_worker_loses_only_the_task_that_kills_it_and_is_replaced() {
     let mark = std::env::temp_dir().join(format!("rewardbox-fake-worker-{}", std::process::id()));
     let _ = std::fs::remove_file(&mark);
     let mut input = String::new();
     for t in 0..30 {
-        let completions: &[&str] = if t == 7 {
-            &["die-once", "right"]
-        } else {
-            &["right", "wrong"]
+        // t7 kills its worker once (a transient crash: scored when retried alone); t12 kills
+        // every worker it meets (lost, and said so).
+        let completions: &[&str] = match t {
+            7 => &["die-once", "right"],
+            12 => &["die", "right"],
+            _ => &["right", "wrong"],
         };
         input += &task(&format!("t{t}"), completions);
         input += "\n";
@@ -132,7 +134,8 @@ fn a_dying_worker_costs_only_its_task_and_is_replaced() {
         .args
         .insert(0, format!("FAKE_WORKER_MARK={}", mark.display()).into());
     let summary = score_stream_in_workers(&command, 2, input.as_bytes(), &mut output, |_| {})
-        .expect("one death does not stop the run");
+        .expect("deaths do not stop the run");
+    assert!(mark.exists(), "t7 did kill a worker once");
     let _ = std::fs::remove_file(&mark);
     let results: Vec<TaskResult> = String::from_utf8(output)
         .unwrap()
@@ -143,20 +146,17 @@ fn a_dying_worker_costs_only_its_task_and_is_replaced() {
     for (t, result) in results.iter().enumerate() {
         assert_eq!(result.id.as_deref(), Some(format!("t{t}").as_str()));
         assert_eq!(result.results.len(), 2);
-        if t == 7 {
+        if t == 12 {
             for r in &result.results {
                 assert_eq!(r.status, Status::VerifierError, "{r:?}");
                 assert!(r.mask);
                 assert!(r.detail.contains("worker process died"), "{}", r.detail);
+                assert!(r.detail.contains("alone"), "{}", r.detail);
             }
         } else {
-            assert_eq!(
-                result.results[0].status,
-                Status::Ok,
-                "task {t}: {:?}",
-                result.results[0]
-            );
-            assert_eq!(result.results[0].score, 1.0);
+            let first = &result.results[0];
+            assert_eq!(first.status, Status::Ok, "task {t}: {first:?}");
+            assert_eq!(result.results[usize::from(t == 7)].score, 1.0, "task {t}");
         }
     }
     assert_eq!(summary.verifier_errors, 2);

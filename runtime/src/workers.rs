@@ -9,34 +9,48 @@
 //! process, and 38% less CPU per sample.
 //!
 //! The protocol is line-based. Parent to worker: `<piece>\t<line number>\t<task JSON>`. Worker
-//! to parent: `<piece>\t<result JSON>`. A task with many completions is split into pieces so that
-//! one large task still keeps every worker busy; the pieces' results are joined again. A worker
-//! that dies costs only the piece it was scoring: its completions come back as masked
-//! `verifier_error` results saying so, the pieces it had not started go to another worker, and a
-//! new worker takes its place.
+//! to parent: `<piece>\t<result JSON>`, in the order the pieces came. A task with many
+//! completions is split into pieces so that one large task still keeps every worker busy; the
+//! pieces' results are joined again. How much work each worker holds adapts to how long
+//! completions take: a few tasks of slow programs (so the last ones are not stuck behind a busy
+//! worker), thousands of cheap answers (so pipes and wake-ups cost nothing per answer).
+//!
+//! A worker that dies loses nothing it held: those pieces go back to the queue, each to be scored
+//! alone; a piece that kills a worker even alone comes back as masked `verifier_error` results
+//! saying so. A new worker takes the dead one's place.
 
 use crate::batch::InputLine;
 use crate::jsonl::Summary;
 use crate::scorer::Scorer;
-use crate::verdict::{CompletionResult, TaskResult};
+use crate::verdict::{CompletionResult, Status, TaskResult};
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
-/// Pieces a worker holds at once: one it scores and one waiting, so it never idles between them.
-const IN_FLIGHT_PER_WORKER: usize = 2;
+/// Work each worker holds, in microseconds of expected scoring time.
+const TARGET_HELD_US: f64 = 50_000.0;
+
+/// Expected time per completion before any has been measured: a short Python program.
+const INITIAL_US_PER_COMPLETION: f64 = 5_000.0;
+
+/// Pieces a worker holds at most, however cheap.
+const MAX_HELD_PIECES: usize = 512;
 
 /// Task lines read ahead of the oldest unfinished one. Bounds the parent's memory when one slow
 /// task holds up the ordered output.
-const MAX_PENDING_LINES: usize = 4096;
+const MAX_PENDING_LINES: usize = 8192;
 
 /// A task is split when it has more completions than this.
 const MIN_PIECE: usize = 16;
+
+/// Lines a worker scores together when they are already waiting in its input.
+const WORKER_BATCH: usize = 256;
 
 /// Deaths per worker, in a row and without an answer in between, before the run is abandoned.
 const MAX_SILENT_DEATHS: usize = 3;
@@ -52,38 +66,62 @@ pub struct WorkerCommand {
 }
 
 /// The worker's side: reads pieces from `input` until it ends, scores each on `scorer`, and
-/// writes one result line per piece to `output`, flushed at once.
+/// writes one result line per piece to `output`. Pieces already waiting are scored together
+/// and answered with one flush.
 pub fn serve_worker(
     scorer: &Scorer,
-    input: impl BufRead,
+    input: impl Read,
     mut output: impl Write,
 ) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
-        let mut fields = line.splitn(3, '\t');
-        let (Some(piece), Some(number), Some(text)) = (fields.next(), fields.next(), fields.next())
-        else {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("a worker expects `piece<TAB>line<TAB>task`, got {line:.80?}"),
-            ));
-        };
-        let number = number
-            .parse()
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "bad line number"))?;
-        let input = InputLine {
-            number,
-            text: Ok(text.to_string()),
-        };
-        let result = scorer
-            .score_lines(std::slice::from_ref(&input))
-            .pop()
-            .expect("one result per line");
-        let encoded = serde_json::to_string(&result).expect("results always serialize");
-        writeln!(output, "{piece}\t{encoded}")?;
+    let mut input = BufReader::with_capacity(1 << 20, input);
+    let mut line = String::new();
+    loop {
+        let mut batch: Vec<(String, InputLine)> = Vec::new();
+        loop {
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                break;
+            }
+            batch.push(parse_piece(&line)?);
+            // More only when a whole line is already buffered: never wait with work in hand.
+            if batch.len() >= WORKER_BATCH || !input.buffer().contains(&b'\n') {
+                break;
+            }
+        }
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let lines: Vec<InputLine> = batch.iter().map(|(_, l)| l.clone()).collect();
+        let results = scorer.score_lines(&lines);
+        for ((piece, _), result) in batch.iter().zip(&results) {
+            let encoded = serde_json::to_string(result).expect("results always serialize");
+            writeln!(output, "{piece}\t{encoded}")?;
+        }
         output.flush()?;
     }
-    Ok(())
+}
+
+fn parse_piece(line: &str) -> std::io::Result<(String, InputLine)> {
+    let bad = |what: &str| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("a worker expects `piece<TAB>line<TAB>task`, got {what}: {line:.80?}"),
+        )
+    };
+    let line = line.strip_suffix('\n').unwrap_or(line);
+    let mut fields = line.splitn(3, '\t');
+    let (Some(piece), Some(number), Some(text)) = (fields.next(), fields.next(), fields.next())
+    else {
+        return Err(bad("too few fields"));
+    };
+    let number = number.parse().map_err(|_| bad("a bad line number"))?;
+    Ok((
+        piece.to_string(),
+        InputLine {
+            number,
+            text: Ok(text.to_string()),
+        },
+    ))
 }
 
 /// The parent's side: scores every task line of `input` in `workers` worker processes started
@@ -91,7 +129,7 @@ pub fn serve_worker(
 /// [`crate::jsonl::score_stream`]. `on_result` is called after each line is written.
 ///
 /// Returns an error for I/O failures and when workers cannot be started or keep dying before they
-/// answer anything; a worker that dies while scoring costs only the pieces it held.
+/// answer anything.
 pub fn score_stream_in_workers(
     command: &WorkerCommand,
     workers: usize,
@@ -106,22 +144,22 @@ pub fn score_stream_in_workers(
         workers: Vec::new(),
         events_tx,
         silent_deaths: 0,
+        us_per_completion: INITIAL_US_PER_COMPLETION,
     };
     for _ in 0..workers.max(1) {
         pool.spawn()?;
     }
     let mut order = Ordered::new(output);
     let mut queue: VecDeque<Piece> = VecDeque::new();
+    let mut queued_completions = 0usize;
     let mut line_number = 0usize;
     let mut buffer = Vec::new();
     let mut at_end = false;
     let mut next_piece = 0u64;
     loop {
-        // Read ahead while there is room: enough queued pieces to keep every worker busy.
-        while !at_end
-            && queue.len() < pool.workers.len() * IN_FLIGHT_PER_WORKER
-            && order.pending.len() < MAX_PENDING_LINES
-        {
+        // Read ahead while there is room: enough queued work for every worker's next hand.
+        let wanted = pool.budget() * pool.workers.len();
+        while !at_end && queued_completions < wanted && order.pending.len() < MAX_PENDING_LINES {
             buffer.clear();
             let read = input.read_until(b'\n', &mut buffer)?;
             if read == 0 {
@@ -134,46 +172,42 @@ pub fn score_stream_in_workers(
             if text.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match std::str::from_utf8(text) {
-                Err(_) => order.push_done(TaskResult::invalid(
+            let Ok(text) = std::str::from_utf8(text) else {
+                order.push_done(TaskResult::invalid(
                     None,
                     Some(line_number),
                     format!("line {line_number}: not valid UTF-8"),
-                )),
-                Ok(text) => {
-                    let slot = order.push_pending(line_number);
-                    for (part, payload) in
-                        split_task(text, pool.workers.len()).into_iter().enumerate()
-                    {
-                        order
-                            .pending
-                            .back_mut()
-                            .expect("just pushed")
-                            .parts
-                            .push(None);
-                        queue.push_back(Piece {
-                            id: next_piece,
-                            slot,
-                            part,
-                            completions: payload.completions,
-                            task_id: payload.task_id,
-                            payload: format!("{next_piece}\t{line_number}\t{}", payload.text),
-                        });
-                        next_piece += 1;
-                    }
-                }
+                ));
+                continue;
+            };
+            let pieces = split_task(text, pool.workers.len());
+            let slot = order.push_pending(line_number, pieces.len());
+            for (part, payload) in pieces.into_iter().enumerate() {
+                queued_completions += payload.completions.unwrap_or(1);
+                queue.push_back(Piece {
+                    id: next_piece,
+                    slot,
+                    part,
+                    completions: payload.completions,
+                    task_id: payload.task_id,
+                    payload: format!("{next_piece}\t{line_number}\t{}", payload.text),
+                    solo: false,
+                });
+                next_piece += 1;
             }
         }
         order.write_ready(started, &mut on_result)?;
 
         // Hand queued pieces to workers with room.
+        let budget = pool.budget();
         for worker in pool.workers.iter_mut() {
-            while worker.held.len() < IN_FLIGHT_PER_WORKER {
-                let Some(piece) = queue.pop_front() else {
+            while let Some(next) = queue.front() {
+                if !worker.has_room_for(next, budget) {
                     break;
-                };
-                worker.send(&piece);
-                worker.held.push_back(piece);
+                }
+                let piece = queue.pop_front().expect("checked");
+                queued_completions -= piece.size();
+                worker.send(piece);
             }
         }
 
@@ -191,15 +225,14 @@ pub fn score_stream_in_workers(
                 piece,
                 text,
             } => {
-                let w = pool.find(worker);
-                let Some(held) = w.and_then(|w| w.take(piece)) else {
+                let Some(held) = pool.find(worker).and_then(|w| w.take(piece)) else {
                     continue;
                 };
-                let result = serde_json::from_str::<TaskResult>(&text).unwrap_or_else(|e| {
-                    lost_piece(&held, &format!("the worker's answer was unreadable ({e})"))
-                });
                 pool.silent_deaths = 0;
-                order.complete(held.slot, held.part, result);
+                match order.answer(&held, text) {
+                    Some(us) if held.size() > 0 => pool.observe(us, held.size()),
+                    _ => {}
+                }
             }
             Event::Exited { worker } => {
                 let Some(index) = pool.workers.iter().position(|w| w.id == worker) else {
@@ -218,17 +251,21 @@ pub fn score_stream_in_workers(
                          --in-process to see why"
                     )));
                 }
-                let why = format!(
-                    "the scoring worker process died ({status}) while scoring this task, so it \
-                     was not scored; a new worker took its place"
-                );
-                // A worker scores its pieces in order: the first was being scored when it died;
-                // the others were only waiting, and go back to the queue for another worker.
-                if let Some(piece) = dead.held.pop_front() {
-                    order.complete(piece.slot, piece.part, lost_piece(&piece, &why));
-                }
-                while let Some(waiting) = dead.held.pop_back() {
-                    queue.push_front(waiting);
+                // Which of its pieces killed it is unknown: each goes back to be scored alone,
+                // and one that was already alone is the culprit.
+                while let Some(mut piece) = dead.held.pop_back() {
+                    if piece.solo {
+                        let why = format!(
+                            "the scoring worker process died ({status}) while scoring this task \
+                             alone, so it was not scored; a new worker took its place"
+                        );
+                        let result = lost_piece(&piece, &why);
+                        order.complete(piece.slot, piece.part, Answer::Parsed(result));
+                    } else {
+                        piece.solo = true;
+                        queued_completions += piece.size();
+                        queue.push_front(piece);
+                    }
                 }
                 if !(at_end && queue.is_empty()) {
                     pool.spawn()?;
@@ -253,6 +290,15 @@ struct Piece {
     completions: Option<usize>,
     task_id: Option<String>,
     payload: String,
+    /// Back from a worker that died: to be scored with nothing else in the same worker.
+    solo: bool,
+}
+
+impl Piece {
+    /// Its weight in the work a worker holds.
+    fn size(&self) -> usize {
+        self.completions.unwrap_or(1)
+    }
 }
 
 /// A piece's task text, with what the parent read of it.
@@ -260,6 +306,13 @@ struct Payload {
     text: String,
     completions: Option<usize>,
     task_id: Option<String>,
+}
+
+/// What the parent reads of a task line: its id and how many completions it has.
+#[derive(Deserialize)]
+struct TaskPeek {
+    id: Option<String>,
+    completions: Option<Vec<serde::de::IgnoredAny>>,
 }
 
 /// Splits a task line with many completions into pieces of the same task with fewer; any other
@@ -272,20 +325,21 @@ fn split_task(text: &str, workers: usize) -> Vec<Payload> {
             task_id,
         }]
     };
-    let Ok(Value::Object(mut task)) = serde_json::from_str::<Value>(text) else {
+    let Ok(peek) = serde_json::from_str::<TaskPeek>(text) else {
         return whole(None, None);
     };
-    let task_id = task.get("id").and_then(Value::as_str).map(str::to_string);
-    let Some(Value::Array(completions)) = task.get("completions") else {
-        return whole(None, task_id);
+    let Some(count) = peek.completions.as_ref().map(Vec::len) else {
+        return whole(None, peek.id);
     };
-    let count = completions.len();
     let piece = MIN_PIECE.max(count.div_ceil(workers.max(1) * 4));
     if count <= piece {
-        return whole(Some(count), task_id);
+        return whole(Some(count), peek.id);
     }
+    let Ok(Value::Object(mut task)) = serde_json::from_str::<Value>(text) else {
+        return whole(Some(count), peek.id);
+    };
     let Some(Value::Array(completions)) = task.remove("completions") else {
-        unreachable!("checked above")
+        return whole(Some(count), peek.id);
     };
     completions
         .chunks(piece)
@@ -294,7 +348,7 @@ fn split_task(text: &str, workers: usize) -> Vec<Payload> {
             Payload {
                 text: Value::Object(task.clone()).to_string(),
                 completions: Some(chunk.len()),
-                task_id: task_id.clone(),
+                task_id: peek.id.clone(),
             }
         })
         .collect()
@@ -315,6 +369,32 @@ fn lost_piece(piece: &Piece, why: &str) -> TaskResult {
     }
 }
 
+/// A worker's answer for one piece.
+enum Answer {
+    /// The result of a whole line, as the worker wrote it, with what the summary needs.
+    Text(String, ResultPeek),
+    /// A result to join with the line's other pieces, or made up by the parent.
+    Parsed(TaskResult),
+}
+
+/// What the parent reads of a result it passes through: the line's status and each
+/// completion's verdict and time.
+#[derive(Deserialize)]
+struct ResultPeek {
+    #[serde(default)]
+    status: Option<Status>,
+    #[serde(default)]
+    results: Vec<CompletionPeek>,
+}
+
+#[derive(Deserialize)]
+struct CompletionPeek {
+    passed: bool,
+    status: Status,
+    #[serde(default)]
+    wall_us: u64,
+}
+
 /// Lines in input order, each waiting for its pieces; written out as soon as the oldest is whole.
 struct Ordered<W: Write> {
     output: W,
@@ -326,9 +406,7 @@ struct Ordered<W: Write> {
 
 struct Pending {
     line: usize,
-    parts: Vec<Option<TaskResult>>,
-    /// Set for lines finished without pieces (not UTF-8).
-    done: Option<TaskResult>,
+    parts: Vec<Option<Answer>>,
 }
 
 impl<W: Write> Ordered<W> {
@@ -341,11 +419,10 @@ impl<W: Write> Ordered<W> {
         }
     }
 
-    fn push_pending(&mut self, line: usize) -> u64 {
+    fn push_pending(&mut self, line: usize, parts: usize) -> u64 {
         self.pending.push_back(Pending {
             line,
-            parts: Vec::new(),
-            done: None,
+            parts: (0..parts).map(|_| None).collect(),
         });
         self.first_slot + self.pending.len() as u64 - 1
     }
@@ -354,14 +431,44 @@ impl<W: Write> Ordered<W> {
         let line = result.line.unwrap_or(0);
         self.pending.push_back(Pending {
             line,
-            parts: Vec::new(),
-            done: Some(result),
+            parts: vec![Some(Answer::Parsed(result))],
         });
     }
 
-    fn complete(&mut self, slot: u64, part: usize, result: TaskResult) {
+    fn complete(&mut self, slot: u64, part: usize, answer: Answer) {
         let index = (slot - self.first_slot) as usize;
-        self.pending[index].parts[part] = Some(result);
+        self.pending[index].parts[part] = Some(answer);
+    }
+
+    /// Records a worker's answer for `piece`; returns the microseconds its completions took.
+    fn answer(&mut self, piece: &Piece, text: String) -> Option<u64> {
+        let index = (piece.slot - self.first_slot) as usize;
+        let whole = self.pending[index].parts.len() == 1;
+        let unreadable = |e: serde_json::Error| {
+            Answer::Parsed(lost_piece(
+                piece,
+                &format!("the worker's answer was unreadable ({e})"),
+            ))
+        };
+        let (answer, us) = if whole {
+            match serde_json::from_str::<ResultPeek>(&text) {
+                Ok(peek) => {
+                    let us = peek.results.iter().map(|r| r.wall_us).sum();
+                    (Answer::Text(text, peek), Some(us))
+                }
+                Err(e) => (unreadable(e), None),
+            }
+        } else {
+            match serde_json::from_str::<TaskResult>(&text) {
+                Ok(result) => {
+                    let us = result.results.iter().map(|r| r.wall_us).sum();
+                    (Answer::Parsed(result), Some(us))
+                }
+                Err(e) => (unreadable(e), None),
+            }
+        };
+        self.complete(piece.slot, piece.part, answer);
+        us
     }
 
     /// Writes every finished line at the front, in order.
@@ -370,24 +477,50 @@ impl<W: Write> Ordered<W> {
         started: Instant,
         on_result: &mut impl FnMut(&Summary),
     ) -> std::io::Result<()> {
-        while let Some(front) = self.pending.front() {
-            let finished = front.done.is_some() || front.parts.iter().all(Option::is_some);
-            if !finished {
-                break;
-            }
+        while self
+            .pending
+            .front()
+            .is_some_and(|front| front.parts.iter().all(Option::is_some))
+        {
             let front = self.pending.pop_front().expect("checked");
             self.first_slot += 1;
-            let result = match front.done {
-                Some(result) => result,
-                None => join_parts(front.line, front.parts.into_iter().flatten().collect()),
-            };
-            self.summary.add(&result);
-            serde_json::to_writer(&mut self.output, &result)?;
+            let mut parts: Vec<Answer> = front.parts.into_iter().flatten().collect();
+            if let (1, Some(Answer::Text(..))) = (parts.len(), parts.first()) {
+                let Some(Answer::Text(text, peek)) = parts.pop() else {
+                    unreachable!("checked")
+                };
+                self.count(&peek);
+                self.output.write_all(text.as_bytes())?;
+            } else {
+                let parsed = parts
+                    .into_iter()
+                    .map(|answer| match answer {
+                        Answer::Parsed(result) => result,
+                        Answer::Text(text, _) => {
+                            serde_json::from_str(&text).expect("read once already")
+                        }
+                    })
+                    .collect();
+                let result = join_parts(front.line, parsed);
+                self.summary.add(&result);
+                serde_json::to_writer(&mut self.output, &result)?;
+            }
             self.output.write_all(b"\n")?;
             self.summary.elapsed = started.elapsed();
             on_result(&self.summary);
         }
         Ok(())
+    }
+
+    fn count(&mut self, peek: &ResultPeek) {
+        let summary = &mut self.summary;
+        summary.tasks += 1;
+        summary.invalid_tasks += u64::from(peek.status == Some(Status::InvalidTask));
+        for r in &peek.results {
+            summary.completions += 1;
+            summary.passed += u64::from(r.passed);
+            summary.verifier_errors += u64::from(r.status == Status::VerifierError);
+        }
     }
 }
 
@@ -426,6 +559,8 @@ struct Pool {
     workers: Vec<Worker>,
     events_tx: Sender<Event>,
     silent_deaths: usize,
+    /// Moving average of the scoring time of one completion, in microseconds.
+    us_per_completion: f64,
 }
 
 struct Worker {
@@ -433,9 +568,21 @@ struct Worker {
     child: Child,
     to_worker: Option<Sender<String>>,
     held: VecDeque<Piece>,
+    held_completions: usize,
 }
 
 impl Pool {
+    /// Completions each worker may hold: about [`TARGET_HELD_US`] of work.
+    fn budget(&self) -> usize {
+        ((TARGET_HELD_US / self.us_per_completion.max(1.0)) as usize).clamp(1, 1 << 16)
+    }
+
+    /// Folds in a piece's measured scoring time.
+    fn observe(&mut self, us: u64, completions: usize) {
+        let per = us as f64 / completions as f64;
+        self.us_per_completion = 0.8 * self.us_per_completion + 0.2 * per;
+    }
+
     /// Starts one worker, with a thread that writes its input and one that reads its answers.
     fn spawn(&mut self) -> std::io::Result<()> {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -480,6 +627,7 @@ impl Pool {
             child,
             to_worker: Some(to_worker),
             held: VecDeque::new(),
+            held_completions: 0,
         });
         Ok(())
     }
@@ -500,27 +648,48 @@ impl Pool {
 }
 
 impl Worker {
-    fn send(&self, piece: &Piece) {
+    /// Whether `next` may be handed to this worker now: always when it holds nothing; never next
+    /// to a piece that must be scored alone; otherwise while it holds less than `budget`.
+    fn has_room_for(&self, next: &Piece, budget: usize) -> bool {
+        if self.held.is_empty() {
+            return true;
+        }
+        !next.solo
+            && !self.held.iter().any(|p| p.solo)
+            && self.held.len() < MAX_HELD_PIECES
+            && self.held_completions + next.size() <= budget
+    }
+
+    fn send(&mut self, piece: Piece) {
         if let Some(to_worker) = &self.to_worker {
             // A worker whose input is closed has died; its reader reports that.
             let _ = to_worker.send(piece.payload.clone());
         }
+        self.held_completions += piece.size();
+        self.held.push_back(piece);
     }
 
     fn take(&mut self, piece: u64) -> Option<Piece> {
         let index = self.held.iter().position(|p| p.id == piece)?;
-        self.held.remove(index)
+        let piece = self.held.remove(index)?;
+        self.held_completions -= piece.size();
+        Some(piece)
     }
 }
 
-/// Writes pieces to a worker's standard input until the parent drops the sender.
+/// Writes pieces to a worker's standard input until the parent drops the sender, flushing
+/// whenever no more are waiting.
 fn feed(stdin: ChildStdin, pieces: Receiver<String>) {
-    let mut stdin = BufWriter::new(stdin);
-    for piece in pieces {
-        if stdin.write_all(piece.as_bytes()).is_err()
-            || stdin.write_all(b"\n").is_err()
-            || stdin.flush().is_err()
-        {
+    let mut stdin = BufWriter::with_capacity(1 << 16, stdin);
+    while let Ok(piece) = pieces.recv() {
+        let mut next = Some(piece);
+        while let Some(piece) = next {
+            if stdin.write_all(piece.as_bytes()).is_err() || stdin.write_all(b"\n").is_err() {
+                return;
+            }
+            next = pieces.try_recv().ok();
+        }
+        if stdin.flush().is_err() {
             return;
         }
     }
