@@ -334,3 +334,49 @@ fn the_same_completion_gets_the_same_verdict_and_fuel() {
     assert_eq!(a[0].fuel, b[0].fuel);
     assert_eq!(statuses(&a[0]), statuses(&b[0]));
 }
+
+/// A sleep cannot outlast the wall-clock limit: the limit stops wasm code by epoch interruption,
+/// which cannot reach a guest blocked in the host's sleep, so sleeps are cut at the deadline.
+/// Both in a whole-program run and in a live candidate called by asserts; an hour-long sleep
+/// ends as a timeout, in about the limit.
+#[test]
+fn a_long_sleep_ends_at_the_wall_clock_limit() {
+    let s = scorer();
+    let stdio = json!({
+        "id": "sleepy-stdio", "verifier": "code",
+        "tests": {"stdio": [{"stdin": "", "stdout": "1"}]},
+        "candidate_limits": {"wall_ms": 1500},
+        "completions": [fenced("import time\ntime.sleep(3600)\nprint(1)")],
+    });
+    let asserts = json!({
+        "id": "sleepy-asserts", "verifier": "code",
+        "tests": {"asserts": "assert f(1) == 1", "entry_point": "f"},
+        "candidate_limits": {"wall_ms": 1500},
+        "completions": [
+            fenced("import time\ndef f(x):\n    time.sleep(3600)\n    return x"),
+            fenced("import time\ndef f(x):\n    time.sleep(0.05)\n    return x"),
+        ],
+    });
+    for task in [stdio, asserts] {
+        let results = score(&s, task.clone());
+        let r = &results[0];
+        assert_eq!(
+            statuses(r),
+            vec![CaseStatus::Timeout],
+            "{task}: {}",
+            r.detail
+        );
+        assert!(
+            r.wall_us < 30_000_000,
+            "the sleep was not cut: {} us",
+            r.wall_us
+        );
+        if results.len() > 1 {
+            assert_eq!(
+                results[1].score, 1.0,
+                "a short sleep is untouched: {}",
+                results[1].detail
+            );
+        }
+    }
+}

@@ -100,9 +100,17 @@ impl EpochTicker {
             std::thread::Builder::new()
                 .name("rewardbox-epoch".into())
                 .spawn(move || {
+                    // A sleep lasts at least its duration, often more: count ticks by the clock,
+                    // not by the sleeps, so that wall-clock limits are wall-clock time.
+                    let started = std::time::Instant::now();
+                    let mut ticks: u128 = 0;
                     while !stop.load(Ordering::Relaxed) {
                         std::thread::sleep(EPOCH_TICK);
-                        engine.increment_epoch();
+                        let due = started.elapsed().as_nanos() / EPOCH_TICK.as_nanos();
+                        while ticks < due {
+                            engine.increment_epoch();
+                            ticks += 1;
+                        }
                     }
                 })
                 .expect("spawning the epoch ticker thread")

@@ -37,6 +37,7 @@ pub mod registry;
 pub mod runner;
 pub mod sandbox;
 pub mod scorer;
+pub mod sleep;
 pub mod task;
 pub mod verdict;
 pub mod verifier;

@@ -10,7 +10,6 @@
 
 use crate::bindings::python::Python;
 use crate::bindings::types::{CallError, Member, Output, Raised, RunOutcome, Target};
-use crate::engine::ticks_for;
 use crate::host::HostContext;
 use crate::limits::Limits;
 use crate::python::PythonComponent;
@@ -125,7 +124,7 @@ impl LiveCandidate {
             return Err(CallError::Ended(outcome.clone()));
         }
         let wall_ms = self.wall_left.as_millis() as u64;
-        self.job.store.set_epoch_deadline(ticks_for(wall_ms));
+        self.job.set_wall(wall_ms);
         let started = Instant::now();
         let result = call(&self.instance, &mut self.job.store);
         self.wall_left = self.wall_left.saturating_sub(started.elapsed());

@@ -75,6 +75,8 @@ impl Runners {
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
             .map_err(|e| anyhow::anyhow!("linking WASI for the runners: {e}"))?;
+        crate::sleep::cap_sleeps(&mut linker)
+            .map_err(|e| anyhow::anyhow!("linking capped sleeps for the runners: {e}"))?;
         types::add_to_linker::<JobState, HasSelf<JobState>>(&mut linker, |state| state)
             .map_err(|e| anyhow::anyhow!("linking the runners' types: {e}"))?;
         sandbox::add_to_linker::<JobState, HasSelf<JobState>>(&mut linker, |state| state)

@@ -3,7 +3,7 @@
 //! enforced and where a failed run is classified.
 
 use crate::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
-use crate::engine::ticks_for;
+use crate::engine::{EPOCH_TICK, ticks_for};
 use crate::limits::Limits;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -33,6 +33,15 @@ pub struct JobState {
     limiter: MemoryLimiter,
     /// What the host offers the guest beyond WASI (the `sandbox` interface for verifiers).
     pub host: crate::host::HostContext,
+    /// When the job's wall-clock budget ends: no sleep of the guest lasts past it.
+    pub(crate) wall_deadline: std::time::Instant,
+}
+
+impl JobState {
+    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sleep`]).
+    pub(crate) fn capped_sleep(&self, nanos: u64) -> u64 {
+        crate::sleep::cap(nanos, self.wall_deadline)
+    }
 }
 
 impl WasiView for JobState {
@@ -113,6 +122,7 @@ impl Job {
                 exceeded: false,
             },
             host,
+            wall_deadline: std::time::Instant::now() + Duration::from_millis(limits.wall_ms),
         };
         let mut store = Store::new(engine, state);
         store.limiter(|state| &mut state.limiter);
@@ -125,6 +135,7 @@ impl Job {
         store.epoch_deadline_callback(|mut ctx| {
             let credit = std::mem::take(&mut ctx.data_mut().host.credit_ticks);
             if credit > 0 {
+                ctx.data_mut().wall_deadline += EPOCH_TICK * credit as u32;
                 Ok(wasmtime::UpdateDeadline::Continue(credit))
             } else {
                 Err(Trap::Interrupt.into())
@@ -147,6 +158,14 @@ impl Job {
         self.limits.fuel = limits.fuel;
         self.limits.output_bytes = limits.output_bytes;
         self.limits.wall_ms = limits.wall_ms;
+    }
+
+    /// Gives the guest `wall_ms` of wall clock from now: its epoch deadline, and the end of any
+    /// sleep it starts.
+    pub fn set_wall(&mut self, wall_ms: u64) {
+        self.store.set_epoch_deadline(ticks_for(wall_ms));
+        self.store.data_mut().wall_deadline =
+            std::time::Instant::now() + Duration::from_millis(wall_ms);
     }
 
     /// The limits the job runs under.

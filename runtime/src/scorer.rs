@@ -140,6 +140,8 @@ fn build_linker(engine: &Engine) -> anyhow::Result<Linker<JobState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking WASI: {e}"))?;
+    crate::sleep::cap_sleeps(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking capped sleeps: {e}"))?;
     Verifier::add_to_linker::<JobState, HasSelf<JobState>>(&mut linker, |state| state)
         .map_err(|e| anyhow::anyhow!("linking the sandbox interface: {e}"))?;
     Ok(linker)
