@@ -112,7 +112,7 @@ fn main() {
         peer["mean_score"].as_f64().unwrap()
     );
     println!(
-        "| rewardbox score (python verifier, 2 threads) | {count} | {seconds:.2} | {:.1} | {mean:.3} |",
+        "| rewardbox score (python verifier, a worker process per core) | {count} | {seconds:.2} | {:.1} | {mean:.3} |",
         count as f64 / seconds
     );
     println!(

@@ -62,7 +62,7 @@ fn main() {
         peer.cases, peer.seconds, peer.agreed, peer.cases
     );
     println!(
-        "| rewardbox score, {threads} threads, whole process | {} | {seconds:.2} | {ours:.0} | {agreed}/{} |",
+        "| rewardbox score, {threads} worker processes, whole process | {} | {seconds:.2} | {ours:.0} | {agreed}/{} |",
         cases.len() * repeat,
         cases.len()
     );
