@@ -380,3 +380,42 @@ fn a_long_sleep_ends_at_the_wall_clock_limit() {
         }
     }
 }
+
+/// A language no runner exists for is an invalid task that says so, never a silent 0; the
+/// other spellings of Python (SandboxFusion's `python3`, `py`, any case) are Python.
+#[test]
+fn the_language_is_checked() {
+    let s = scorer();
+    for (language, expected) in [
+        (
+            "cpp",
+            Some(
+                "\"language\" is \"cpp\", which has no runner yet (candidates can be written in python)",
+            ),
+        ),
+        ("javascript", Some("which has no runner yet")),
+        (
+            "klingon",
+            Some("\"language\" is \"klingon\", which rewardbox does not know (use python)"),
+        ),
+        ("python3", None),
+        ("Python", None),
+        ("py", None),
+    ] {
+        let mut task = add_task(&[fenced("def add(a, b):\n    return a + b")]);
+        task["language"] = json!(language);
+        let result = s.score_task(&Task::from_value(task).unwrap());
+        match expected {
+            Some(message) => {
+                assert_eq!(result.status, Some(Status::InvalidTask), "{language}");
+                let detail = result.detail.unwrap();
+                assert!(detail.contains(message), "{language}: {detail}");
+            }
+            None => assert_eq!(
+                result.results[0].score, 1.0,
+                "{language}: {}",
+                result.results[0].detail
+            ),
+        }
+    }
+}

@@ -90,6 +90,45 @@ pub struct Spec {
     pub language: String,
 }
 
+/// Languages candidates may be written in, with the other spellings tasks use for them
+/// (SandboxFusion's among them).
+pub const LANGUAGES: &[(&str, &[&str])] = &[("python", &["python3", "py"])];
+
+/// Languages tasks name that no runner exists for yet: a task naming one is invalid, with a
+/// message saying so, never a silent 0.
+const NOT_YET: &[&str] = &[
+    "c", "cpp", "c++", "javascript", "js", "nodejs", "typescript", "ts", "rust", "go", "golang",
+    "java", "kotlin", "csharp", "c#", "php", "ruby", "lua", "r", "scala", "swift", "bash", "sh",
+    "perl", "julia", "haskell", "pascal", "d", "racket", "verilog", "cuda", "sql",
+];
+
+/// The canonical name of `language`, or an error naming the field and what is accepted.
+pub fn canonical_language(language: &str) -> Result<&'static str, FieldError> {
+    let wanted = language.trim().to_ascii_lowercase();
+    for (name, aliases) in LANGUAGES {
+        if wanted == *name || aliases.contains(&wanted.as_str()) {
+            return Ok(name);
+        }
+    }
+    let supported: Vec<&str> = LANGUAGES.iter().map(|(name, _)| *name).collect();
+    if NOT_YET.contains(&wanted.as_str()) {
+        return Err(bad(
+            "language",
+            format!(
+                "is {language:?}, which has no runner yet (candidates can be written in {})",
+                supported.join(", ")
+            ),
+        ));
+    }
+    Err(bad(
+        "language",
+        format!(
+            "is {language:?}, which rewardbox does not know (use {})",
+            supported.join(", ")
+        ),
+    ))
+}
+
 fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
     FieldError::new(field, what)
 }
@@ -241,7 +280,7 @@ impl Spec {
         };
         let language = match task.get("language") {
             None => "python".to_string(),
-            Some(v) => string_of(v, "language")?.to_string(),
+            Some(v) => canonical_language(string_of(v, "language")?)?.to_string(),
         };
         let extract = match task.get("extract") {
             None => Extract::Fenced,
