@@ -9,6 +9,7 @@
 use crate::ast::{Expr, RelOp};
 use crate::eval::eval;
 use crate::number::{EvalError, Num, Tolerance, num_eq};
+use std::borrow::Cow;
 
 /// Comparison settings (the task's Math-Verify knobs).
 #[derive(Debug, Clone, Copy)]
@@ -66,76 +67,14 @@ fn is_name_like(e: &Expr) -> bool {
 }
 
 fn relation(items: Vec<Expr>, ops: Vec<RelOp>, s: &Settings) -> Expr {
-    // `x = 3`, `f(x) = 2x`, `\frac{NO}{BO} = \frac{1}{\sqrt{6}}`: the value.
-    if ops.len() == 1 && ops[0] == RelOp::Eq && is_name_like(&items[0]) {
-        return canonical(items[1].clone(), s);
-    }
     // `x \in [0, 1)`: the set.
     if ops.len() == 1 && ops[0] == RelOp::In {
         return canonical(items[1].clone(), s);
     }
-    // `a = b = 3`: the last value.
+    // `a = b = 3` (an assignment chain): `a = 3`, the first name and the last value.
     if ops.len() >= 2 && ops.iter().all(|o| *o == RelOp::Eq) && is_name_like(&items[0]) {
-        return canonical(items.last().expect("items").clone(), s);
-    }
-    // `a < x ≤ b` with constant ends: an interval (and `a ≤ |x| ≤ b` two of them).
-    if ops.len() == 2 && !items[0].has_symbol() && !items[2].has_symbol() && items[1].has_symbol() {
-        let ascending = ops.iter().all(|o| matches!(o, RelOp::Lt | RelOp::Le));
-        let descending = ops.iter().all(|o| matches!(o, RelOp::Gt | RelOp::Ge));
-        if ascending || descending {
-            let (lo, hi, lo_closed, hi_closed) = if ascending {
-                (
-                    &items[0],
-                    &items[2],
-                    ops[0] == RelOp::Le,
-                    ops[1] == RelOp::Le,
-                )
-            } else {
-                (
-                    &items[2],
-                    &items[0],
-                    ops[1] == RelOp::Ge,
-                    ops[0] == RelOp::Ge,
-                )
-            };
-            let interval = |lo: Expr, hi: Expr, lc: bool, hc: bool| Expr::Interval {
-                lo: Box::new(lo),
-                hi: Box::new(hi),
-                lo_closed: lc,
-                hi_closed: hc,
-            };
-            if matches!(&items[1], Expr::Func("abs", _)) {
-                let neg = |e: &Expr| Expr::Neg(Box::new(e.clone()));
-                return Expr::Union(vec![
-                    interval(neg(hi), neg(lo), hi_closed, lo_closed),
-                    interval(lo.clone(), hi.clone(), lo_closed, hi_closed),
-                ]);
-            }
-            return interval(lo.clone(), hi.clone(), lo_closed, hi_closed);
-        }
-    }
-    // `x < 3` as `(-\infty, 3)` when the task allows comparing relations with sets.
-    if s.allow_set_relation_comp
-        && ops.len() == 1
-        && matches!(items[0], Expr::Sym(_))
-        && !items[1].has_symbol()
-    {
-        let inf = Expr::Infinity;
-        let ninf = Expr::Neg(Box::new(Expr::Infinity));
-        let c = items[1].clone();
-        let iv = |lo, hi, lc, hc| Expr::Interval {
-            lo: Box::new(lo),
-            hi: Box::new(hi),
-            lo_closed: lc,
-            hi_closed: hc,
-        };
-        match ops[0] {
-            RelOp::Lt => return iv(ninf, c, false, false),
-            RelOp::Le => return iv(ninf, c, false, true),
-            RelOp::Gt => return iv(c, inf, false, false),
-            RelOp::Ge => return iv(c, inf, true, false),
-            _ => {}
-        }
+        let value = canonical(items.last().expect("items").clone(), s);
+        return Expr::Relation(vec![items[0].clone(), value], vec![RelOp::Eq]);
     }
     Expr::Relation(items, ops)
 }
@@ -221,7 +160,9 @@ fn matmul(a: &[Vec<Expr>], b: &[Vec<Expr>]) -> Option<Vec<Vec<Expr>>> {
 }
 
 /// Whether two canonical answers are equivalent.
-pub fn equivalent(a: &Expr, b: &Expr, s: &Settings) -> bool {
+pub fn equivalent(gold: &Expr, pred: &Expr, s: &Settings) -> bool {
+    let (a, b) = align(gold, pred, s);
+    let (a, b) = (a.as_ref(), b.as_ref());
     match (a, b) {
         (Expr::List(xs), _) if xs.len() == 1 => equivalent(&xs[0], b, s),
         (_, Expr::List(ys)) if ys.len() == 1 => equivalent(a, &ys[0], s),
@@ -288,6 +229,152 @@ pub fn equivalent(a: &Expr, b: &Expr, s: &Settings) -> bool {
         (x, y) if !is_collection(x) && !is_collection(y) => scalar_eq(x, y, s),
         _ => false,
     }
+}
+
+/// Puts a reference (`gold`) and an answer (`pred`) in comparable shapes, as Math-Verify does:
+/// an equation answering a reference that is not one answers its right side (`x = 3` answers
+/// `3`, `a + b = 14` answers `14`); an assignment reference (`y = 2x + 1`) against an answer
+/// that is no equation is its right side; otherwise both stay relations, so two assignments
+/// compare their names too (`x = 1` is not `y = 1`) and a line may be written in any form. A
+/// relation in one variable becomes the set it describes when compared with a set: always for the
+/// reference, and for the answer when the task allows it or the reference set cannot be a point
+/// (`(1, 2)` with finite open ends could be one).
+fn align<'a>(gold: &'a Expr, pred: &'a Expr, s: &Settings) -> (Cow<'a, Expr>, Cow<'a, Expr>) {
+    let mut gold = Cow::Borrowed(gold);
+    let mut pred = Cow::Borrowed(pred);
+    if is_equation(&pred) && !is_equation(&gold) {
+        pred = Cow::Owned(last_value(&pred));
+    } else if is_assignment(&gold) && !is_equation(&pred) {
+        gold = Cow::Owned(last_value(&gold));
+    }
+    if is_set_like(&pred)
+        && let Some(set) = relation_set(&gold)
+    {
+        gold = Cow::Owned(set);
+    } else if is_set_like(&gold)
+        && (s.allow_set_relation_comp || !could_be_a_point(&gold))
+        && let Some(set) = relation_set(&pred)
+    {
+        pred = Cow::Owned(set);
+    }
+    (gold, pred)
+}
+
+/// `a < x ≤ b` with constant ends: an interval (and `a ≤ |x| ≤ b` two of them).
+fn chain_set(items: &[Expr], ops: &[RelOp]) -> Option<Expr> {
+    if !items[0].has_symbol() && !items[2].has_symbol() && items[1].has_symbol() {
+        let ascending = ops.iter().all(|o| matches!(o, RelOp::Lt | RelOp::Le));
+        let descending = ops.iter().all(|o| matches!(o, RelOp::Gt | RelOp::Ge));
+        if ascending || descending {
+            let (lo, hi, lo_closed, hi_closed) = if ascending {
+                (
+                    &items[0],
+                    &items[2],
+                    ops[0] == RelOp::Le,
+                    ops[1] == RelOp::Le,
+                )
+            } else {
+                (
+                    &items[2],
+                    &items[0],
+                    ops[1] == RelOp::Ge,
+                    ops[0] == RelOp::Ge,
+                )
+            };
+            let interval = |lo: Expr, hi: Expr, lc: bool, hc: bool| Expr::Interval {
+                lo: Box::new(lo),
+                hi: Box::new(hi),
+                lo_closed: lc,
+                hi_closed: hc,
+            };
+            if matches!(&items[1], Expr::Func("abs", _)) {
+                let neg = |e: &Expr| Expr::Neg(Box::new(e.clone()));
+                return Some(Expr::Union(vec![
+                    interval(neg(hi), neg(lo), hi_closed, lo_closed),
+                    interval(lo.clone(), hi.clone(), lo_closed, hi_closed),
+                ]));
+            }
+            return Some(interval(lo.clone(), hi.clone(), lo_closed, hi_closed));
+        }
+    }
+    None
+}
+
+/// A relation whose operators are all `=`.
+fn is_equation(e: &Expr) -> bool {
+    matches!(e, Expr::Relation(_, ops) if ops.iter().all(|o| *o == RelOp::Eq))
+}
+
+/// An equation whose left side is a name (`x = 3`, `f(x) = 2x`, `a + b = 14`).
+fn is_assignment(e: &Expr) -> bool {
+    matches!(e, Expr::Relation(items, _) if is_equation(e) && is_name_like(&items[0]))
+}
+
+/// The right side of an equation (of its last link, for a chain).
+fn last_value(e: &Expr) -> Expr {
+    match e {
+        Expr::Relation(items, _) => items.last().expect("a relation has sides").clone(),
+        other => other.clone(),
+    }
+}
+
+/// An interval, a union, or `(a, b)` (an open interval or a point).
+fn is_set_like(e: &Expr) -> bool {
+    matches!(e, Expr::Interval { .. } | Expr::Union(_))
+        || matches!(e, Expr::Tuple(xs) if xs.len() == 2)
+}
+
+/// `(a, b)` with finite ends: an open interval, or a point.
+fn could_be_a_point(e: &Expr) -> bool {
+    let finite = |lo: &Expr, hi: &Expr| infinity_sign(lo).is_none() && infinity_sign(hi).is_none();
+    match e {
+        Expr::Interval {
+            lo,
+            hi,
+            lo_closed: false,
+            hi_closed: false,
+        } => finite(lo, hi),
+        Expr::Tuple(xs) if xs.len() == 2 => finite(&xs[0], &xs[1]),
+        _ => false,
+    }
+}
+
+/// The set of values of the one variable a relation constrains (`x > 3` is `(3, \infty)`,
+/// `5 \geq x` is `(-\infty, 5]`, `x \neq 1` is two intervals); `None` for anything else.
+fn relation_set(e: &Expr) -> Option<Expr> {
+    let Expr::Relation(items, ops) = e else {
+        return None;
+    };
+    if ops.len() == 2 {
+        return chain_set(items, ops);
+    }
+    if ops.len() != 1 {
+        return None;
+    }
+    let (op, bound) = match (&items[0], &items[1]) {
+        (Expr::Sym(_), c) if !c.has_symbol() => (ops[0], c.clone()),
+        (c, Expr::Sym(_)) if !c.has_symbol() => (ops[0].flipped(), c.clone()),
+        _ => return None,
+    };
+    let interval = |lo: Expr, hi: Expr, lo_closed, hi_closed| Expr::Interval {
+        lo: Box::new(lo),
+        hi: Box::new(hi),
+        lo_closed,
+        hi_closed,
+    };
+    let inf = Expr::Infinity;
+    let ninf = Expr::Neg(Box::new(Expr::Infinity));
+    Some(match op {
+        RelOp::Lt => interval(ninf, bound, false, false),
+        RelOp::Le => interval(ninf, bound, false, true),
+        RelOp::Gt => interval(bound, inf, false, false),
+        RelOp::Ge => interval(bound, inf, true, false),
+        RelOp::Ne => Expr::Union(vec![
+            interval(ninf, bound.clone(), false, false),
+            interval(bound, inf, false, false),
+        ]),
+        RelOp::Eq | RelOp::In => return None,
+    })
 }
 
 /// Letters written without `\\text` (`odd` is parsed as `o·d·d`), read back as a word.
@@ -444,8 +531,11 @@ fn single_relation_eq(r1: (&Expr, RelOp, &Expr), r2: (&Expr, RelOp, &Expr), s: &
     if op1 != op2 {
         return false;
     }
-    // Sides equal one for one (also covers relations between non-numbers).
-    if equivalent(r1.0, r2.0, s) && equivalent(r1.2, r2.2, s) {
+    // Sides equal one for one, read in the same direction (also covers relations between
+    // non-numbers): `a < b` is `a < b` and `b > a`, never `a > b`.
+    let same_way = r1.1 == r2.1 && equivalent(r1.0, r2.0, s) && equivalent(r1.2, r2.2, s);
+    let crossed = r1.1 == r2.1.flipped() && equivalent(r1.0, r2.2, s) && equivalent(r1.2, r2.0, s);
+    if same_way || crossed {
         return true;
     }
     let positive_only = matches!(op1, RelOp::Lt | RelOp::Le);

@@ -479,11 +479,25 @@ fn anchored_latex(text: &str, envs: &[Env], out: &mut Vec<Candidate>) {
     }
 }
 
-fn floor_boundary(text: &str, mut i: usize) -> usize {
+/// The largest char boundary of `text` at or before `i`.
+pub fn floor_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
     }
     i
+}
+
+/// Where the sentence that goes on at `from` ends (a full stop, question or exclamation mark
+/// followed by white space, or a line break), at most `limit`.
+fn sentence_end(text: &str, from: usize, limit: usize) -> usize {
+    let b = text.as_bytes();
+    (from..limit)
+        .find(|&k| {
+            b[k] == b'\n'
+                || matches!(b[k], b'.' | b'?' | b'!')
+                    && b.get(k + 1).is_some_and(|n| n.is_ascii_whitespace())
+        })
+        .unwrap_or(limit)
 }
 
 /// How far from the end plain numbers and expressions are looked for.
@@ -503,6 +517,11 @@ fn plain_exprs(text: &str, from: usize, to: usize) -> Vec<Candidate> {
         if !prefix_ok {
             continue;
         }
+        if (c.is_ascii_alphanumeric() || c == '-' || c == '(')
+            && let Some(f) = formula_at(text, i)
+        {
+            out.push(f);
+        }
         if c.is_ascii_digit() || c == '-' || c == '(' || c == '.' {
             if let Some(e) = expr_at(text, i) {
                 out.push(e);
@@ -521,6 +540,133 @@ fn plain_exprs(text: &str, from: usize, to: usize) -> Vec<Candidate> {
         }
     }
     out
+}
+
+/// Words a plain formula may use: functions written as in code (`sqrt(2)`, `exp(2*x)`) and
+/// constants (`pi`, `oo`).
+pub const FORMULA_WORDS: &[&str] = &[
+    "sqrt", "sin", "cos", "tan", "sec", "csc", "cot", "asin", "acos", "atan", "arcsin", "arccos",
+    "arctan", "sinh", "cosh", "tanh", "ln", "log", "exp", "pi", "oo", "inf", "infinity",
+];
+
+/// A plain formula at `i` with at least one letter: what models write in code style
+/// (`-3920*x**3 + 12348*x`, `7*x**7/9 - 5*x**2/6 + C`, `sqrt(2)`, `(x + 1)**2`) and relations in
+/// text (`x > 5`, `x >= 5`, `y = 2x + 1`, `x ≤ 5`). It ends at punctuation, at a word that is
+/// not a variable or a known function, and at a letter or number that follows another after a
+/// space with no operator between (`5 a day`, `5 x 3`): those are prose.
+fn formula_at(text: &str, i: usize) -> Option<Candidate> {
+    // Right after a number, a formula is what follows it in prose (`5 m/s`, `5 x 3`).
+    if text[..i].trim_end().ends_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let rest = &text[i..];
+    let rest = &rest[..floor_boundary(rest, rest.len().min(256))];
+    let b = rest.as_bytes();
+    #[derive(PartialEq, Clone, Copy)]
+    enum Last {
+        Start,
+        Operand,
+        Operator,
+        Open,
+    }
+    let mut last = Last::Start;
+    let mut k = 0;
+    let mut end = 0;
+    let mut depth = 0usize;
+    let mut letters = 0;
+    let mut operators = 0;
+    let mut calls = 0;
+    let mut spaced = false;
+    while k < b.len() {
+        let c = rest[k..].chars().next().expect("in bounds");
+        if c.is_whitespace() {
+            spaced = true;
+            k += c.len_utf8();
+            continue;
+        }
+        let operand_ok = !(spaced && last == Last::Operand);
+        if c.is_ascii_digit() || c == '.' && b.get(k + 1).is_some_and(u8::is_ascii_digit) {
+            if !operand_ok {
+                break;
+            }
+            let len = rest[k..]
+                .find(|ch: char| !(ch.is_ascii_digit() || ch == '.'))
+                .unwrap_or(rest.len() - k);
+            let len = rest[k..k + len].trim_end_matches('.').len();
+            k += len;
+            last = Last::Operand;
+        } else if c.is_ascii_alphabetic() {
+            let len = rest[k..]
+                .find(|ch: char| !ch.is_ascii_alphabetic())
+                .unwrap_or(rest.len() - k);
+            let word = &rest[k..k + len];
+            let known = FORMULA_WORDS.contains(&word.to_ascii_lowercase().as_str());
+            if !(word.len() == 1 || known) || !operand_ok {
+                break;
+            }
+            let call = rest[k + len..].trim_start().starts_with('(');
+            calls += usize::from(known && call);
+            letters += 1;
+            k += len;
+            last = Last::Operand;
+        } else if c == '(' {
+            if !operand_ok && last != Last::Operand {
+                break;
+            }
+            depth += 1;
+            k += 1;
+            last = Last::Open;
+            spaced = false;
+            continue;
+        } else if c == ')' {
+            if depth == 0 || last != Last::Operand {
+                break;
+            }
+            depth -= 1;
+            k += 1;
+            last = Last::Operand;
+        } else if let Some(len) = formula_operator(&rest[k..]) {
+            // A sign may follow an operator or open a formula (`x > -7`, `-x`); nothing else.
+            let sign = matches!(c, '-' | '+' | '−') && len == c.len_utf8();
+            if (last == Last::Operator || last == Last::Start || last == Last::Open) && !sign {
+                break;
+            }
+            operators += 1;
+            k += len;
+            last = Last::Operator;
+            spaced = false;
+            continue;
+        } else {
+            break;
+        }
+        spaced = false;
+        if last == Last::Operand && depth == 0 {
+            end = k;
+        }
+    }
+    let run = &rest[..end];
+    (letters > 0 && (operators > 0 || calls > 0)).then(|| Candidate {
+        text: run.to_string(),
+        kind: Kind::Expr,
+        percent: false,
+        span: (i, i + run.len()),
+        priority: 300,
+    })
+}
+
+/// The length of the operator or relation `s` starts with.
+fn formula_operator(s: &str) -> Option<usize> {
+    for op in ["**", "<=", ">=", "!=", "==", "=<", "=>"] {
+        if s.starts_with(op) {
+            return Some(op.len());
+        }
+    }
+    let c = s.chars().next()?;
+    matches!(
+        c,
+        '+' | '-' | '*' | '/' | '^' | '<' | '>' | '=' | '×' | '÷' | '≤' | '≥' | '≠' | '−'
+    )
+    .then(|| c.len_utf8())
 }
 
 /// A plain expression at `i` with at least one operator: `(1/2) * (1/2)`, `-3+4`.
@@ -687,6 +833,8 @@ fn anchored_exprs(text: &str, out: &mut Vec<Candidate>) {
         let colon = text[after..].starts_with(':');
         let priority = if colon { 100 } else { 200 };
         let window_end = floor_boundary(text, (after + 100 + usize::from(colon)).min(text.len()));
+        // The answer's own sentence: `The answer is 14. (Check: 14 = 2 \times 7.)` answers 14.
+        let window_end = sentence_end(text, after, window_end);
         let exprs = window(after);
         let window = &text[after..window_end];
         // After the last `=` within 100 characters, else the first number within 50.

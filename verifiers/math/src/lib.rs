@@ -163,6 +163,11 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
                     ]),
                     None => e,
                 };
+                // `391 or 392`, `391 (or maybe 392)`, `391 and 392`: another answer offered after it.
+                let e = match hedged_after(text, c.span.1, o) {
+                    Some(other) => Expr::List(vec![e, other]),
+                    None => e,
+                };
                 return Answer {
                     parsed: Some(e),
                     text: Some(c.text.trim().to_string()),
@@ -213,6 +218,63 @@ fn hedged_number(text: &str, start: usize) -> Option<String> {
         .then(|| number.trim_end_matches('.').to_string())
 }
 
+/// Words that may stand between a connector and the other answer of a hedge (`or possibly 392`,
+/// `or it could be 392`).
+const HEDGE_FILLERS: &[&str] = &[
+    "possibly",
+    "maybe",
+    "perhaps",
+    "alternatively",
+    "also",
+    "even",
+    "else",
+    "rather",
+    "it",
+    "could",
+    "might",
+    "may",
+    "be",
+    "is",
+    "just",
+    "potentially",
+    "otherwise",
+];
+
+/// The other answer offered right after an answer ending at `end`: `or` / `and` (after an
+/// optional comma or parenthesis), at most three filler words, then an answer. `None` when what
+/// follows is no answer (`391, which is odd`, `391 and nothing else`).
+fn hedged_after(text: &str, end: usize, o: &MathOptions) -> Option<Expr> {
+    let rest = &text[end..];
+    let window = &rest[..extract::floor_boundary(rest, rest.len().min(120))];
+    let mut t = window.trim_start();
+    t = t.strip_prefix(',').unwrap_or(t).trim_start();
+    t = t.strip_prefix('(').unwrap_or(t).trim_start();
+    let lower = t.to_ascii_lowercase();
+    let connector = ["or", "and"].into_iter().find(|w| {
+        lower.starts_with(w) && !lower[w.len()..].starts_with(|c: char| c.is_ascii_alphabetic())
+    })?;
+    t = t[connector.len()..].trim_start();
+    for _ in 0..3 {
+        let word_len = t
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(t.len());
+        if word_len == 0 || !HEDGE_FILLERS.contains(&t[..word_len].to_ascii_lowercase().as_str()) {
+            break;
+        }
+        t = t[word_len..].trim_start();
+    }
+    if t.is_empty() {
+        return None;
+    }
+    let offset = t.as_ptr() as usize - text.as_ptr() as usize;
+    let tail = &text[offset..];
+    let tail = &tail[..extract::floor_boundary(tail, tail.len().min(200))];
+    candidates(tail, o.targets)
+        .into_iter()
+        .filter(|c| c.span.0 == 0)
+        .find_map(|c| parse_candidate(&c, o))
+}
+
 fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
     if src.len() > MAX_ANSWER_BYTES {
         return None;
@@ -230,7 +292,7 @@ fn parse_latex(src: &str, percent: bool, o: &MathOptions) -> Option<Expr> {
 fn parse_candidate(c: &Candidate, o: &MathOptions) -> Option<Expr> {
     match c.kind {
         Kind::Latex => parse_latex(&c.text, c.percent, o),
-        Kind::Expr => parser::parse(&c.text)
+        Kind::Expr => parser::parse(&normalize::plain_to_latex(&c.text))
             .ok()
             .map(|e| canonical(e, &o.settings)),
         Kind::Number => {

@@ -11,6 +11,40 @@ const UNIT_WORDS: &[&str] = &[
     "students", "ways", "points", "times", "percent", "pct",
 ];
 
+/// A plain formula written as code (`sqrt(2)*x**2`, `exp(-x)`, `3 + 4*I`) in the LaTeX the
+/// parser reads: known functions become commands (`log` is the natural logarithm, as in code),
+/// `pi` and `oo` constants, a lone `I` the imaginary unit.
+pub fn plain_to_latex(src: &str) -> String {
+    let mut out = String::with_capacity(src.len() + 8);
+    let mut rest = src;
+    while let Some(c) = rest.chars().next() {
+        if !c.is_ascii_alphabetic() {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let len = rest
+            .find(|ch: char| !ch.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let word = &rest[..len];
+        let latex = match word.to_ascii_lowercase().as_str() {
+            "pi" => "\\pi ".to_string(),
+            "oo" | "inf" | "infinity" => "\\infty ".to_string(),
+            "asin" | "arcsin" => "\\arcsin".to_string(),
+            "acos" | "arccos" => "\\arccos".to_string(),
+            "atan" | "arctan" => "\\arctan".to_string(),
+            "log" | "ln" => "\\ln".to_string(),
+            "sqrt" | "sin" | "cos" | "tan" | "sec" | "csc" | "cot" | "sinh" | "cosh" | "tanh"
+            | "exp" => format!("\\{}", word.to_ascii_lowercase()),
+            _ if word == "I" => "i".to_string(),
+            _ => word.to_string(),
+        };
+        out.push_str(&latex);
+        rest = &rest[len..];
+    }
+    out
+}
+
 /// Normalises an extracted LaTeX answer.
 pub fn normalize_latex(src: &str) -> String {
     let mut s = src.to_string();
@@ -52,6 +86,7 @@ pub fn normalize_latex(src: &str) -> String {
             s = s.replace(from, to);
         }
     }
+    s = mixed_numbers(&s);
     s = text_groups(&s);
     s = join_words(&s);
     s = strip_unit_words(&s);
@@ -183,9 +218,21 @@ fn text_groups(s: &str) -> String {
         for cmd in TEXT_COMMANDS {
             if s[i..].starts_with(cmd)
                 && s[i + cmd.len()..].starts_with('{')
-                && let Some(end) = group_end(s, i + cmd.len())
+                && let Some(mut end) = group_end(s, i + cmd.len())
             {
-                let inner = s[i + cmd.len() + 1..end - 1].trim();
+                let inner = s[i + cmd.len() + 1..end - 1]
+                    .trim_matches(|c: char| c == '~' || c.is_whitespace())
+                    .to_string();
+                // `\text{ cm}^2`: the power belongs to the unit.
+                let mut inner = inner;
+                for power in ["^2", "^3", "^{2}", "^{3}"] {
+                    if s[end..].starts_with(power) {
+                        inner.push_str(&power.replace(['{', '}'], ""));
+                        end += power.len();
+                        break;
+                    }
+                }
+                let inner = inner.as_str();
                 let lower = inner.to_ascii_lowercase();
                 if matches!(lower.as_str(), "and" | "or" | ",") {
                     out.push_str(", ");
@@ -225,6 +272,53 @@ fn text_groups(s: &str) -> String {
         result = result.replace(&format!("\u{1}{k}\u{1}"), &replacement);
     }
     result
+}
+
+/// `2\frac{1}{2}` (a whole number then a proper fraction of whole numbers): the mixed number
+/// `(2+\frac{1}{2})`.
+fn mixed_numbers(s: &str) -> String {
+    if !s.contains("\\frac{") {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut i = 0;
+    let b = s.as_bytes();
+    while i < s.len() {
+        let starts_number = b[i].is_ascii_digit()
+            && (i == 0
+                || !(b[i - 1].is_ascii_alphanumeric()
+                    || matches!(b[i - 1], b'.' | b'}' | b'^' | b'_')));
+        if starts_number {
+            let digits = s[i..].bytes().take_while(u8::is_ascii_digit).count();
+            let after = i + digits;
+            if let Some((num, den, end)) = simple_frac(s, after)
+                && num < den
+            {
+                out.push_str(&format!("({}+\\frac{{{num}}}{{{den}}})", &s[i..after]));
+                i = end;
+                continue;
+            }
+            out.push_str(&s[i..after]);
+            i = after;
+            continue;
+        }
+        let ch = s[i..].chars().next().expect("in bounds");
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}
+
+/// `\frac{3}{4}` at `at` (whole numbers only): numerator, denominator, index after it.
+fn simple_frac(s: &str, at: usize) -> Option<(u64, u64, usize)> {
+    let rest = s.get(at..)?.strip_prefix("\\frac{")?;
+    let num_len = rest.find('}')?;
+    let num: u64 = rest[..num_len].trim().parse().ok()?;
+    let rest2 = rest[num_len + 1..].strip_prefix('{')?;
+    let den_len = rest2.find('}')?;
+    let den: u64 = rest2[..den_len].trim().parse().ok()?;
+    let end = at + "\\frac{".len() + num_len + 1 + 1 + den_len + 1;
+    (den > 0).then_some((num, den, end))
 }
 
 /// ` and ` / ` or ` between answers, and `)or(`, become commas.
@@ -289,5 +383,11 @@ mod tests {
         assert_eq!(normalize_latex("x=1/3\\approx1.3"), "x=1/3");
         assert_eq!(normalize_latex("\\\\frac{1}{2}"), "\\frac{1}{2}");
         assert_eq!(normalize_latex("5 cm"), "5");
+        assert_eq!(normalize_latex("5 \\mathrm{~cm}"), "5");
+        assert_eq!(normalize_latex("5\\text{ cm}^2"), "5");
+        assert_eq!(normalize_latex("1\\frac{1}{2}"), "(1+\\frac{1}{2})");
+        assert_eq!(normalize_latex("-12\\frac{3}{4}"), "-(12+\\frac{3}{4})");
+        assert_eq!(normalize_latex("2\\frac{3}{2}"), "2\\frac{3}{2}");
+        assert_eq!(normalize_latex("x^2\\frac{1}{2}"), "x^2\\frac{1}{2}");
     }
 }
