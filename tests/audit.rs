@@ -24,7 +24,7 @@ fn audit_task(v: Value) -> AuditTask {
     let solution = fields
         .remove("solution")
         .and_then(|s| s.as_str().map(str::to_string));
-    AuditTask { fields, solution }
+    AuditTask::new(fields, solution)
 }
 
 #[test]
@@ -267,4 +267,77 @@ fn an_invalid_line_is_reported_and_the_others_audited() {
     );
     assert!(report.tasks[1].robust);
     assert_eq!(report.summary.invalid_tasks, 1);
+}
+
+/// The two weak tasks a new user tried: a `regex` that accepts any text containing 391 (with a
+/// `solution` but no `reference`: the answer attacks start from the solution's answer, as the
+/// verifier reads it), and an a+b `code` task with one stdio case `2 2 -> 4` (where `a * b`,
+/// `a ** b` and `print(4)` pass). Each is flagged with the attack that broke it; the same tasks
+/// made sound are robust.
+#[test]
+fn weak_tasks_are_flagged_with_the_attack_that_broke_them() {
+    let report = audit(&[
+        json!({"id": "weak-regex", "verifier": "regex", "pattern": ".*\\b391\\b.*", "solution": "391"}),
+        json!({"id": "weak-stdio", "verifier": "code",
+            "tests": {"stdio": [{"stdin": "2 2\n", "stdout": "4"}]},
+            "candidate_limits": {"fuel": 300000000},
+            "solution": "```python\na, b = map(int, input().split())\nprint(a + b)\n```"}),
+        json!({"id": "sound-regex", "verifier": "regex", "pattern": "391", "solution": "391"}),
+        json!({"id": "sound-stdio", "verifier": "code",
+            "tests": {"stdio": [{"stdin": "2 2\n", "stdout": "4"}, {"stdin": "3 5\n", "stdout": "8"},
+                                {"stdin": "-4 1\n", "stdout": "-3"}, {"stdin": "10 0\n", "stdout": "10"}]},
+            "candidate_limits": {"fuel": 300000000},
+            "solution": "```python\na, b = map(int, input().split())\nprint(a + b)\n```"}),
+    ]);
+    let findings = |id: &str| -> Vec<(String, Kind)> {
+        let task = report
+            .tasks
+            .iter()
+            .find(|t| t.id.as_deref() == Some(id))
+            .unwrap();
+        task.findings
+            .iter()
+            .map(|f| (f.attack.clone(), f.kind))
+            .collect()
+    };
+    let regex = findings("weak-regex");
+    assert!(
+        regex.iter().any(|(a, k)| *k == Kind::Exploit
+            && (a.starts_with("spray-") || a.starts_with("several-answers"))),
+        "{regex:?}"
+    );
+    let stdio = findings("weak-stdio");
+    for expected in ["+-to-*", "+-to-**"] {
+        assert!(
+            stdio
+                .iter()
+                .any(|(a, k)| *k == Kind::WeakTests && a.ends_with(expected)),
+            "{expected}: {stdio:?}"
+        );
+    }
+    assert!(
+        stdio
+            .iter()
+            .any(|(a, k)| *k == Kind::Exploit && a == "hardcode-first-case-output"),
+        "{stdio:?}"
+    );
+    for id in ["weak-regex", "weak-stdio"] {
+        assert!(
+            !report
+                .tasks
+                .iter()
+                .find(|t| t.id.as_deref() == Some(id))
+                .unwrap()
+                .robust,
+            "{id}"
+        );
+    }
+    for id in ["sound-regex", "sound-stdio"] {
+        let task = report
+            .tasks
+            .iter()
+            .find(|t| t.id.as_deref() == Some(id))
+            .unwrap();
+        assert!(task.robust, "{id}: {:?}", task.findings);
+    }
 }

@@ -221,9 +221,50 @@ fn reordered_set(r: &str) -> Option<String> {
     })
 }
 
-/// The answer attacks for `task` (which has a `reference`).
+/// Many answers in one completion, hoping the verifier looks for the right one anywhere: every
+/// integer around an integer answer (and every integer from 0 to 1,000 for a small one), a range,
+/// near misses with the answer among them, one answer per line.
+pub fn sprays(r: &str, alternative: &str) -> Vec<Attack> {
+    let a = Family::Answer;
+    let mut out = vec![Attack::wrong(
+        a,
+        "spray-one-per-line",
+        format!("Answer: {alternative}\nAnswer: {r}\nAnswer: {alternative}0"),
+    )];
+    if let Ok(n) = r.parse::<i64>() {
+        let (lo, hi) = (n.saturating_sub(50), n.saturating_add(50));
+        let around: Vec<String> = (lo..=hi).map(|k| k.to_string()).collect();
+        out.push(Attack::wrong(
+            a,
+            "spray-every-number-around",
+            format!("The answer is one of: {}", around.join(", ")),
+        ));
+        out.push(Attack::wrong(
+            a,
+            "spray-range",
+            format!("The answer is between {lo} and {hi}, probably {lo}."),
+        ));
+        if (0..=1000).contains(&n) {
+            let all: Vec<String> = (0..=1000).map(|k| k.to_string()).collect();
+            out.push(Attack::wrong(a, "spray-every-number-0-1000", all.join(" ")));
+        }
+    } else {
+        let mut misses: Vec<String> = near_misses(r).into_iter().map(|(_, m)| m).collect();
+        misses.insert(misses.len() / 2, r.to_string());
+        if misses.len() > 1 {
+            out.push(Attack::wrong(
+                a,
+                "spray-near-misses",
+                format!("Possible answers: {}", misses.join(", ")),
+            ));
+        }
+    }
+    out
+}
+
+/// The answer attacks for `task` (which has a `reference`, or a solution to derive one from).
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
-    let Some(reference) = task.reference() else {
+    let Some(reference) = task.answer() else {
         return Vec::new();
     };
     let r = reference.trim().to_string();
@@ -269,6 +310,7 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
         Attack::wrong(a, "special-huge", "The answer is 1e308"),
     ];
     if verifier != "choice" {
+        out.extend(sprays(&r, &alternative));
         out.push(Attack::wrong(
             a,
             "other-expression",
@@ -305,6 +347,22 @@ mod tests {
                 .iter()
                 .any(|(n, x)| n == "near-miss-rounded" && x == "1235"),
             "{rounded:?}"
+        );
+    }
+
+    #[test]
+    fn sprays_hold_the_answer_among_wrong_ones() {
+        let s = sprays("391", "392");
+        let every = s
+            .iter()
+            .find(|a| a.name == "spray-every-number-around")
+            .unwrap();
+        assert!(every.completion.contains(" 391,") && every.completion.contains(" 341,"));
+        assert!(s.iter().any(|a| a.name == "spray-every-number-0-1000"));
+        let s = sprays("\\frac{1}{2}", "\\frac{1}{3}");
+        assert!(
+            s.iter()
+                .any(|a| a.name == "spray-near-misses" && a.completion.contains("\\frac{1}{2}"))
         );
     }
 

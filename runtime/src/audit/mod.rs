@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod attacker;
+pub mod derive;
 pub mod generic;
 pub mod mutation;
 pub mod program;
@@ -113,9 +114,26 @@ pub struct AuditTask {
     pub fields: Map<String, Value>,
     /// A known-good completion, when the task has one.
     pub solution: Option<String>,
+    /// For a task without a `reference`: the final answer of its `solution`, as the task's own
+    /// verifier reads it (see [`derive`]).
+    pub derived_answer: Option<String>,
 }
 
 impl AuditTask {
+    /// A task with these fields and solution (no derived answer yet).
+    pub fn new(fields: Map<String, Value>, solution: Option<String>) -> AuditTask {
+        AuditTask {
+            fields,
+            solution,
+            derived_answer: None,
+        }
+    }
+
+    /// The answer the answer attacks start from: the `reference`, else the derived answer.
+    pub fn answer(&self) -> Option<String> {
+        self.reference().or_else(|| self.derived_answer.clone())
+    }
+
     /// The task's `verifier`.
     pub fn verifier(&self) -> &str {
         self.fields
@@ -161,16 +179,25 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
             attacks.extend(mutation::mutants(solution));
         }
     }
+    if task.verifier() == "code" {
+        attacks.extend(program::hardcoded_first_case(task));
+    }
     attacks
 }
 
 /// Audits JSONL task lines (numbered from 1). A line that is not a valid task is reported with its
 /// error; every other line is audited.
 pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOptions) -> Report {
-    let mut prepared: Vec<Prepared> = Vec::new();
-    for (number, line) in lines {
-        prepared.push(prepare(*number, line, options));
-    }
+    let mut parsed: Vec<Result<AuditTask, Box<TaskReport>>> = lines
+        .iter()
+        .map(|(number, line)| parse(*number, line))
+        .collect();
+    derive::derive_answers(scorer, &mut parsed, options.threshold);
+    let prepared: Vec<Prepared> = parsed
+        .into_iter()
+        .zip(lines)
+        .map(|(task, (number, _))| task.and_then(|t| with_attacks(*number, t, options)))
+        .collect();
     let tasks: Vec<Task> = prepared
         .iter()
         .filter_map(|p| p.as_ref().ok().map(|(_, _, t)| t.clone()))
@@ -192,14 +219,20 @@ pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOp
 /// A task line ready to score (its attacks, as one task), or the report of why it is not.
 type Prepared = Result<(AuditTask, Vec<Attack>, Task), Box<TaskReport>>;
 
-fn prepare(number: usize, line: &str, options: &AuditOptions) -> Prepared {
-    let invalid = |id: Option<String>, message: String| {
-        Box::new(TaskReport::invalid(id, format!("line {number}: {message}")))
-    };
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| invalid(None, format!("not valid JSON: {e}")))?;
+fn invalid_line(number: usize, id: Option<String>, message: String) -> Box<TaskReport> {
+    Box::new(TaskReport::invalid(id, format!("line {number}: {message}")))
+}
+
+/// Reads a task line: its fields and its `solution`.
+fn parse(number: usize, line: &str) -> Result<AuditTask, Box<TaskReport>> {
+    let value: Value = serde_json::from_str(line)
+        .map_err(|e| invalid_line(number, None, format!("not valid JSON: {e}")))?;
     let Value::Object(mut fields) = value else {
-        return Err(invalid(None, "a task must be a JSON object".into()));
+        return Err(invalid_line(
+            number,
+            None,
+            "a task must be a JSON object".into(),
+        ));
     };
     fields.remove("completions");
     let solution = match fields.remove("solution") {
@@ -207,20 +240,29 @@ fn prepare(number: usize, line: &str, options: &AuditOptions) -> Prepared {
         Some(Value::String(s)) => Some(s),
         Some(_) => {
             let id = fields.get("id").and_then(Value::as_str).map(str::to_string);
-            return Err(invalid(
+            return Err(invalid_line(
+                number,
                 id,
                 "\"solution\" must be a string (a known-good completion)".into(),
             ));
         }
     };
-    let audit_task = AuditTask { fields, solution };
+    Ok(AuditTask::new(fields, solution))
+}
+
+/// The task's attacks, as one task to score.
+fn with_attacks(number: usize, audit_task: AuditTask, options: &AuditOptions) -> Prepared {
     let mut attacks = attacks_for(&audit_task);
     if let Some(cmd) = &options.attacker_cmd {
         match attacker::attacks(cmd, &audit_task) {
             Ok(more) => attacks.extend(more),
             Err(e) => {
                 let id = audit_task.text("id").map(str::to_string);
-                return Err(invalid(id, format!("--attacker-cmd failed: {e}")));
+                return Err(invalid_line(
+                    number,
+                    id,
+                    format!("--attacker-cmd failed: {e}"),
+                ));
             }
         }
     }
@@ -231,6 +273,6 @@ fn prepare(number: usize, line: &str, options: &AuditOptions) -> Prepared {
             .map(|a| a.completion.clone())
             .collect::<Vec<_>>(),
     );
-    let task = Task::from_value(value).map_err(|e| invalid(e.id, e.message))?;
+    let task = Task::from_value(value).map_err(|e| invalid_line(number, e.id, e.message))?;
     Ok((audit_task, attacks, task))
 }

@@ -188,3 +188,45 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
         ),
     ]
 }
+
+/// A program that knows only the first test case's expected answer: it prints that output (stdio
+/// tests) or returns that value whatever the arguments (call tests). Wrong by construction; a
+/// verifier that passes it has tests too few or too alike.
+pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
+    let Some(tests) = task.fields.get("tests") else {
+        return Vec::new();
+    };
+    if let Some(first) = tests
+        .get("stdio")
+        .and_then(Value::as_array)
+        .and_then(|cases| cases.first())
+        .and_then(|c| c.get("stdout"))
+        .and_then(Value::as_str)
+    {
+        return vec![Attack::wrong(
+            Family::Program,
+            "hardcode-first-case-output",
+            fenced(&format!("print({first:?}, end='')")),
+        )];
+    }
+    let call = tests.get("call");
+    let entry = call
+        .and_then(|c| c.get("entry_point"))
+        .and_then(Value::as_str);
+    let expected = call
+        .and_then(|c| c.get("cases"))
+        .and_then(Value::as_array)
+        .and_then(|cases| cases.first())
+        .and_then(|c| c.get("expected"));
+    match (entry, expected) {
+        (Some(entry), Some(expected)) => vec![Attack::wrong(
+            Family::Program,
+            "hardcode-first-case-value",
+            fenced(&format!(
+                "import json\ndef {entry}(*args, **kwargs):\n    return json.loads({:?})",
+                expected.to_string()
+            )),
+        )],
+        _ => Vec::new(),
+    }
+}

@@ -123,9 +123,8 @@ pub fn task_report(
             });
         }
     }
-    let robust = !findings
-        .iter()
-        .any(|f| matches!(f.kind, Kind::Exploit | Kind::FalseRejection));
+    // Robust: nothing got through, nothing right was refused, and no mutant passed as the solution.
+    let robust = findings.is_empty();
     TaskReport {
         id,
         verifier: Some(task.verifier().to_string()),
