@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 COMPONENTIZE_PY="componentize-py==0.25.1"
 MATURIN="maturin==1.16.0"
 PYTEST="pytest==8.4.2"
+ZIGLANG="ziglang==0.17.1"
 
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check "$COMPONENTIZE_PY" "$MATURIN" "$PYTEST"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "$COMPONENTIZE_PY" "$MATURIN" "$PYTEST" "$ZIGLANG"

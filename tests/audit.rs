@@ -210,6 +210,43 @@ fn code_tests_that_only_check_the_exit_code_are_flagged() {
     );
 }
 
+/// C, C++ and Rust stdio tasks are attacked by programs in their own language: a test that only
+/// checks the exit code falls to `exit-before-printing`, a single visible case to a program that
+/// prints it, and sound tests stand.
+#[test]
+fn compiled_languages_are_attacked_in_their_own_language() {
+    for language in ["c", "cpp", "rust"] {
+        let weak = json!({"id": format!("{language}-exit"), "verifier": "code", "language": language,
+            "tests": {"stdio": [{"stdin": "3 4\n", "stdout": ""}]}});
+        let single = json!({"id": format!("{language}-single"), "verifier": "code", "language": language,
+            "tests": {"stdio": [{"stdin": "3 4\n", "stdout": "7\n"}]}});
+        let attacks = attacks_for(&audit_task(single.clone()));
+        let programs: Vec<_> = attacks
+            .iter()
+            .filter(|a| a.family == Family::Program)
+            .collect();
+        assert!(programs.len() >= 9, "{language}: {}", programs.len());
+        for attack in &programs {
+            assert!(
+                attack.completion.starts_with(&format!("```{language}\n")),
+                "{language}: {}: {}",
+                attack.name,
+                attack.completion
+            );
+        }
+        let report = audit(&[weak, single]);
+        let exploits = exploits_of(&report);
+        for expected in ["exit-before-printing", "hardcode-first-case-output"] {
+            assert!(
+                exploits
+                    .iter()
+                    .any(|(a, f)| a == expected && *f == Family::Program),
+                "{language}: {expected} not in {exploits:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_test_suite_too_small_to_tell_mutants_apart_is_flagged() {
     let report = audit(&[json!({"id": "w4", "verifier": "code",

@@ -421,3 +421,50 @@ fn env_check_reports_each_instance_and_fails_on_error_when_asked() {
     assert_eq!(lines[0]["reward"], 1.0);
     assert_eq!(lines[1]["status"], "fuel_exhausted");
 }
+
+/// A compiled language whose compiler this host lacks is a masked verifier error that says what to
+/// install, never a silent 0; the other lines are still scored.
+#[test]
+fn a_missing_compiler_is_a_verifier_error_that_says_what_to_install() {
+    let lines = [
+        json!({"id": "cpp", "verifier": "code", "language": "cpp",
+               "tests": {"stdio": [{"stdin": "", "stdout": "1\n"}]},
+               "completions": ["```cpp\nint main(){}\n```"]})
+        .to_string(),
+        json!({"id": "rust", "verifier": "code", "language": "rust",
+               "tests": {"stdio": [{"stdin": "", "stdout": "1\n"}]},
+               "completions": ["```rust\nfn main(){ println!(\"1\"); }\n```"]})
+        .to_string(),
+    ]
+    .join("\n");
+    let mut child = rewardbox()
+        .args(["score", "--in-process", "-"])
+        .env("REWARDBOX_ZIG", "/nonexistent/zig")
+        .env("REWARDBOX_RUSTC", "/nonexistent/rustc")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let results = parse(&output.stdout);
+    assert_eq!(
+        results.len(),
+        2,
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for (result, needle) in results.iter().zip(["zig", "rustc"]) {
+        let completion = &result["results"][0];
+        assert_eq!(completion["status"], "verifier_error", "{result}");
+        assert_eq!(completion["mask"], true, "{result}");
+        let detail = completion["detail"].as_str().unwrap_or("");
+        assert!(detail.contains(needle), "{result}");
+    }
+}

@@ -381,22 +381,28 @@ fn a_long_sleep_ends_at_the_wall_clock_limit() {
     }
 }
 
-/// A language no runner exists for is an invalid task that says so, never a silent 0; the
-/// other spellings of Python (SandboxFusion's `python3`, `py`, any case) are Python.
+/// A language no runner exists for is an invalid task that says so, never a silent 0, and so
+/// are call tests for a compiled language; the other spellings of Python (SandboxFusion's `python3`, `py`, any case) are Python.
 #[test]
 fn the_language_is_checked() {
     let s = scorer();
     for (language, expected) in [
         (
-            "cpp",
+            "javascript",
             Some(
-                "\"language\" is \"cpp\", which has no runner yet (candidates can be written in python)",
+                "\"language\" is \"javascript\", which has no runner yet (candidates can be written in python, c, cpp, rust)",
             ),
         ),
-        ("javascript", Some("which has no runner yet")),
+        ("go", Some("which has no runner yet")),
+        (
+            "cpp",
+            Some("\"tests\" has call or assert tests, which need a Python candidate"),
+        ),
         (
             "klingon",
-            Some("\"language\" is \"klingon\", which rewardbox does not know (use python)"),
+            Some(
+                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust)",
+            ),
         ),
         ("python3", None),
         ("Python", None),

@@ -270,6 +270,48 @@ fn run_code_speaks_sandbox_fusion() {
     assert_eq!((status, bad["field"].clone()), (400, json!("files")));
 }
 
+/// C++ and Rust through `/run_code`: compiled first, a compile error reported in
+/// `compile_result` as SandboxFusion does.
+#[test]
+fn run_code_compiles_cpp_and_rust() {
+    let server = Server::start(|_| {});
+    let (status, cpp) = server.json(
+        "/run_code",
+        json!({"code": "#include <bits/stdc++.h>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<\"\\n\";}",
+               "language": "cpp", "stdin": "40 2"}),
+    );
+    assert_eq!(status, 200, "{cpp}");
+    assert_eq!(cpp["status"], "Success", "{cpp}");
+    assert_eq!(cpp["compile_result"]["return_code"], 0);
+    assert_eq!(cpp["run_result"]["stdout"], "42\n");
+    let (_, rust) = server.json(
+        "/run_code",
+        json!({"code": "fn main() { std::process::exit(4) }", "language": "rust"}),
+    );
+    assert_eq!(
+        (
+            rust["status"].clone(),
+            rust["run_result"]["return_code"].clone()
+        ),
+        (json!("Failed"), json!(1)),
+        "{rust}"
+    );
+    let (_, broken) = server.json(
+        "/run_code",
+        json!({"code": "int main(){ return nope; }", "language": "c++"}),
+    );
+    assert_eq!(broken["status"], "Failed", "{broken}");
+    assert!(broken["run_result"].is_null());
+    assert_eq!(broken["compile_result"]["return_code"], 1);
+    let message = broken["compile_result"]["stderr"].as_str().unwrap();
+    assert!(message.contains("main.cpp:1:20: error"), "{message}");
+    let (status, files) = server.json(
+        "/run_code",
+        json!({"code": "int main(){}", "language": "c", "files": {"in.txt": "aGVsbG8="}}),
+    );
+    assert_eq!((status, files["field"].clone()), (400, json!("files")));
+}
+
 #[test]
 fn codegym_endpoints_drive_a_session() {
     let server = Server::start(|_| {});

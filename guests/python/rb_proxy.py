@@ -60,6 +60,8 @@ _STATUS = {
     types.RunStatus.MEMORY_EXCEEDED: "memory_exceeded",
     types.RunStatus.OUTPUT_EXCEEDED: "output_exceeded",
     types.RunStatus.CRASHED: "crashed",
+    types.RunStatus.COMPILE_ERROR: "compile_error",
+    types.RunStatus.UNSUPPORTED: "crashed",
 }
 
 

@@ -45,6 +45,7 @@ _CASE_STATUS = {
     "exited_nonzero": types.CaseStatus.EXITED_NONZERO,
     "no_code_found": types.CaseStatus.NO_CODE_FOUND,
     "not_json": types.CaseStatus.NOT_JSON,
+    "compile_error": types.CaseStatus.COMPILE_ERROR,
 }
 
 #: The largest integer, in decimal digits, a verifier reads from a candidate (and parses or

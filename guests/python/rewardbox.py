@@ -66,8 +66,11 @@ class Outcome:
 
     def __init__(self, outcome):
         #: `ok`, `exited_nonzero`, `fuel_exhausted`, `timeout`, `memory_exceeded`,
-        #: `output_exceeded` or `crashed`.
+        #: `output_exceeded`, `crashed` or `compile_error` (stderr holds the compiler's message).
         self.status = outcome.status.name.lower()
+        if self.status == "unsupported":
+            # The host cannot run the language: the verifier's failure, never the candidate's.
+            raise RuntimeError(outcome.stderr)
         self.exit_code = outcome.exit_code
         self.stdout = outcome.stdout
         self.stderr = outcome.stderr
@@ -83,7 +86,9 @@ class Outcome:
 
 
 def run_program(source, stdin="", *, language=None, limits=None):
-    """Runs `source` as a program reading `stdin`, in a fresh sandbox; returns an `Outcome`."""
+    """Runs `source` as a program reading `stdin`, in a fresh sandbox; returns an `Outcome`.
+    `language` is `python` (the task's language by default), `c`, `cpp` or `rust`; a compiled
+    program is compiled first, and a compile error is status `compile_error`."""
     from wit_world.imports import sandbox
 
     wit_limits = rb_proxy.limits_from(limits) if limits is not None else (_Task.limits or rb_proxy.limits_from(None))

@@ -54,6 +54,13 @@ def test_sandbox_fusion_client(server):
     from sandbox_fusion.models import SummaryMapping
 
     assert summary_run_code_result(ok, SummaryMapping()) == "Success"
+    cpp = run_code(RunCodeRequest(code="#include <cstdio>\nint main(){int a;scanf(\"%d\",&a);printf(\"%d\\n\",a*2);}",
+                                  language="cpp", stdin="21"), endpoint=server)
+    assert cpp.status == RunStatus.Success and cpp.run_result.stdout == "42\n"
+    assert cpp.compile_result.return_code == 0
+    broken = run_code(RunCodeRequest(code="int main(){ return nope; }", language="cpp"), endpoint=server)
+    assert broken.status == RunStatus.Failed and broken.run_result is None
+    assert "error" in broken.compile_result.stderr
     with pytest.raises(Exception, match="not supported"):
         run_code(RunCodeRequest(code="1", language="go"), endpoint=server, max_attempts=1)
     assert sandbox_fusion is not None

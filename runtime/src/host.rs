@@ -44,7 +44,7 @@ impl HostContext {
 
 fn unavailable(message: String) -> types::RunOutcome {
     types::RunOutcome {
-        status: types::RunStatus::Crashed,
+        status: types::RunStatus::Unsupported,
         exit_code: None,
         stdout: String::new(),
         stderr: format!("rewardbox: {message}"),
@@ -75,12 +75,9 @@ impl sandbox::Host for JobState {
             &limits,
             seed,
         );
-        let outcome = match runners.get(&language) {
-            Ok(runner) => runners.run_memo.get_or_compute(key, || {
-                runner.run(runners.engine(), &source, &stdin, &limits, seed)
-            }),
-            Err(message) => unavailable(message),
-        };
+        let outcome = runners.run_memo.get_or_compute(key, || {
+            runners.run(&language, &source, &stdin, &limits, seed)
+        });
         self.host.credit(started);
         outcome
     }

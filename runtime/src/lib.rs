@@ -25,6 +25,7 @@ pub mod bindings;
 pub mod builtin;
 pub mod cache;
 pub mod capture;
+pub mod compiled;
 pub mod deepgym;
 pub mod engine;
 pub mod host;

@@ -7,10 +7,13 @@ use crate::bindings::python::PythonPre;
 use crate::bindings::sandbox;
 use crate::bindings::types::{self, RunOutcome, RunStatus};
 use crate::cache::ComponentCache;
+use crate::compiled::CompiledPrograms;
 use crate::limits::Limits;
 use crate::memo::RunMemo;
 use crate::python::{PythonComponent, PythonVerdict};
 use crate::sandbox::{Job, JobState, RunFailure};
+use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
@@ -24,13 +27,15 @@ pub static PYTHON_RUNNER_WASM: Option<&[u8]> =
 #[cfg(not(rewardbox_python_runner))]
 pub static PYTHON_RUNNER_WASM: Option<&[u8]> = None;
 
-/// Languages a candidate may be written in.
+/// Languages a candidate may be written in: Python when this build embeds CPython, and the
+/// compiled languages (each needs its compiler on the host; see [`Runners::available`]).
 pub fn languages() -> Vec<&'static str> {
+    let mut languages = Vec::new();
     if PYTHON_RUNNER_WASM.is_some() {
-        vec!["python"]
-    } else {
-        Vec::new()
+        languages.push("python");
     }
+    languages.extend(["c", "cpp", "rust"]);
+    languages
 }
 
 /// Limits of a candidate run unless the verifier asks for others: fuel for a few seconds of
@@ -50,6 +55,7 @@ pub struct Runners {
     cache: ComponentCache,
     linker: Linker<JobState>,
     python: OnceLock<Loaded>,
+    compiled: CompiledPrograms,
     /// Limits of a candidate run where the verifier leaves them unset.
     pub defaults: Limits,
     /// Limits of a Python verifier run through `sandbox.python-verify` where unset.
@@ -81,11 +87,13 @@ impl Runners {
             .map_err(|e| anyhow::anyhow!("linking the runners' types: {e}"))?;
         sandbox::add_to_linker::<JobState, HasSelf<JobState>>(&mut linker, |state| state)
             .map_err(|e| anyhow::anyhow!("linking the sandbox interface for the runners: {e}"))?;
+        let toolchains = Toolchains::new(cache.dir(), CompileLimits::default());
         Ok(Runners {
             engine,
             cache,
             linker,
             python: OnceLock::new(),
+            compiled: CompiledPrograms::new(toolchains),
             defaults: CANDIDATE_DEFAULT,
             verifier_defaults,
             max_candidate: None,
@@ -123,14 +131,61 @@ impl Runners {
             .clone()
     }
 
-    /// The runtime for candidates in `language`, compiling it on first use.
+    /// The Python runtime for candidates in `language`, which must name Python: only Python
+    /// candidates can be called (`sandbox.call`) or held live.
     pub fn get(&self, language: &str) -> Loaded {
-        match language {
-            "python" | "python3" | "py" => self.python(),
-            other => Err(format!(
-                "no runner for language {other:?} (available: {})",
-                languages().join(", ")
+        match Language::parse(language) {
+            Some(Language::Python) => self.python(),
+            Some(other) => Err(format!(
+                "a {} candidate cannot be called or held live: only Python candidates can; \
+                 programs in {} are run on stdin (`sandbox.run`)",
+                other.name(),
+                other.name()
             )),
+            None => Err(unknown_language(language)),
+        }
+    }
+
+    /// Whether this host can run candidates in `language`, or why not (what to install).
+    pub fn available(&self, language: &str) -> Result<(), String> {
+        match Language::parse(language) {
+            Some(Language::Python) => self.python().map(|_| ()),
+            Some(compiled) => self.compiled.toolchains().available(compiled),
+            None => Err(unknown_language(language)),
+        }
+    }
+
+    /// The compilers of compiled languages.
+    pub fn toolchains(&self) -> &Toolchains {
+        self.compiled.toolchains()
+    }
+
+    /// Runs `source` in `language` with `stdin` in a fresh instance: Python in the CPython
+    /// component, other languages compiled first (cached). A language this host cannot run is an
+    /// `unsupported` outcome saying why.
+    pub fn run(
+        &self,
+        language: &str,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        match Language::parse(language) {
+            Some(Language::Python) => match self.python() {
+                Ok(python) => python.run(&self.engine, source, stdin, limits, seed),
+                Err(message) => unsupported(message),
+            },
+            Some(compiled) => self.compiled.run(
+                &self.engine,
+                &self.linker,
+                compiled,
+                source,
+                stdin,
+                limits,
+                seed,
+            ),
+            None => unsupported(unknown_language(language)),
         }
     }
 }
@@ -165,6 +220,24 @@ pub(crate) fn error_outcome(message: String, fuel_used: u64) -> RunOutcome {
         stderr: message,
         fuel_used,
     }
+}
+
+/// The outcome of a run this host cannot make: `unsupported`, with the reason.
+pub(crate) fn unsupported(message: String) -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::Unsupported,
+        exit_code: None,
+        stdout: String::new(),
+        stderr: format!("rewardbox: {message}"),
+        fuel_used: 0,
+    }
+}
+
+fn unknown_language(language: &str) -> String {
+    format!(
+        "no runner for language {language:?} (rewardbox runs {})",
+        languages().join(", ")
+    )
 }
 
 pub(crate) fn crashed(message: &str) -> RunOutcome {

@@ -42,6 +42,9 @@ pub enum CaseStatus {
     NoCodeFound,
     /// The candidate returned a value that is not canonical JSON.
     NotJson,
+    /// The candidate program did not compile (C, C++, Rust): the detail holds the compiler's
+    /// message.
+    CompileError,
 }
 
 /// The verdict on one test case.

@@ -236,5 +236,6 @@ fn case_status(status: types::CaseStatus) -> CaseStatus {
         Wit::ExitedNonzero => CaseStatus::ExitedNonzero,
         Wit::NoCodeFound => CaseStatus::NoCodeFound,
         Wit::NotJson => CaseStatus::NotJson,
+        Wit::CompileError => CaseStatus::CompileError,
     }
 }

@@ -210,7 +210,7 @@ pub fn status_name(status: RunStatus) -> &'static str {
         RunStatus::Timeout => "timeout",
         RunStatus::MemoryExceeded => "memory_exceeded",
         RunStatus::OutputExceeded => "output_exceeded",
-        RunStatus::Crashed => "crashed",
+        RunStatus::Crashed | RunStatus::CompileError | RunStatus::Unsupported => "crashed",
         RunStatus::Ok | RunStatus::ExitedNonzero => "exited",
     }
 }

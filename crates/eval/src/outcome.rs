@@ -95,7 +95,9 @@ pub fn classify(result: &CompletionResult) -> Outcome {
     let failed = result.cases.iter().find(|c| c.status != CaseStatus::Passed);
     match failed.map(|c| c.status) {
         None | Some(CaseStatus::Passed | CaseStatus::Wrong | CaseStatus::NotJson) => Outcome::Wrong,
-        Some(CaseStatus::Crashed | CaseStatus::ExitedNonzero) => Outcome::Crash,
+        Some(CaseStatus::Crashed | CaseStatus::ExitedNonzero | CaseStatus::CompileError) => {
+            Outcome::Crash
+        }
         Some(CaseStatus::Timeout) => Outcome::Timeout,
         Some(CaseStatus::FuelExhausted) => Outcome::Fuel,
         Some(CaseStatus::MemoryExceeded) => Outcome::Memory,

@@ -6,7 +6,9 @@
 //! fetch_files: paths read back afterwards). Response `{status: "Success" | "Failed" |
 //! "SandboxError", message, compile_result, run_result: {status: "Finished" | "Error" |
 //! "TimeLimitExceeded", execution_time, return_code, stdout, stderr}, files}`. A language
-//! rewardbox does not run is a `SandboxError` that says which it runs.
+//! rewardbox does not run is a `SandboxError` that says which it runs. C, C++ and Rust programs
+//! are compiled first (by rewardbox's confined compilers, cached): a compile error is `Failed`
+//! with the compiler's message in `compile_result`; they get stdin but no `files`.
 
 use crate::error::{ApiError, parse_json};
 use crate::state::{AppState, blocking};
@@ -21,6 +23,7 @@ use rewardbox::host::HostContext;
 use rewardbox::python::program_in;
 use rewardbox::runner::CANDIDATE_DEFAULT;
 use rewardbox::sandbox::Mount;
+use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -29,12 +32,9 @@ use std::time::Instant;
 /// Where the program sees its working directory.
 const WORKDIR: &str = "/workspace";
 
-/// SandboxFusion's names of the languages rewardbox runs, and rewardbox's.
-fn language(name: &str) -> Option<&'static str> {
-    match name {
-        "python" | "python3" => Some("python"),
-        _ => None,
-    }
+/// The language SandboxFusion's `language` names, among those rewardbox runs.
+fn language(name: &str) -> Option<Language> {
+    Language::parse(name)
 }
 
 /// `POST /run_code`.
@@ -51,13 +51,11 @@ pub async fn run_code(
     let language_name = field("language")
         .and_then(Value::as_str)
         .ok_or_else(|| ApiError::bad_field("language", "is missing"))?;
-    if language(language_name).is_none() {
-        return Ok(Json(json!({
-            "status": "SandboxError",
-            "message": format!("language {language_name:?} is not supported by rewardbox (it runs: python)"),
-            "compile_result": null, "run_result": null, "files": {},
-        })));
-    }
+    let Some(language) = language(language_name) else {
+        return Ok(Json(sandbox_error(format!(
+            "language {language_name:?} is not supported by rewardbox (it runs: python, c, cpp, rust)"
+        ))));
+    };
     let stdin = match field("stdin") {
         None => String::new(),
         Some(Value::String(s)) => s.clone(),
@@ -107,6 +105,31 @@ pub async fn run_code(
     }
     .clamp_to(&max);
 
+    if language.is_compiled() {
+        if !files.is_empty() || !fetch.is_empty() {
+            return Err(ApiError::bad_field(
+                "files",
+                "is supported for Python programs only (a C, C++ or Rust program gets stdin)",
+            ));
+        }
+        let worker = state.clone();
+        let answer = blocking(move || {
+            let started = Instant::now();
+            let outcome = worker.scorer.install(|| {
+                worker.scorer.runners().run(
+                    language.name(),
+                    &code,
+                    &stdin,
+                    &limits,
+                    worker.options.seed,
+                )
+            });
+            Ok::<Value, ApiError>(compiled_response(&outcome, started.elapsed().as_secs_f64()))
+        })
+        .await??;
+        return Ok(Json(answer));
+    }
+
     let worker = state.clone();
     let answer = blocking(move || {
         let workdir = Workdir::new()?;
@@ -149,6 +172,40 @@ pub async fn run_code(
     Ok(Json(answer))
 }
 
+fn sandbox_error(message: String) -> Value {
+    json!({
+        "status": "SandboxError",
+        "message": message,
+        "compile_result": null, "run_result": null, "files": {},
+    })
+}
+
+/// The answer for a compiled program: a compile error is `Failed` with the compiler's message
+/// in `compile_result` and no `run_result`, as SandboxFusion reports it.
+fn compiled_response(outcome: &RunOutcome, seconds: f64) -> Value {
+    let compiled = |return_code: i32, stderr: &str| {
+        json!({
+            "status": "Finished", "execution_time": null, "return_code": return_code,
+            "stdout": "", "stderr": stderr,
+        })
+    };
+    match outcome.status {
+        RunStatus::Unsupported => sandbox_error(outcome.stderr.clone()),
+        RunStatus::CompileError => json!({
+            "status": "Failed",
+            "message": "",
+            "compile_result": compiled(1, &outcome.stderr),
+            "run_result": null,
+            "files": {},
+        }),
+        _ => {
+            let mut answer = response(outcome, seconds, Map::new());
+            answer["compile_result"] = compiled(0, "");
+            answer
+        }
+    }
+}
+
 fn response(outcome: &RunOutcome, seconds: f64, files: Map<String, Value>) -> Value {
     let (run_status, return_code) = match outcome.status {
         RunStatus::Ok | RunStatus::ExitedNonzero => {
@@ -156,9 +213,11 @@ fn response(outcome: &RunOutcome, seconds: f64, files: Map<String, Value>) -> Va
         }
         RunStatus::FuelExhausted | RunStatus::Timeout => ("TimeLimitExceeded", Value::Null),
         // Killed by the sandbox, as SandboxFusion reports a process a signal ended.
-        RunStatus::MemoryExceeded | RunStatus::OutputExceeded | RunStatus::Crashed => {
-            ("Error", json!(137))
-        }
+        RunStatus::MemoryExceeded
+        | RunStatus::OutputExceeded
+        | RunStatus::Crashed
+        | RunStatus::CompileError
+        | RunStatus::Unsupported => ("Error", json!(137)),
     };
     let success = run_status == "Finished" && return_code == json!(0);
     json!({

@@ -10,6 +10,7 @@
 
 pub mod answer;
 pub mod attacker;
+pub mod compiled;
 pub mod derive;
 pub mod generic;
 pub mod mutation;

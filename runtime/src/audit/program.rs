@@ -1,6 +1,7 @@
 //! Attacks on the code verifier: programs that cheat common Python harnesses. Each is wrong by
 //! construction (none computes the task's function).
 
+use super::compiled::{self, compiled_language};
 use super::{Attack, AuditTask, Family};
 use serde_json::Value;
 
@@ -102,6 +103,11 @@ const CHEATS: &[(&str, &str, &str)] = &[
 
 /// The program attacks for a code task.
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
+    if let Some(language) = compiled_language(&task.fields) {
+        let mut out = compiled::attacks(language);
+        out.extend(visible_example_attacks(task));
+        return out;
+    }
     let p = Family::Program;
     let mut out = Vec::new();
     match entry_point(task) {
@@ -168,6 +174,13 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
     let Some(&(_, first_out)) = visible.first() else {
         return Vec::new();
     };
+    if let Some(language) = compiled_language(&task.fields) {
+        return vec![Attack::wrong(
+            Family::Program,
+            "print-visible-expected-output",
+            compiled::printing(language, first_out),
+        )];
+    }
     let table: Vec<String> = visible
         .iter()
         .map(|(i, o)| format!("    {:?}: {:?},", i.trim(), o))
@@ -203,10 +216,14 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         .and_then(|c| c.get("stdout"))
         .and_then(Value::as_str)
     {
+        let program = match compiled_language(&task.fields) {
+            Some(language) => compiled::printing(language, first),
+            None => fenced(&format!("print({first:?}, end='')")),
+        };
         return vec![Attack::wrong(
             Family::Program,
             "hardcode-first-case-output",
-            fenced(&format!("print({first:?}, end='')")),
+            program,
         )];
     }
     let call = tests.get("call");

@@ -22,6 +22,10 @@ pub enum RunStatus {
     OutputExceeded,
     /// Trapped (stack overflow, runtime failure).
     Crashed,
+    /// Did not compile: stderr holds the compiler's message.
+    CompileError,
+    /// The host cannot run the language: stderr says why. Never the program's fault.
+    Unsupported,
 }
 
 /// What a sandboxed run handed back.
@@ -84,6 +88,8 @@ pub enum CaseStatus {
     NotJson,
     /// The completion holds no program.
     NoCodeFound,
+    /// The program did not compile.
+    CompileError,
 }
 
 /// The result of one case.
@@ -113,7 +119,8 @@ fn failure_status(outcome: &Outcome) -> CaseStatus {
         RunStatus::Timeout => CaseStatus::Timeout,
         RunStatus::MemoryExceeded => CaseStatus::MemoryExceeded,
         RunStatus::OutputExceeded => CaseStatus::OutputExceeded,
-        RunStatus::Crashed => CaseStatus::Crashed,
+        RunStatus::Crashed | RunStatus::Unsupported => CaseStatus::Crashed,
+        RunStatus::CompileError => CaseStatus::CompileError,
     }
 }
 
@@ -134,13 +141,19 @@ pub fn grade(
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
     match &spec.tests {
-        Tests::Stdio(cases) => Ok(cases
+        Tests::Stdio(cases) => cases
             .iter()
             .enumerate()
             .map(|(i, case)| {
                 let id = format!("stdio {}", i + 1);
                 let outcome = sandbox.run(&spec.language, program, &case.stdin);
                 let (status, detail) = match outcome.status {
+                    RunStatus::Unsupported => {
+                        return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
+                    }
+                    RunStatus::CompileError => {
+                        (CaseStatus::CompileError, compile_detail(&outcome.stderr))
+                    }
                     RunStatus::Ok if outcome.exit_code.unwrap_or(0) == 0 => {
                         if stdout_matches(&outcome.stdout, &case.stdout, spec.float_tolerance) {
                             (CaseStatus::Passed, "output matches".to_string())
@@ -157,9 +170,9 @@ pub fn grade(
                     }
                     _ => (failure_status(&outcome), exit_detail(&outcome)),
                 };
-                CaseResult { id, status, detail }
+                Ok(CaseResult { id, status, detail })
             })
-            .collect()),
+            .collect(),
         Tests::Call { entry_point, cases } => {
             Ok(call_cases(spec, program, entry_point, cases, sandbox))
         }
@@ -192,6 +205,18 @@ pub fn grade(
             sandbox.check(source, &check, program)
         }
     }
+}
+
+/// The compiler's message, as much as fits a case's detail.
+fn compile_detail(message: &str) -> String {
+    const MAX: usize = 1200;
+    let message = message.trim();
+    let mut cut = message.len().min(MAX);
+    while !message.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let ellipsis = if cut < message.len() { "…" } else { "" };
+    format!("compile error: {}{ellipsis}", &message[..cut])
 }
 
 fn exit_detail(outcome: &Outcome) -> String {

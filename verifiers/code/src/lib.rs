@@ -5,7 +5,7 @@
 //!
 //! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
 //! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
-//! `"float_tolerance"`, `"language"` (`"python"`), `"extract"` (`"fenced"`: the last fenced block,
+//! `"float_tolerance"`, `"language"` (`"python"`; `"c"`, `"cpp"`, `"rust"` for stdio tests), `"extract"` (`"fenced"`: the last fenced block,
 //! else the whole text when it compiles; `"whole"`: the completion as it is), `"candidate_limits"`
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
@@ -43,6 +43,11 @@ pub fn find_program(completion: &str, language: &str, sandbox: &dyn Sandbox) -> 
     }
     if completion.trim().is_empty() {
         return Program::NotFound;
+    }
+    if language != "python" {
+        // Only Python can be checked for syntax without running it: a compiled language's
+        // unfenced completion is compiled as it is, and a compile error says what was wrong.
+        return Program::Found(completion.to_string());
     }
     let arg = serde_json::json!([completion]).to_string();
     match sandbox
@@ -169,6 +174,8 @@ fn outcome(o: types::RunOutcome) -> Outcome {
             types::RunStatus::MemoryExceeded => RunStatus::MemoryExceeded,
             types::RunStatus::OutputExceeded => RunStatus::OutputExceeded,
             types::RunStatus::Crashed => RunStatus::Crashed,
+            types::RunStatus::CompileError => RunStatus::CompileError,
+            types::RunStatus::Unsupported => RunStatus::Unsupported,
         },
         exit_code: o.exit_code,
         stdout: o.stdout,
@@ -263,6 +270,7 @@ fn from_case_status(s: types::CaseStatus) -> CaseStatus {
         Wit::ExitedNonzero => CaseStatus::ExitedNonzero,
         Wit::NoCodeFound => CaseStatus::NoCodeFound,
         Wit::NotJson => CaseStatus::NotJson,
+        Wit::CompileError => CaseStatus::CompileError,
     }
 }
 
@@ -278,6 +286,7 @@ fn case_status(s: CaseStatus) -> types::CaseStatus {
         CaseStatus::ExitedNonzero => types::CaseStatus::ExitedNonzero,
         CaseStatus::NoCodeFound => types::CaseStatus::NoCodeFound,
         CaseStatus::NotJson => types::CaseStatus::NotJson,
+        CaseStatus::CompileError => types::CaseStatus::CompileError,
     }
 }
 

@@ -92,14 +92,21 @@ pub struct Spec {
 
 /// Languages candidates may be written in, with the other spellings tasks use for them
 /// (SandboxFusion's among them).
-pub const LANGUAGES: &[(&str, &[&str])] = &[("python", &["python3", "py"])];
+pub const LANGUAGES: &[(&str, &[&str])] = &[
+    ("python", &["python3", "py"]),
+    ("c", &["gcc", "c11", "c17"]),
+    (
+        "cpp",
+        &[
+            "c++", "cxx", "cc", "g++", "c++17", "c++20", "cpp17", "cpp20",
+        ],
+    ),
+    ("rust", &["rs", "rustc"]),
+];
 
 /// Languages tasks name that no runner exists for yet: a task naming one is invalid, with a
 /// message saying so, never a silent 0.
 const NOT_YET: &[&str] = &[
-    "c",
-    "cpp",
-    "c++",
     "javascript",
     "js",
     "nodejs",
@@ -311,6 +318,15 @@ impl Spec {
             None => "python".to_string(),
             Some(v) => canonical_language(string_of(v, "language")?)?.to_string(),
         };
+        if language != "python" && !matches!(parsed, Tests::Stdio(_)) {
+            return Err(bad(
+                "tests",
+                format!(
+                    "has call or assert tests, which need a Python candidate; a {language} \
+                     program is graded on stdin/stdout (\"tests\": {{\"stdio\": [...]}})"
+                ),
+            ));
+        }
         let extract = match task.get("extract") {
             None => Extract::Fenced,
             Some(Value::String(s)) if s == "fenced" => Extract::Fenced,

@@ -1,0 +1,260 @@
+//! Runs a compiler outside the sandbox, confined: Linux Landlock lets it open only the paths it is
+//! given (its toolchain read-only, one temp directory read-write) and refuses TCP connects and
+//! binds; resource limits cap its memory, the files it writes and its CPU time; a wall-clock limit
+//! kills its whole process group; stdin is empty and stderr is kept up to a cap.
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, path_beneath_rules,
+};
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What a confined process may touch, and for how long.
+#[derive(Debug, Clone)]
+pub struct Confinement {
+    /// Paths (files or directories, with everything beneath) it may read and execute.
+    pub readable: Vec<PathBuf>,
+    /// Directories it may read, write, create in and delete from.
+    pub writable: Vec<PathBuf>,
+    /// Wall-clock time before its process group is killed.
+    pub wall: Duration,
+    /// Private memory (`RLIMIT_DATA`) each of its processes may hold.
+    pub memory_bytes: u64,
+    /// The largest file it may write (`RLIMIT_FSIZE`).
+    pub file_bytes: u64,
+    /// Bytes of its stderr kept (the rest is read and dropped).
+    pub stderr_bytes: usize,
+}
+
+/// How a confined process ended.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// Whether it exited with status 0.
+    pub success: bool,
+    /// Its exit code, or `None` when a signal ended it.
+    pub code: Option<i32>,
+    /// Whether the wall-clock limit killed it.
+    pub timed_out: bool,
+    /// Whether a resource limit (memory, file size, CPU) ended it, as far as the signal tells.
+    pub killed_by_limit: bool,
+    /// The start of its stderr (at most `stderr_bytes`), lossily decoded.
+    pub stderr: String,
+    /// How long it ran.
+    pub elapsed: Duration,
+}
+
+/// The Landlock access rights handled: every file-system right of ABI v5 and TCP of ABI v4.
+/// Rights the running kernel does not know are dropped (best effort); a kernel without Landlock
+/// at all makes the spawn fail with a clear error.
+fn ruleset(confinement: &Confinement) -> Result<RulesetCreated, String> {
+    let abi = ABI::V5;
+    let read = AccessFs::from_read(abi);
+    let all = AccessFs::from_all(abi);
+    let readable: Vec<&PathBuf> = confinement.readable.iter().filter(|p| p.exists()).collect();
+    Ruleset::default()
+        .set_compatibility(CompatLevel::BestEffort)
+        .handle_access(all)
+        .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
+        .and_then(|r| r.create())
+        .and_then(|r| r.add_rules(path_beneath_rules(&readable, read)))
+        .and_then(|r| r.add_rules(path_beneath_rules(&confinement.writable, all)))
+        .map_err(|e| format!("building the compiler's Landlock rules: {e}"))
+}
+
+/// Runs `command` under `confinement` with an empty stdin and no stdout.
+///
+/// Errors are the host's (no Landlock in this kernel, the compiler missing), not the program's.
+pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, String> {
+    let rules = Mutex::new(Some(ruleset(confinement)?));
+    let memory = confinement.memory_bytes;
+    let file = confinement.file_bytes;
+    let cpu_seconds = confinement.wall.as_secs() + 2;
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // SAFETY: the closure runs in the forked child before exec. It makes only system calls
+    // (setrlimit, prctl and the Landlock calls) on data prepared by the parent; the mutex was
+    // created for this spawn and no other thread can hold it.
+    unsafe {
+        command.pre_exec(move || {
+            limit(libc::RLIMIT_DATA, memory)?;
+            limit(libc::RLIMIT_FSIZE, file)?;
+            limit(libc::RLIMIT_CPU, cpu_seconds)?;
+            limit(libc::RLIMIT_CORE, 0)?;
+            let rules = rules
+                .lock()
+                .ok()
+                .and_then(|mut r| r.take())
+                .ok_or_else(|| std::io::Error::other("the Landlock rules were already used"))?;
+            let status = rules.restrict_self().map_err(std::io::Error::other)?;
+            if status.ruleset == RulesetStatus::NotEnforced {
+                return Err(std::io::Error::other(
+                    "this kernel does not enforce Landlock (Linux 5.13 or newer with Landlock \
+                     enabled is needed to compile untrusted programs)",
+                ));
+            }
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    let program = command.get_program().to_string_lossy().into_owned();
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("starting the compiler {program}: {e}"))?;
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let keep = confinement.stderr_bytes;
+    let reader = std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = stderr.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            let room = keep.saturating_sub(kept.len());
+            kept.extend_from_slice(&buffer[..n.min(room)]);
+        }
+        kept
+    });
+    let pid = child.id() as i32;
+    let mut timed_out = false;
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(format!("waiting for the compiler: {e}")),
+        }
+        if started.elapsed() >= confinement.wall {
+            timed_out = true;
+            // SAFETY: kills the process group the child leads (it was started with its own).
+            unsafe { libc::killpg(pid, libc::SIGKILL) };
+            break child
+                .wait()
+                .map_err(|e| format!("waiting for the compiler: {e}"))?;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(10));
+    };
+    // Helpers the compiler started may still hold stderr open: end them with it.
+    // SAFETY: as above; the group may already be gone, which is fine.
+    unsafe { libc::killpg(pid, libc::SIGKILL) };
+    let stderr = reader.join().unwrap_or_default();
+    let signal = status.signal();
+    Ok(Finished {
+        success: status.success(),
+        code: status.code(),
+        timed_out,
+        killed_by_limit: matches!(
+            signal,
+            Some(libc::SIGKILL | libc::SIGXCPU | libc::SIGXFSZ | libc::SIGSEGV)
+        ) && !timed_out,
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        elapsed: started.elapsed(),
+    })
+}
+
+fn limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
+    let limit = libc::rlimit {
+        rlim_cur: value,
+        rlim_max: value,
+    };
+    // SAFETY: setrlimit with a valid pointer to a local.
+    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn confinement(dir: &std::path::Path) -> Confinement {
+        Confinement {
+            readable: vec![
+                "/bin".into(),
+                "/usr".into(),
+                "/lib".into(),
+                "/lib64".into(),
+                "/etc/ld.so.cache".into(),
+            ],
+            writable: vec![dir.to_path_buf()],
+            wall: Duration::from_secs(5),
+            memory_bytes: 256 << 20,
+            file_bytes: 1 << 20,
+            stderr_bytes: 4096,
+        }
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("rewardbox-confine-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn reads_only_what_it_is_given() {
+        let dir = temp_dir("read");
+        std::fs::write(dir.join("mine"), "visible").unwrap();
+        let mut command = Command::new("/bin/sh");
+        command.arg("-c").arg(format!(
+            "cat {}/mine >&2; cat /etc/passwd >&2; cat /dev/zero >&2; echo done >&2",
+            dir.display()
+        ));
+        let finished = run(command, &confinement(&dir)).unwrap();
+        assert!(finished.stderr.contains("visible"), "{}", finished.stderr);
+        assert!(!finished.stderr.contains("root:"), "{}", finished.stderr);
+        assert!(
+            finished.stderr.contains("/etc/passwd: Permission denied"),
+            "{}",
+            finished.stderr
+        );
+        assert!(
+            finished.stderr.contains("/dev/zero: Permission denied"),
+            "{}",
+            finished.stderr
+        );
+        assert!(finished.stderr.contains("done"));
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_hang_is_killed_at_the_wall_clock_limit() {
+        let dir = temp_dir("hang");
+        let mut limits = confinement(&dir);
+        limits.wall = Duration::from_millis(300);
+        let mut command = Command::new("/bin/sh");
+        command.arg("-c").arg("sleep 30 & sleep 30");
+        let finished = run(command, &limits).unwrap();
+        assert!(finished.timed_out);
+        assert!(!finished.success);
+        assert!(
+            finished.elapsed < Duration::from_secs(5),
+            "{:?}",
+            finished.elapsed
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn stderr_is_kept_up_to_its_cap() {
+        let dir = temp_dir("flood");
+        let mut command = Command::new("/bin/sh");
+        command
+            .arg("-c")
+            .arg("i=0; while [ $i -lt 3000 ]; do echo 0123456789 >&2; i=$((i+1)); done");
+        let finished = run(command, &confinement(&dir)).unwrap();
+        assert!(finished.success);
+        assert_eq!(finished.stderr.len(), 4096);
+        std::fs::remove_dir_all(dir).ok();
+    }
+}

@@ -1,0 +1,22 @@
+//! Compiles candidate programs written in C, C++ and Rust into WebAssembly components that
+//! rewardbox's sandbox runs like any other guest.
+//!
+//! The compiler is the one part of a candidate's path that runs outside the sandbox, so it runs
+//! [confined](confine): only its own toolchain and an empty temp directory are readable, nothing
+//! else on the host (`#include "/etc/passwd"` fails with "Permission denied" and never reads the
+//! file), no TCP, with a wall-clock, memory and output-file limit. Programs are cached by the hash
+//! of (language, source, flags, compiler version), in memory and on disk.
+//!
+//! - C and C++: `zig cc` / `zig c++` for `wasm32-wasi` (zig ships clang, wasi-libc and libc++ in one
+//!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component.
+//! - Rust: the toolchain's own `rustc --target wasm32-wasip2`, which emits a component.
+
+pub mod cache;
+pub mod confine;
+pub mod language;
+pub mod rustc;
+pub mod toolchain;
+pub mod zig;
+
+pub use language::Language;
+pub use toolchain::{CompileError, Compiled, Toolchains};

@@ -1,0 +1,110 @@
+//! Rust through the toolchain's own `rustc --target wasm32-wasip2`, which emits a component,
+//! confined to its sysroot.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A located rustc with the `wasm32-wasip2` standard library.
+#[derive(Debug, Clone)]
+pub struct Rustc {
+    binary: PathBuf,
+    sysroot: PathBuf,
+    /// `rustc --version`'s output, part of the compiled-program cache key.
+    pub version: String,
+}
+
+impl Rustc {
+    /// Finds rustc (`$REWARDBOX_RUSTC`, else `rustc` on `PATH`), resolved to the real compiler in
+    /// its sysroot (not rustup's proxy), and checks it has the `wasm32-wasip2` target.
+    pub fn locate() -> Result<Rustc, String> {
+        let start = std::env::var_os("REWARDBOX_RUSTC")
+            .map(PathBuf::from)
+            .or_else(|| crate::toolchain::on_path("rustc"))
+            .ok_or_else(|| {
+                "Rust needs rustc, which is not installed: install rustup's toolchain, or set \
+                 REWARDBOX_RUSTC to a rustc binary"
+                    .to_string()
+            })?;
+        let run = |args: &[&str]| -> Result<String, String> {
+            let output = Command::new(&start)
+                .args(args)
+                .output()
+                .map_err(|e| format!("running {} {}: {e}", start.display(), args.join(" ")))?;
+            if !output.status.success() {
+                return Err(format!(
+                    "{} {} failed: {}",
+                    start.display(),
+                    args.join(" "),
+                    String::from_utf8_lossy(&output.stderr).trim()
+                ));
+            }
+            Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+        };
+        let sysroot = PathBuf::from(run(&["--print", "sysroot"])?);
+        let version = run(&["--version"])?;
+        if !sysroot.join("lib/rustlib/wasm32-wasip2").is_dir() {
+            return Err(format!(
+                "Rust needs the wasm32-wasip2 target of {version}: run `rustup target add \
+                 wasm32-wasip2` (scripts/setup.sh does)"
+            ));
+        }
+        Ok(Rustc {
+            binary: sysroot.join("bin/rustc"),
+            sysroot,
+            version,
+        })
+    }
+
+    /// Everything the compiler may read: its sysroot, and the system's shared libraries that the
+    /// dynamically linked compiler loads.
+    pub fn readable(&self) -> Vec<PathBuf> {
+        let mut paths = vec![self.sysroot.clone()];
+        paths.extend(
+            [
+                "/lib",
+                "/lib64",
+                "/usr/lib",
+                "/usr/lib64",
+                "/etc/ld.so.cache",
+            ]
+            .map(PathBuf::from),
+        );
+        paths
+    }
+
+    /// The flags a program is compiled with (part of the cache key).
+    pub fn flags() -> Vec<String> {
+        [
+            "--edition=2021",
+            "--target=wasm32-wasip2",
+            "--crate-type=bin",
+            "--crate-name=main",
+            "-Copt-level=2",
+            "-Cdebuginfo=0",
+            "-Cstrip=symbols",
+            "--color=never",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([format!(
+            "-Clink-arg=-zstack-size={}",
+            crate::zig::STACK_BYTES
+        )])
+        .collect()
+    }
+
+    /// The command compiling `source` (a file in `work`) into `output`.
+    pub fn command(&self, source: &Path, output: &Path, work: &Path) -> Command {
+        let mut command = Command::new(&self.binary);
+        command
+            .args(Self::flags())
+            .arg("-o")
+            .arg(output)
+            .arg(source)
+            .current_dir(work)
+            .env_clear()
+            .env("TMPDIR", work)
+            .env("HOME", work);
+        command
+    }
+}

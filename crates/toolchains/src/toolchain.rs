@@ -1,0 +1,481 @@
+//! Once per process: the located compilers, the compiled-program cache and the compile limits.
+//! Per request: [`Toolchains::compile`], memoized in memory and on disk.
+
+use crate::cache::{Key, ProgramCache, key};
+use crate::confine::{self, Confinement};
+use crate::language::Language;
+use crate::rustc::Rustc;
+use crate::zig::Zig;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+/// GCC's `<bits/stdc++.h>` for libc++, put on the C++ include path.
+const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
+
+/// Compiled programs kept in memory per process before the memo starts over.
+const MEMO_ENTRIES: usize = 1024;
+
+/// Limits on one compilation (the compiler runs outside the sandbox).
+#[derive(Debug, Clone, Copy)]
+pub struct CompileLimits {
+    /// Wall-clock time one compilation may take.
+    pub wall: Duration,
+    /// Private memory each compiler process may hold.
+    pub memory_bytes: u64,
+    /// The largest file the compiler may write.
+    pub file_bytes: u64,
+    /// Bytes of the compiler's message kept in a compile error.
+    pub message_bytes: usize,
+}
+
+impl Default for CompileLimits {
+    /// 20 s, 2 GiB, 64 MiB files, 4 KiB of message.
+    fn default() -> Self {
+        CompileLimits {
+            wall: Duration::from_secs(20),
+            memory_bytes: 2 << 30,
+            file_bytes: 64 << 20,
+            message_bytes: 4096,
+        }
+    }
+}
+
+/// A compiled program: a WebAssembly component exporting `wasi:cli/run`.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    /// The component's bytes.
+    pub component: Arc<[u8]>,
+    /// The hash of (language, source, flags, compiler version) it is cached under.
+    pub key: Key,
+}
+
+/// Why a program did not compile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CompileError {
+    /// The program is at fault: the compiler's message (truncated), or the compile limit it
+    /// crossed. A case status `compile_error`.
+    Program(String),
+    /// This host cannot compile the language: says what to install. Never the program's fault.
+    Unavailable(String),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Program(message) | CompileError::Unavailable(message) => {
+                f.write_str(message)
+            }
+        }
+    }
+}
+
+type Outcome = Result<Compiled, CompileError>;
+
+/// The compilers of this process, located on first use.
+pub struct Toolchains {
+    programs: ProgramCache,
+    zig_cache: PathBuf,
+    limits: CompileLimits,
+    zig: OnceLock<Result<Zig, String>>,
+    rustc: OnceLock<Result<Rustc, String>>,
+    warm: Mutex<HashMap<Language, Result<(), String>>>,
+    memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
+}
+
+impl Toolchains {
+    /// Compilers whose programs are cached under `cache_dir` (`programs/`, and zig's own cache of
+    /// the C and C++ libraries in `zig/`); without a directory, programs are compiled once per
+    /// process and zig's libraries are built in a temp directory.
+    pub fn new(cache_dir: Option<&Path>, limits: CompileLimits) -> Toolchains {
+        let zig_cache = match cache_dir {
+            Some(dir) => dir.join("zig"),
+            None => std::env::temp_dir().join(format!("rewardbox-zig-{}", std::process::id())),
+        };
+        Toolchains {
+            programs: ProgramCache::new(cache_dir.map(|d| d.join("programs"))),
+            zig_cache,
+            limits,
+            zig: OnceLock::new(),
+            rustc: OnceLock::new(),
+            warm: Mutex::new(HashMap::new()),
+            memo: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The compile limits.
+    pub fn limits(&self) -> &CompileLimits {
+        &self.limits
+    }
+
+    fn zig(&self) -> Result<&Zig, CompileError> {
+        self.zig
+            .get_or_init(Zig::locate)
+            .as_ref()
+            .map_err(|e| CompileError::Unavailable(e.clone()))
+    }
+
+    fn rustc(&self) -> Result<&Rustc, CompileError> {
+        self.rustc
+            .get_or_init(Rustc::locate)
+            .as_ref()
+            .map_err(|e| CompileError::Unavailable(e.clone()))
+    }
+
+    /// Whether this host can compile `language`, or what to install.
+    pub fn available(&self, language: Language) -> Result<(), String> {
+        let found = match language {
+            Language::Python => return Err("Python is not compiled".into()),
+            Language::C | Language::Cpp => self.zig().map(|_| ()),
+            Language::Rust => self.rustc().map(|_| ()),
+        };
+        found.map_err(|e| e.to_string())
+    }
+
+    /// The compiler of `language` and its version, e.g. `zig 0.17.1`.
+    pub fn version(&self, language: Language) -> Result<String, String> {
+        match language {
+            Language::Python => Err(CompileError::Unavailable("Python is not compiled".into())),
+            Language::C | Language::Cpp => self
+                .zig()
+                .map(|z| format!("zig {} (clang, wasi-libc, libc++)", z.version)),
+            Language::Rust => self.rustc().map(|r| r.version.clone()),
+        }
+        .map_err(|e| e.to_string())
+    }
+
+    /// `source` in `language` compiled to a component: from this process's memo, the disk
+    /// cache, or the confined compiler.
+    pub fn compile(&self, language: Language, source: &str) -> Outcome {
+        let (compiler, flags) = match language {
+            Language::Python => {
+                return Err(CompileError::Unavailable("Python is not compiled".into()));
+            }
+            Language::C | Language::Cpp => (self.zig()?.version.clone(), Zig::flags(language)),
+            Language::Rust => (self.rustc()?.version.clone(), Rustc::flags()),
+        };
+        let flags = flags.join(" ");
+        let key = key(&[
+            language.name().as_bytes(),
+            source.as_bytes(),
+            flags.as_bytes(),
+            compiler.as_bytes(),
+        ]);
+        let cell = {
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            if memo.len() >= MEMO_ENTRIES && !memo.contains_key(&key) {
+                memo.clear();
+            }
+            memo.entry(key).or_default().clone()
+        };
+        cell.get_or_init(|| {
+            if let Some(component) = self.programs.load(&key) {
+                return Ok(Compiled {
+                    component: component.into(),
+                    key,
+                });
+            }
+            let component = self.compile_fresh(language, source)?;
+            self.programs.store(&key, &component);
+            Ok(Compiled {
+                component: component.into(),
+                key,
+            })
+        })
+        .clone()
+    }
+
+    /// Builds zig's C or C++ libraries into its cache once (minutes the first time on a new
+    /// machine), with a generous limit, so that no program's compile limit pays for them.
+    fn warm_up(&self, language: Language) -> Result<(), CompileError> {
+        if language == Language::Rust {
+            return Ok(());
+        }
+        let mut warm = self.warm.lock().unwrap_or_else(|e| e.into_inner());
+        let zig = self.zig()?;
+        let marker = self.zig_cache.join(format!(
+            "rewardbox-warm-{}-{}",
+            language.name(),
+            zig.version
+        ));
+        let pch_missing = language == Language::Cpp && !self.pch_path(zig).is_file();
+        let result = warm.entry(language).or_insert_with(|| {
+            if marker.is_file() && !pch_missing {
+                return Ok(());
+            }
+            let trivial = match language {
+                Language::C => "#include <stdio.h>\n#include <math.h>\nint main(void){printf(\"%f\\n\", sqrt(2.0));return 0;}\n",
+                _ => "#include <bits/stdc++.h>\nint main(){std::cout<<std::sqrt(2.0)<<std::endl;}\n",
+            };
+            let limits = CompileLimits {
+                wall: Duration::from_secs(900),
+                ..self.limits
+            };
+            match self
+                .run_compiler(language, trivial, &limits)
+                .and_then(|_| self.build_pch(language, zig, &limits))
+            {
+                Ok(()) => {
+                    let _ = std::fs::write(&marker, b"");
+                    Ok(())
+                }
+                Err(e) => Err(format!(
+                    "building zig's {} library failed: {e}",
+                    if language == Language::C { "C" } else { "C++" }
+                )),
+            }
+        });
+        result.clone().map_err(CompileError::Unavailable)
+    }
+
+    /// Where the `bits/stdc++.h` shim lives for zig: beside zig's cache, one directory per version
+    /// of the shim (a precompiled header remembers the path it was built from).
+    fn include_dir(&self, zig: &Zig) -> Result<PathBuf, String> {
+        let hash: String = key(&[BITS_STDCXX.as_bytes(), zig.version.as_bytes()])[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
+        let header = dir.join("bits/stdc++.h");
+        if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
+            let bits = dir.join("bits");
+            std::fs::create_dir_all(&bits)
+                .map_err(|e| format!("creating {}: {e}", bits.display()))?;
+            let temp = bits.join(format!("stdc++.h.tmp{}", std::process::id()));
+            std::fs::write(&temp, BITS_STDCXX)
+                .and_then(|_| std::fs::rename(&temp, &header))
+                .map_err(|e| format!("writing {}: {e}", header.display()))?;
+        }
+        Ok(dir)
+    }
+
+    /// The precompiled `bits/stdc++.h`, used for programs that include it first.
+    fn pch_path(&self, zig: &Zig) -> PathBuf {
+        let flags = Zig::flags(Language::Cpp).join(" ");
+        let hash: String = key(&[
+            BITS_STDCXX.as_bytes(),
+            zig.version.as_bytes(),
+            flags.as_bytes(),
+        ])[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        self.zig_cache.join(format!("rewardbox-stdc++-{hash}.pch"))
+    }
+
+    /// Precompiles `bits/stdc++.h` (C++ only): parsing the whole standard library is most of a
+    /// competitive program's compile time.
+    fn build_pch(
+        &self,
+        language: Language,
+        zig: &Zig,
+        limits: &CompileLimits,
+    ) -> Result<(), CompileError> {
+        if language != Language::Cpp {
+            return Ok(());
+        }
+        let pch = self.pch_path(zig);
+        if pch.is_file() {
+            return Ok(());
+        }
+        let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
+        let work = WorkDir::new().map_err(CompileError::Unavailable)?;
+        let temp = pch.with_extension(format!("tmp{}", std::process::id()));
+        let command = zig.precompile_header(
+            &include.join("bits/stdc++.h"),
+            &temp,
+            &self.zig_cache,
+            work.path(),
+        );
+        let confinement = Confinement {
+            readable: vec![zig.install_dir().to_path_buf()],
+            writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
+            wall: limits.wall,
+            memory_bytes: limits.memory_bytes,
+            file_bytes: limits.file_bytes,
+            stderr_bytes: limits.message_bytes,
+        };
+        let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
+        if !finished.success {
+            let _ = std::fs::remove_file(&temp);
+            return Err(CompileError::Unavailable(format!(
+                "precompiling bits/stdc++.h failed: {}",
+                finished.stderr.trim()
+            )));
+        }
+        std::fs::rename(&temp, &pch)
+            .map_err(|e| CompileError::Unavailable(format!("storing the precompiled header: {e}")))
+    }
+
+    fn compile_fresh(&self, language: Language, source: &str) -> Result<Vec<u8>, CompileError> {
+        self.warm_up(language)?;
+        let wasm = self.run_compiler(language, source, &self.limits)?;
+        match language {
+            Language::Rust => Ok(wasm),
+            _ => adapt(&wasm).map_err(CompileError::Unavailable),
+        }
+    }
+
+    /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote.
+    fn run_compiler(
+        &self,
+        language: Language,
+        source: &str,
+        limits: &CompileLimits,
+    ) -> Result<Vec<u8>, CompileError> {
+        let work = WorkDir::new().map_err(CompileError::Unavailable)?;
+        let dir = work.path();
+        let file = match language {
+            Language::C => "main.c",
+            Language::Cpp => "main.cpp",
+            _ => "main.rs",
+        };
+        let write = |path: PathBuf, text: &str| {
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            std::fs::write(path, text)
+        };
+        write(dir.join(file), source)
+            .and_then(|_| write(dir.join("include/bits/stdc++.h"), BITS_STDCXX))
+            .map_err(|e| {
+                CompileError::Unavailable(format!("writing the program to compile: {e}"))
+            })?;
+        let output = Path::new("main.wasm");
+        let (command, readable, writable) = match language {
+            Language::Rust => {
+                let rustc = self.rustc()?;
+                (
+                    rustc.command(Path::new(file), output, dir),
+                    rustc.readable(),
+                    vec![dir.to_path_buf()],
+                )
+            }
+            _ => {
+                let zig = self.zig()?;
+                std::fs::create_dir_all(&self.zig_cache).map_err(|e| {
+                    CompileError::Unavailable(format!(
+                        "creating zig's cache {}: {e}",
+                        self.zig_cache.display()
+                    ))
+                })?;
+                let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
+                let pch = self.pch_path(zig);
+                let pch = (language == Language::Cpp
+                    && crate::zig::starts_with_bits_stdcxx(source)
+                    && pch.is_file())
+                .then_some(pch.as_path());
+                (
+                    zig.command(
+                        language,
+                        Path::new(file),
+                        output,
+                        &include,
+                        pch,
+                        &self.zig_cache,
+                        dir,
+                    ),
+                    vec![zig.install_dir().to_path_buf()],
+                    vec![dir.to_path_buf(), self.zig_cache.clone()],
+                )
+            }
+        };
+        let confinement = Confinement {
+            readable,
+            writable,
+            wall: limits.wall,
+            memory_bytes: limits.memory_bytes,
+            file_bytes: limits.file_bytes,
+            stderr_bytes: limits.message_bytes * 4,
+        };
+        let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
+        if finished.timed_out {
+            return Err(CompileError::Program(format!(
+                "compilation took longer than the limit of {} s",
+                limits.wall.as_secs_f64()
+            )));
+        }
+        if !finished.success {
+            let mut message = clean_message(&finished.stderr, dir, limits.message_bytes);
+            if finished.killed_by_limit || message.is_empty() {
+                message = format!(
+                    "the compiler was stopped (exit {:?}): it may have crossed the compile memory \
+                     limit of {} MiB or the file limit of {} MiB\n{message}",
+                    finished.code,
+                    limits.memory_bytes >> 20,
+                    limits.file_bytes >> 20
+                );
+            }
+            return Err(CompileError::Program(message));
+        }
+        std::fs::read(dir.join(output)).map_err(|e| {
+            CompileError::Unavailable(format!("the compiler succeeded but wrote no program: {e}"))
+        })
+    }
+}
+
+/// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command).
+fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
+    wit_component::ComponentEncoder::default()
+        .module(module)
+        .and_then(|e| {
+            e.adapter(
+                "wasi_snapshot_preview1",
+                wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER,
+            )
+        })
+        .and_then(|e| e.validate(true).encode())
+        .map_err(|e| format!("adapting the compiled program to a component: {e:#}"))
+}
+
+/// The compiler's message without the temp directory's path and colour codes, at most `max` bytes.
+fn clean_message(stderr: &str, work: &Path, max: usize) -> String {
+    let work = format!("{}/", work.display());
+    let mut message = stderr.replace(&work, "").trim().to_string();
+    if message.len() > max {
+        let cut = (0..=max)
+            .rev()
+            .find(|&i| message.is_char_boundary(i))
+            .unwrap_or(0);
+        message.truncate(cut);
+        message.push_str("\n… (truncated)");
+    }
+    message
+}
+
+/// `name` on `PATH`, if there.
+pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// A fresh temp directory, removed when dropped.
+struct WorkDir(PathBuf);
+
+impl WorkDir {
+    fn new() -> Result<WorkDir, String> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "rewardbox-compile-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("creating a temp directory for the compiler: {e}"))?;
+        Ok(WorkDir(dir))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for WorkDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}

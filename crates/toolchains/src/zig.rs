@@ -1,0 +1,178 @@
+//! C and C++ through zig: `zig cc` / `zig c++` for `wasm32-wasi` (clang, wasi-libc and libc++ in
+//! one binary that `pip install ziglang` provides), confined to its own installation.
+
+use crate::language::Language;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Stack of a compiled program: 8 MiB, as on Linux, so that deep recursion behaves as natively.
+pub const STACK_BYTES: u64 = 8 << 20;
+
+/// A located zig installation.
+#[derive(Debug, Clone)]
+pub struct Zig {
+    binary: PathBuf,
+    /// `zig version`'s output, part of the compiled-program cache key.
+    pub version: String,
+}
+
+impl Zig {
+    /// Finds zig: `$REWARDBOX_ZIG` when set (and nothing else then), else the one
+    /// `scripts/setup.sh` installed into the project's `.venv` when this binary was built, else
+    /// `zig` on `PATH`.
+    pub fn locate() -> Result<Zig, String> {
+        let candidates: Vec<PathBuf> = match std::env::var_os("REWARDBOX_ZIG") {
+            Some(set) => vec![PathBuf::from(set)],
+            None => option_env!("REWARDBOX_ZIG_HINT")
+                .map(PathBuf::from)
+                .into_iter()
+                .chain(crate::toolchain::on_path("zig"))
+                .collect(),
+        };
+        let binary = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
+            "C and C++ need zig, which is not installed: run scripts/setup.sh (it installs the \
+                 ziglang package into .venv), `pip install ziglang`, or set REWARDBOX_ZIG to a zig \
+                 binary"
+                .to_string()
+        })?;
+        let binary = binary.canonicalize().unwrap_or_else(|_| binary.clone());
+        let output = Command::new(&binary)
+            .arg("version")
+            .output()
+            .map_err(|e| format!("running {} version: {e}", binary.display()))?;
+        if !output.status.success() {
+            return Err(format!("{} version failed", binary.display()));
+        }
+        Ok(Zig {
+            version: String::from_utf8_lossy(&output.stdout).trim().to_string(),
+            binary,
+        })
+    }
+
+    /// The installation directory (the binary and its `lib/`): all the compiler may read.
+    pub fn install_dir(&self) -> &Path {
+        self.binary.parent().unwrap_or(Path::new("/"))
+    }
+
+    /// The flags a program in `language` is compiled with (part of the cache key).
+    pub fn flags(language: Language) -> Vec<String> {
+        let mut flags: Vec<String> = ["-target", "wasm32-wasi", "-O2", "-s"]
+            .map(String::from)
+            .to_vec();
+        match language {
+            Language::C => flags.push("-std=gnu17".into()),
+            _ => flags.extend(["-std=gnu++20", "-fno-exceptions"].map(String::from)),
+        }
+        flags.extend(
+            [
+                "-fdiagnostics-color=never",
+                // `clock()` and `times()`: competitive programs time themselves with them.
+                "-D_WASI_EMULATED_PROCESS_CLOCKS",
+                "-lwasi-emulated-process-clocks",
+                "-lm",
+            ]
+            .map(String::from),
+        );
+        flags.push(format!("-Wl,-z,stack-size={STACK_BYTES}"));
+        flags
+    }
+
+    /// The command compiling `source` (a file in `work`) into `output`, with `include` (the
+    /// `bits/stdc++.h` shim) on the include path, `pch` (that header precompiled) included first
+    /// when given, and `cache` as zig's global cache.
+    #[allow(clippy::too_many_arguments)]
+    pub fn command(
+        &self,
+        language: Language,
+        source: &Path,
+        output: &Path,
+        include: &Path,
+        pch: Option<&Path>,
+        cache: &Path,
+        work: &Path,
+    ) -> Command {
+        let mut command = Command::new(&self.binary);
+        command
+            .arg(if language == Language::C { "cc" } else { "c++" })
+            .args(Self::flags(language))
+            .arg("-I")
+            .arg(include);
+        if let Some(pch) = pch {
+            command.arg("-include-pch").arg(pch);
+        }
+        command
+            .arg("-o")
+            .arg(output)
+            .arg(source)
+            .current_dir(work)
+            .env_clear()
+            .env("ZIG_GLOBAL_CACHE_DIR", cache)
+            .env("ZIG_LOCAL_CACHE_DIR", work.join("zig-cache"))
+            .env("TMPDIR", work)
+            .env("HOME", work);
+        command
+    }
+
+    /// The command precompiling the C++ header `header` into `output` with the flags programs
+    /// are compiled with.
+    pub fn precompile_header(
+        &self,
+        header: &Path,
+        output: &Path,
+        cache: &Path,
+        work: &Path,
+    ) -> Command {
+        let mut command = Command::new(&self.binary);
+        command
+            .arg("c++")
+            .args(Self::flags(Language::Cpp))
+            .arg("-x")
+            .arg("c++-header")
+            .arg(header)
+            .arg("-o")
+            .arg(output)
+            .current_dir(work)
+            .env_clear()
+            .env("ZIG_GLOBAL_CACHE_DIR", cache)
+            .env("ZIG_LOCAL_CACHE_DIR", work.join("zig-cache"))
+            .env("TMPDIR", work)
+            .env("HOME", work);
+        command
+    }
+}
+
+/// Whether `source` includes `<bits/stdc++.h>` before any other preprocessor directive but
+/// `#pragma`, so that including its precompiled form first changes nothing.
+pub fn starts_with_bits_stdcxx(source: &str) -> bool {
+    source
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with('#') && !l.starts_with("#pragma"))
+        .map(|l| l[1..].trim_start())
+        .next()
+        .and_then(|l| l.strip_prefix("include"))
+        .is_some_and(|rest| rest.trim() == "<bits/stdc++.h>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_with_bits_stdcxx;
+
+    #[test]
+    fn precompiled_header_only_when_it_comes_first() {
+        let table = [
+            ("#include <bits/stdc++.h>\nint main(){}", true),
+            (
+                "// hi\n#pragma GCC optimize(\"O3\")\n# include  <bits/stdc++.h>\n",
+                true,
+            ),
+            ("#define int long long\n#include <bits/stdc++.h>\n", false),
+            ("#include <iostream>\n#include <bits/stdc++.h>\n", false),
+            ("#include \"bits/stdc++.h\"\n", false),
+            ("int main(){}", false),
+        ];
+        for (source, expected) in table {
+            assert_eq!(starts_with_bits_stdcxx(source), expected, "{source}");
+        }
+    }
+}

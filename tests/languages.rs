@@ -1,0 +1,394 @@
+//! Candidates in C, C++ and Rust through the `code` verifier: compiled by rewardbox's confined
+//! compilers, run in the sandbox like any guest. One table per language: hello, a+b, a wrong
+//! answer, a compile error, a nonzero exit, a trap, an infinite loop, a memory bomb, an output
+//! flood, reading host files and opening a socket.
+
+mod common;
+
+use common::scorer;
+use rewardbox::verdict::CaseStatus;
+use rewardbox::{Status, Task};
+use serde_json::{Value, json};
+
+/// One program and how its single stdio case must end.
+struct Case {
+    name: &'static str,
+    source: String,
+    stdin: &'static str,
+    stdout: &'static str,
+    status: CaseStatus,
+}
+
+fn case(
+    name: &'static str,
+    source: &str,
+    stdin: &'static str,
+    stdout: &'static str,
+    status: CaseStatus,
+) -> Case {
+    Case {
+        name,
+        source: source.to_string(),
+        stdin,
+        stdout,
+        status,
+    }
+}
+
+/// A host file only a program that escaped could print.
+fn secret_file() -> (String, String) {
+    let content = format!("HOST-SECRET-{}-7c1e", std::process::id());
+    let path =
+        std::env::temp_dir().join(format!("rewardbox-languages-secret-{}", std::process::id()));
+    std::fs::write(&path, &content).unwrap();
+    (path.display().to_string(), content)
+}
+
+fn c_cases(secret: &str) -> Vec<Case> {
+    use CaseStatus::*;
+    vec![
+        case(
+            "hello",
+            "#include <stdio.h>\nint main(void){puts(\"hello\");return 0;}",
+            "",
+            "hello\n",
+            Passed,
+        ),
+        case(
+            "a+b",
+            "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;printf(\"%lld\\n\",a+b);return 0;}",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case(
+            "wrong",
+            "#include <stdio.h>\nint main(void){long long a,b;scanf(\"%lld %lld\",&a,&b);printf(\"%lld\\n\",a-b);return 0;}",
+            "40 2\n",
+            "42\n",
+            Wrong,
+        ),
+        case(
+            "compile error",
+            "int main(void){ return undefined_name; }",
+            "",
+            "",
+            CompileError,
+        ),
+        case(
+            "nonzero exit",
+            "#include <stdlib.h>\n#include <stdio.h>\nint main(void){puts(\"42\");exit(3);}",
+            "",
+            "42\n",
+            ExitedNonzero,
+        ),
+        case(
+            "trap",
+            "#include <stdlib.h>\nint main(void){abort();}",
+            "",
+            "",
+            Crashed,
+        ),
+        case(
+            "infinite loop",
+            "int main(void){volatile unsigned long i=0;for(;;){i++;}}",
+            "",
+            "",
+            FuelExhausted,
+        ),
+        case(
+            "memory bomb",
+            "#include <stdlib.h>\n#include <string.h>\nchar* volatile keep[1<<16];\nint main(void){for(int n=0;;n++){char*p=malloc(1<<20);if(!p)return 7;memset(p,n,1<<20);keep[n&0xffff]=p;}}",
+            "",
+            "",
+            MemoryExceeded,
+        ),
+        case(
+            "output flood",
+            "#include <stdio.h>\nint main(void){for(;;)fputs(\"flood flood flood flood flood flood\\n\",stdout);}",
+            "",
+            "",
+            OutputExceeded,
+        ),
+        case(
+            "host files",
+            &format!(
+                "#include <stdio.h>\nint main(void){{const char*p[]={{\"/etc/passwd\",\"{secret}\"}};for(int i=0;i<2;i++){{FILE*f=fopen(p[i],\"r\");if(!f){{puts(\"denied\");continue;}}char b[256];while(fgets(b,256,f))fputs(b,stdout);}}return 0;}}"
+            ),
+            "",
+            "denied\ndenied\n",
+            Passed,
+        ),
+        // WASI preview 1 has no sockets: a program that opens one does not even compile.
+        case(
+            "socket",
+            "#include <sys/socket.h>\n#include <netinet/in.h>\nint main(void){int s=socket(AF_INET,SOCK_STREAM,0);return s<0;}",
+            "",
+            "",
+            CompileError,
+        ),
+    ]
+}
+
+fn cpp_cases(secret: &str) -> Vec<Case> {
+    use CaseStatus::*;
+    vec![
+        case(
+            "hello",
+            "#include <iostream>\nint main(){std::cout<<\"hello\"<<std::endl;}",
+            "",
+            "hello\n",
+            Passed,
+        ),
+        case(
+            "a+b",
+            "#include <bits/stdc++.h>\nusing namespace std;\nint main(){ios::sync_with_stdio(false);long long a,b;cin>>a>>b;vector<long long> v{a,b};cout<<accumulate(v.begin(),v.end(),0LL)<<\"\\n\";}",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case(
+            "wrong",
+            "#include <bits/stdc++.h>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a*b<<\"\\n\";}",
+            "40 2\n",
+            "42\n",
+            Wrong,
+        ),
+        case(
+            "compile error",
+            "#include <vector>\nint main(){ std::vector<int> v; v.push_bak(1); }",
+            "",
+            "",
+            CompileError,
+        ),
+        case(
+            "nonzero exit",
+            "#include <cstdlib>\nint main(){ std::exit(2); }",
+            "",
+            "",
+            ExitedNonzero,
+        ),
+        case(
+            "trap",
+            "#include <cstdlib>\nint main(){ std::abort(); }",
+            "",
+            "",
+            Crashed,
+        ),
+        case(
+            "infinite loop",
+            "int main(){ volatile unsigned long i = 0; for(;;) { i = i + 1; } }",
+            "",
+            "",
+            FuelExhausted,
+        ),
+        case(
+            "memory bomb",
+            "#include <vector>\n#include <cstdio>\nint main(){ std::vector<std::vector<char>> keep; for(;;) keep.emplace_back(1<<20, 'x'); }",
+            "",
+            "",
+            MemoryExceeded,
+        ),
+        case(
+            "output flood",
+            "#include <iostream>\nint main(){ for(;;) std::cout << \"flood flood flood flood flood flood\\n\"; }",
+            "",
+            "",
+            OutputExceeded,
+        ),
+        // libc++ for wasm32-wasi has no <fstream>: files are opened with C's stdio.
+        case(
+            "host files",
+            &format!(
+                "#include <cstdio>\n#include <iostream>\nint main(){{for(const char* p: {{\"/etc/passwd\", \"{secret}\"}}){{FILE* f = std::fopen(p, \"r\");if(!f){{std::cout<<\"denied\\n\";continue;}}char b[256];while(std::fgets(b,256,f))std::cout<<b;}}}}"
+            ),
+            "",
+            "denied\ndenied\n",
+            Passed,
+        ),
+        case(
+            "socket",
+            "#include <sys/socket.h>\nint main(){ return socket(AF_INET, SOCK_STREAM, 0) < 0; }",
+            "",
+            "",
+            CompileError,
+        ),
+    ]
+}
+
+fn rust_cases(secret: &str) -> Vec<Case> {
+    use CaseStatus::*;
+    vec![
+        case(
+            "hello",
+            "fn main() { println!(\"hello\"); }",
+            "",
+            "hello\n",
+            Passed,
+        ),
+        case(
+            "a+b",
+            "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap(); let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{}\", v[0] + v[1]); }",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case(
+            "wrong",
+            "fn main() { println!(\"41\"); }",
+            "40 2\n",
+            "42\n",
+            Wrong,
+        ),
+        case(
+            "compile error",
+            "fn main() { let x: u32 = \"text\"; }",
+            "",
+            "",
+            CompileError,
+        ),
+        case(
+            "nonzero exit",
+            "fn main() { println!(\"42\"); std::process::exit(3); }",
+            "",
+            "42\n",
+            ExitedNonzero,
+        ),
+        case(
+            "trap",
+            "fn main() { let v: Vec<u32> = Vec::new(); let i = std::hint::black_box(7); println!(\"{}\", v[i]); }",
+            "",
+            "",
+            Crashed,
+        ),
+        case(
+            "infinite loop",
+            "fn main() { let mut i: u64 = 0; loop { i = std::hint::black_box(i.wrapping_add(1)); } }",
+            "",
+            "",
+            FuelExhausted,
+        ),
+        case(
+            "memory bomb",
+            "fn main() { let mut keep = Vec::new(); loop { keep.push(std::hint::black_box(vec![1u8; 1 << 20])); } }",
+            "",
+            "",
+            MemoryExceeded,
+        ),
+        case(
+            "output flood",
+            "fn main() { loop { println!(\"flood flood flood flood flood flood\"); } }",
+            "",
+            "",
+            OutputExceeded,
+        ),
+        case(
+            "host files",
+            &format!(
+                "fn main() {{ for p in [\"/etc/passwd\", \"{secret}\"] {{ match std::fs::read_to_string(p) {{ Ok(s) => print!(\"{{s}}\"), Err(_) => println!(\"denied\") }} }} }}"
+            ),
+            "",
+            "denied\ndenied\n",
+            Passed,
+        ),
+        case(
+            "socket",
+            "fn main() { match std::net::TcpStream::connect(\"127.0.0.1:9\") { Ok(_) => println!(\"connected\"), Err(_) => println!(\"denied\") } }",
+            "",
+            "denied\n",
+            Passed,
+        ),
+    ]
+}
+
+fn task(language: &str, case: &Case) -> Task {
+    let completion = format!(
+        "Here is the program:\n```{language}\n{}\n```\n",
+        case.source
+    );
+    Task::from_value(json!({
+        "id": format!("{language} {}", case.name),
+        "verifier": "code",
+        "language": language,
+        "tests": {"stdio": [{"stdin": case.stdin, "stdout": case.stdout}]},
+        "candidate_limits": {"fuel": 2_000_000_000u64, "memory_mb": 64, "output_bytes": 65536},
+        "completions": [completion],
+    }))
+    .unwrap()
+}
+
+#[test]
+fn each_language_is_graded_on_every_kind_of_program() {
+    let (secret_path, secret) = secret_file();
+    let s = scorer();
+    let mut tasks = Vec::new();
+    let mut expected = Vec::new();
+    for (language, cases) in [
+        ("c", c_cases(&secret_path)),
+        ("cpp", cpp_cases(&secret_path)),
+        ("rust", rust_cases(&secret_path)),
+    ] {
+        for case in cases {
+            tasks.push(task(language, &case));
+            expected.push((format!("{language} {}", case.name), case.status));
+        }
+    }
+    let mut failures = Vec::new();
+    for ((name, status), result) in expected.iter().zip(s.score_tasks(&tasks)) {
+        let text = serde_json::to_string(&result).unwrap();
+        assert!(!text.contains("root:x:0"), "{name}: {text}");
+        assert!(!text.contains(&secret), "{name}: {text}");
+        if result.status.is_some() {
+            failures.push(format!("{name}: {:?} {:?}", result.status, result.detail));
+            continue;
+        }
+        let r = &result.results[0];
+        let got = r.cases.first().map(|c| c.status);
+        if r.status != Status::Ok || got != Some(*status) {
+            failures.push(format!(
+                "{name}: expected {status:?}, got {got:?} ({:?}: {})",
+                r.status, r.detail
+            ));
+        }
+        if *status == CaseStatus::Passed && r.score != 1.0 {
+            failures.push(format!("{name}: passed with score {}", r.score));
+        }
+        if *status == CaseStatus::CompileError {
+            let detail = &r.cases[0].detail;
+            if !detail.starts_with("compile error: ") || !detail.contains("error") {
+                failures.push(format!("{name}: compile error detail {detail:?}"));
+            }
+        }
+    }
+    std::fs::remove_file(&secret_path).ok();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// SandboxFusion's spellings name the same languages; an unfenced completion is compiled as it
+/// is; a language without a runner is an invalid task, never a silent 0.
+#[test]
+fn language_spellings_and_unfenced_programs() {
+    let s = scorer();
+    let program =
+        "#include <cstdio>\nint main(){int a,b;scanf(\"%d %d\",&a,&b);printf(\"%d\\n\",a+b);}";
+    for (language, completion) in [
+        ("c++", format!("```cpp\n{program}\n```")),
+        ("CPP", format!("```c++\n{program}\n```")),
+        ("cpp", program.to_string()),
+    ] {
+        let task: Value = json!({
+            "id": language, "verifier": "code", "language": language,
+            "tests": {"stdio": [{"stdin": "2 3\n", "stdout": "5\n"}]},
+            "completions": [completion, "I could not solve it."],
+        });
+        let result = s.score_task(&Task::from_value(task).unwrap());
+        assert_eq!(result.status, None, "{language}: {:?}", result.detail);
+        assert_eq!(
+            result.results[0].score, 1.0,
+            "{language}: {}",
+            result.results[0].detail
+        );
+        assert_eq!(result.results[1].score, 0.0);
+        assert_eq!(result.results[1].cases[0].status, CaseStatus::CompileError);
+    }
+}
