@@ -4,8 +4,8 @@
 //!    component (p50, p90), the native code wasmtime makes of it, and native `g++ -O2`;
 //! 2. runs/s of a compiled trivial C program, fresh instance per run, on every core (threads of
 //!    one process), against fork+exec of the native binary;
-//! 3. the same a+b program in each language (C, C++, Rust, Python): runs/s in the sandbox, one
-//!    core, against the native binary (or `python3`).
+//! 3. the same a+b program in each language (C, C++, Rust, Python, JavaScript): runs/s in the
+//!    sandbox, one core, against the native binary (or `python3`, or `node` where present).
 //!
 //! Run: `cargo bench --bench languages` (needs zig: `scripts/python-tools.sh` installs it).
 
@@ -180,6 +180,13 @@ fn native_runs_per_second(
     runs as f64 / started.elapsed().as_secs_f64()
 }
 
+/// `name` on `PATH`, if there.
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
 /// The real `python3` binary (not a version manager's shell shim, which costs more than Python).
 fn native_python() -> Option<PathBuf> {
     let out = Command::new("python3")
@@ -305,6 +312,13 @@ fn main() {
             vec![],
             "ab.py",
         ),
+        (
+            "javascript",
+            "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(a + b);",
+            "node",
+            vec![],
+            "ab.js",
+        ),
     ];
     println!(
         "3. the same a+b program, {AB_RUNS} runs on one core (compile time: first sandboxed run / native compile)"
@@ -322,6 +336,8 @@ fn main() {
         let sandboxed = AB_RUNS as f64 / started.elapsed().as_secs_f64();
         let native = if language == "python" {
             native_python().map(|python| (python, vec!["-c", source], Duration::ZERO))
+        } else if language == "javascript" {
+            on_path("node").map(|node| (node, vec!["-e", source], Duration::ZERO))
         } else {
             native_compile(compiler, &flags, source, name).map(|(b, t)| (b, vec![], t))
         };

@@ -34,6 +34,17 @@ fn main() {
         built[2].display()
     );
     build_python_runner(root, &out_dir);
+    // The JavaScript runner: the Boa engine as a `runner` component (guests/js).
+    let js = guest_build::build_components(
+        &root.join("guests/js"),
+        &["rewardbox-js-runner"],
+        &guest_build::guest_target_dir(&out_dir, "js"),
+        &[wit],
+    );
+    println!(
+        "cargo:rustc-env=REWARDBOX_JS_RUNNER_WASM={}",
+        js[0].display()
+    );
 }
 
 /// Builds the CPython runner (`guests/python`) with componentize-py when it is installed (the

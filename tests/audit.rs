@@ -210,12 +210,12 @@ fn code_tests_that_only_check_the_exit_code_are_flagged() {
     );
 }
 
-/// C, C++ and Rust stdio tasks are attacked by programs in their own language: a test that only
+/// C, C++, Rust and JavaScript stdio tasks are attacked by programs in their own language: a test that only
 /// checks the exit code falls to `exit-before-printing`, a single visible case to a program that
 /// prints it, and sound tests stand.
 #[test]
 fn compiled_languages_are_attacked_in_their_own_language() {
-    for language in ["c", "cpp", "rust"] {
+    for language in ["c", "cpp", "rust", "javascript"] {
         let weak = json!({"id": format!("{language}-exit"), "verifier": "code", "language": language,
             "tests": {"stdio": [{"stdin": "3 4\n", "stdout": ""}]}});
         let single = json!({"id": format!("{language}-single"), "verifier": "code", "language": language,
@@ -245,6 +245,41 @@ fn compiled_languages_are_attacked_in_their_own_language() {
             );
         }
     }
+}
+
+/// JavaScript call tasks are attacked by JavaScript functions; sound call tests stand against every
+/// one but a hard-coded first answer, which a single case lets through.
+#[test]
+fn javascript_call_tasks_are_attacked_with_javascript_functions() {
+    let sound = json!({"id": "js-sound", "verifier": "code", "language": "javascript",
+        "tests": {"call": {"entry_point": "twice", "cases": [
+            {"args": [1], "expected": 2}, {"args": [-4], "expected": -8}, {"args": [0], "expected": 0}]}},
+        "candidate_limits": {"fuel": 500000000}});
+    let single = json!({"id": "js-single", "verifier": "code", "language": "javascript",
+        "tests": {"call": {"entry_point": "twice", "cases": [{"args": [1], "expected": 2}]}},
+        "candidate_limits": {"fuel": 500000000}});
+    let attacks = attacks_for(&audit_task(sound.clone()));
+    let programs: Vec<_> = attacks
+        .iter()
+        .filter(|a| a.family == Family::Program)
+        .collect();
+    assert!(programs.len() >= 12, "{}", programs.len());
+    for attack in &programs {
+        assert!(
+            attack.completion.starts_with("```javascript\n")
+                && attack.completion.contains("function twice("),
+            "{}: {}",
+            attack.name,
+            attack.completion
+        );
+    }
+    let report = audit(&[sound, single]);
+    let exploits = exploits_of(&report);
+    assert_eq!(
+        exploits,
+        vec![("hardcode-first-case-value".to_string(), Family::Program)],
+        "{report:?}"
+    );
 }
 
 #[test]

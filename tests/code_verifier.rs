@@ -388,20 +388,20 @@ fn the_language_is_checked() {
     let s = scorer();
     for (language, expected) in [
         (
-            "javascript",
+            "typescript",
             Some(
-                "\"language\" is \"javascript\", which has no runner yet (candidates can be written in python, c, cpp, rust)",
+                "\"language\" is \"typescript\", which has no runner yet (candidates can be written in python, c, cpp, rust, javascript)",
             ),
         ),
         ("go", Some("which has no runner yet")),
         (
             "cpp",
-            Some("\"tests\" has call or assert tests, which need a Python candidate"),
+            Some("\"tests\" has call tests, which need a Python or JavaScript candidate"),
         ),
         (
             "klingon",
             Some(
-                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust)",
+                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust, javascript)",
             ),
         ),
         ("python3", None),

@@ -1,5 +1,5 @@
-//! Candidates in C, C++ and Rust through the `code` verifier: compiled by rewardbox's confined
-//! compilers, run in the sandbox like any guest. One table per language: hello, a+b, a wrong
+//! Candidates in C, C++, Rust and JavaScript through the `code` verifier: compiled by rewardbox's
+//! confined compilers (JavaScript runs in the embedded Boa runner), run in the sandbox like any guest. One table per language: hello, a+b, a wrong
 //! answer, a compile error, a nonzero exit, a trap, an infinite loop, a memory bomb, an output
 //! flood, reading host files and opening a socket.
 
@@ -301,6 +301,76 @@ fn rust_cases(secret: &str) -> Vec<Case> {
     ]
 }
 
+fn javascript_cases(secret: &str) -> Vec<Case> {
+    use CaseStatus::*;
+    vec![
+        case("hello", "console.log('hello');", "", "hello\n", Passed),
+        case(
+            "a+b",
+            "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\nconsole.log(a + b);",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case(
+            "a+b readline",
+            "const rl = require('readline').createInterface({ input: process.stdin });\nrl.on('line', (line) => { const [a, b] = line.split(' ').map(Number); console.log(a + b); });",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case(
+            "a+b stdin events",
+            "let input = '';\nprocess.stdin.on('data', (c) => (input += c));\nprocess.stdin.on('end', () => { const [a, b] = input.trim().split(' ').map(BigInt); process.stdout.write(String(a + b) + '\\n'); });",
+            "40 2\n",
+            "42\n",
+            Passed,
+        ),
+        case("wrong", "console.log(41);", "40 2\n", "42\n", Wrong),
+        // JavaScript has no compile step: a syntax error ends the program like an exception.
+        case("syntax error", "const = 1;", "", "", ExitedNonzero),
+        case(
+            "nonzero exit",
+            "console.log(42); process.exit(3);",
+            "",
+            "42\n",
+            ExitedNonzero,
+        ),
+        case("runtime error", "null.x;", "", "", ExitedNonzero),
+        case("infinite loop", "for (;;) {}", "", "", FuelExhausted),
+        case(
+            "memory bomb",
+            "const keep = []; for (let i = 0; ; i++) keep.push('x'.repeat(1 << 24) + i);",
+            "",
+            "",
+            MemoryExceeded,
+        ),
+        case(
+            "output flood",
+            "for (;;) console.log('flood flood flood flood flood flood');",
+            "",
+            "",
+            OutputExceeded,
+        ),
+        case(
+            "host files",
+            &format!(
+                "for (const p of ['/etc/passwd', '{secret}']) {{ try {{ console.log(require('fs').readFileSync(p, 'utf8')); }} catch (e) {{ console.log('denied'); }} }}"
+            ),
+            "",
+            "denied\ndenied\n",
+            Passed,
+        ),
+        case(
+            "socket",
+            "let net; try { net = require('net'); console.log('connected'); } catch (e) { console.log('denied'); } if (typeof fetch !== 'undefined') console.log('fetch');",
+            "",
+            "denied\n",
+            Passed,
+        ),
+    ]
+}
+
 fn task(language: &str, case: &Case) -> Task {
     let completion = format!(
         "Here is the program:\n```{language}\n{}\n```\n",
@@ -327,6 +397,7 @@ fn each_language_is_graded_on_every_kind_of_program() {
         ("c", c_cases(&secret_path)),
         ("cpp", cpp_cases(&secret_path)),
         ("rust", rust_cases(&secret_path)),
+        ("javascript", javascript_cases(&secret_path)),
     ] {
         for case in cases {
             tasks.push(task(language, &case));
@@ -391,4 +462,46 @@ fn language_spellings_and_unfenced_programs() {
         assert_eq!(result.results[1].score, 0.0);
         assert_eq!(result.results[1].cases[0].status, CaseStatus::CompileError);
     }
+}
+
+/// JavaScript call tests: a function declared, assigned to a `const`, or exported through
+/// `module.exports`; an `undefined` result is `not_json`, an exception `exited_nonzero`.
+#[test]
+fn javascript_functions_are_called_on_json_arguments() {
+    let s = scorer();
+    let task = json!({
+        "id": "js-call", "verifier": "code", "language": "javascript",
+        "tests": {"call": {"entry_point": "merge", "cases": [
+            {"args": [[1, 3], [2]], "expected": [1, 2, 3]},
+            {"args": [[], []], "expected": []},
+            {"args": [[0.5], [-1]], "expected": [-1, 0.5]},
+        ]}},
+        "completions": [
+            "```js\nfunction merge(a, b) { return [...a, ...b].sort((x, y) => x - y); }\n```",
+            "```js\nconst merge = (a, b) => a.concat(b).sort((x, y) => x - y);\n```",
+            "```js\nmodule.exports = { merge(a, b) { return a.concat(b).sort((x, y) => x - y); } };\n```",
+            "```js\nfunction merge(a, b) { }\n```",
+            "```js\nfunction merge(a, b) { if (a.length === 0) throw new RangeError('empty'); return [1, 2, 3]; }\n```",
+        ],
+    });
+    let result = s.score_task(&Task::from_value(task).unwrap());
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    let r = &result.results;
+    for passing in &r[..3] {
+        assert_eq!(passing.score, 1.0, "{}", passing.detail);
+    }
+    assert_eq!(r[3].score, 0.0);
+    assert_eq!(r[3].cases[0].status, CaseStatus::NotJson, "{}", r[3].detail);
+    assert!(r[4].score > 0.0 && r[4].score < 1.0, "{}", r[4].detail);
+    assert_eq!(
+        r[4].cases[1].status,
+        CaseStatus::ExitedNonzero,
+        "{}",
+        r[4].detail
+    );
+    assert!(
+        r[4].cases[1].detail.contains("RangeError"),
+        "{}",
+        r[4].detail
+    );
 }

@@ -270,7 +270,7 @@ fn run_code_speaks_sandbox_fusion() {
     assert_eq!((status, bad["field"].clone()), (400, json!("files")));
 }
 
-/// C++ and Rust through `/run_code`: compiled first, a compile error reported in
+/// C++, Rust and JavaScript through `/run_code`: compiled first, a compile error reported in
 /// `compile_result` as SandboxFusion does.
 #[test]
 fn run_code_compiles_cpp_and_rust() {
@@ -305,6 +305,14 @@ fn run_code_compiles_cpp_and_rust() {
     assert_eq!(broken["compile_result"]["return_code"], 1);
     let message = broken["compile_result"]["stderr"].as_str().unwrap();
     assert!(message.contains("main.cpp:1:20: error"), "{message}");
+    let (_, js) = server.json(
+        "/run_code",
+        json!({"code": "const [a, b] = require('fs').readFileSync(0, 'utf8').split(' ').map(Number); console.log(a * b);",
+               "language": "nodejs", "stdin": "6 7"}),
+    );
+    assert_eq!(js["status"], "Success", "{js}");
+    assert_eq!(js["run_result"]["stdout"], "42\n");
+    assert!(js["compile_result"].is_null());
     let (status, files) = server.json(
         "/run_code",
         json!({"code": "int main(){}", "language": "c", "files": {"in.txt": "aGVsbG8="}}),

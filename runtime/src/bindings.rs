@@ -23,3 +23,15 @@ pub mod python {
         },
     });
 }
+
+/// The `runner` world: a candidate runtime without the trusted side (the JavaScript runner,
+/// `guests/js`).
+pub mod runner {
+    wasmtime::component::bindgen!({
+        path: "../wit",
+        world: "runner",
+        with: {
+            "rewardbox:core/types": super::rewardbox::core::types,
+        },
+    });
+}

@@ -99,12 +99,9 @@ impl sandbox::Host for JobState {
         let mut parts: Vec<&[u8]> = vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
         parts.extend(args_json.iter().map(|a| a.as_bytes()));
         let key = memo::key(&parts, &limits, seed);
-        let results = match runners.get(&language) {
-            Ok(runner) => runners.call_memo.get_or_compute(key, || {
-                runner.call(runners.engine(), &source, &entry, &args_json, &limits, seed)
-            }),
-            Err(message) => vec![Err(unavailable(message)); args_json.len()],
-        };
+        let results = runners.call_memo.get_or_compute(key, || {
+            runners.call(&language, &source, &entry, &args_json, &limits, seed)
+        });
         self.host.credit(started);
         results
     }

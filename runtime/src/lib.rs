@@ -29,6 +29,7 @@ pub mod compiled;
 pub mod deepgym;
 pub mod engine;
 pub mod host;
+pub mod javascript;
 pub mod jsonl;
 pub mod limits;
 pub mod live;

@@ -4,10 +4,12 @@
 //! every thread.
 
 use crate::bindings::python::PythonPre;
+use crate::bindings::runner::RunnerPre;
 use crate::bindings::sandbox;
 use crate::bindings::types::{self, RunOutcome, RunStatus};
 use crate::cache::ComponentCache;
 use crate::compiled::CompiledPrograms;
+use crate::javascript::{JS_RUNNER_WASM, JavaScriptComponent};
 use crate::limits::Limits;
 use crate::memo::RunMemo;
 use crate::python::{PythonComponent, PythonVerdict};
@@ -34,7 +36,7 @@ pub fn languages() -> Vec<&'static str> {
     if PYTHON_RUNNER_WASM.is_some() {
         languages.push("python");
     }
-    languages.extend(["c", "cpp", "rust"]);
+    languages.extend(["c", "cpp", "rust", "javascript"]);
     languages
 }
 
@@ -55,6 +57,7 @@ pub struct Runners {
     cache: ComponentCache,
     linker: Linker<JobState>,
     python: OnceLock<Loaded>,
+    javascript: OnceLock<Result<Arc<JavaScriptComponent>, String>>,
     compiled: CompiledPrograms,
     /// Limits of a candidate run where the verifier leaves them unset.
     pub defaults: Limits,
@@ -93,6 +96,7 @@ impl Runners {
             cache,
             linker,
             python: OnceLock::new(),
+            javascript: OnceLock::new(),
             compiled: CompiledPrograms::new(toolchains),
             defaults: CANDIDATE_DEFAULT,
             verifier_defaults,
@@ -131,15 +135,60 @@ impl Runners {
             .clone()
     }
 
+    /// The JavaScript runner, compiling it on first use.
+    pub fn javascript(&self) -> Result<Arc<JavaScriptComponent>, String> {
+        self.javascript
+            .get_or_init(|| {
+                let component = self
+                    .cache
+                    .load(&self.engine, JS_RUNNER_WASM)
+                    .map_err(|e| format!("the JavaScript runtime: {e:#}"))?;
+                let pre = self
+                    .linker
+                    .instantiate_pre(&component)
+                    .and_then(RunnerPre::new)
+                    .map_err(|e| format!("linking the JavaScript runtime: {e:#}"))?;
+                Ok(Arc::new(JavaScriptComponent::new(pre)))
+            })
+            .clone()
+    }
+
+    /// Executes `source` in `language` once in a fresh instance and calls `entry` on each JSON
+    /// argument list: Python and JavaScript; other languages' results are `unsupported`.
+    pub fn call(
+        &self,
+        language: &str,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        let refused = |message: String| vec![Err(unsupported(message)); args_json.len()];
+        match Language::parse(language) {
+            Some(Language::Python) => match self.python() {
+                Ok(python) => python.call(&self.engine, source, entry, args_json, limits, seed),
+                Err(message) => refused(message),
+            },
+            Some(Language::JavaScript) => match self.javascript() {
+                Ok(js) => js.call(&self.engine, source, entry, args_json, limits, seed),
+                Err(message) => refused(message),
+            },
+            Some(other) => refused(format!(
+                "a {} program cannot be called: it is run on stdin (`sandbox.run`)",
+                other.name()
+            )),
+            None => refused(unknown_language(language)),
+        }
+    }
+
     /// The Python runtime for candidates in `language`, which must name Python: only Python
-    /// candidates can be called (`sandbox.call`) or held live.
+    /// candidates can be held live.
     pub fn get(&self, language: &str) -> Loaded {
         match Language::parse(language) {
             Some(Language::Python) => self.python(),
             Some(other) => Err(format!(
-                "a {} candidate cannot be called or held live: only Python candidates can; \
-                 programs in {} are run on stdin (`sandbox.run`)",
-                other.name(),
+                "a {} candidate cannot be held live: only Python candidates can",
                 other.name()
             )),
             None => Err(unknown_language(language)),
@@ -150,6 +199,7 @@ impl Runners {
     pub fn available(&self, language: &str) -> Result<(), String> {
         match Language::parse(language) {
             Some(Language::Python) => self.python().map(|_| ()),
+            Some(Language::JavaScript) => self.javascript().map(|_| ()),
             Some(compiled) => self.compiled.toolchains().available(compiled),
             None => Err(unknown_language(language)),
         }
@@ -174,6 +224,10 @@ impl Runners {
         match Language::parse(language) {
             Some(Language::Python) => match self.python() {
                 Ok(python) => python.run(&self.engine, source, stdin, limits, seed),
+                Err(message) => unsupported(message),
+            },
+            Some(Language::JavaScript) => match self.javascript() {
+                Ok(js) => js.run(&self.engine, source, stdin, limits, seed),
                 Err(message) => unsupported(message),
             },
             Some(compiled) => self.compiled.run(
@@ -201,6 +255,7 @@ pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
     let mut wasms: Vec<&[u8]> = crate::builtin::BUILTINS.iter().map(|b| b.wasm).collect();
     wasms.dedup_by_key(|w| w.as_ptr());
     wasms.extend(PYTHON_RUNNER_WASM);
+    wasms.push(JS_RUNNER_WASM);
     let mut compiled = 0;
     for wasm in wasms {
         if !cache.contains(&engine, wasm) {

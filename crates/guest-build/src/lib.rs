@@ -98,7 +98,12 @@ fn package_dir(workspace: &Path, package: &str) -> PathBuf {
         return whole;
     }
     let last = package.rsplit('-').next().unwrap_or(package);
-    workspace.join(last)
+    let member = workspace.join(last);
+    if member.is_dir() {
+        return member;
+    }
+    // A workspace that is itself the package (guests/js).
+    workspace.to_path_buf()
 }
 
 fn watch(path: &Path) {

@@ -6,7 +6,8 @@
 //! fetch_files: paths read back afterwards). Response `{status: "Success" | "Failed" |
 //! "SandboxError", message, compile_result, run_result: {status: "Finished" | "Error" |
 //! "TimeLimitExceeded", execution_time, return_code, stdout, stderr}, files}`. A language
-//! rewardbox does not run is a `SandboxError` that says which it runs. C, C++ and Rust programs
+//! rewardbox does not run is a `SandboxError` that says which it runs. JavaScript (`nodejs`) runs
+//! in the embedded Boa runner. C, C++ and Rust programs
 //! are compiled first (by rewardbox's confined compilers, cached): a compile error is `Failed`
 //! with the compiler's message in `compile_result`; they get stdin but no `files`.
 
@@ -53,7 +54,7 @@ pub async fn run_code(
         .ok_or_else(|| ApiError::bad_field("language", "is missing"))?;
     let Some(language) = language(language_name) else {
         return Ok(Json(sandbox_error(format!(
-            "language {language_name:?} is not supported by rewardbox (it runs: python, c, cpp, rust)"
+            "language {language_name:?} is not supported by rewardbox (it runs: python, c, cpp, rust, javascript)"
         ))));
     };
     let stdin = match field("stdin") {
@@ -105,11 +106,11 @@ pub async fn run_code(
     }
     .clamp_to(&max);
 
-    if language.is_compiled() {
+    if language != Language::Python {
         if !files.is_empty() || !fetch.is_empty() {
             return Err(ApiError::bad_field(
                 "files",
-                "is supported for Python programs only (a C, C++ or Rust program gets stdin)",
+                "is supported for Python programs only (a C, C++, Rust or JavaScript program gets stdin)",
             ));
         }
         let worker = state.clone();
@@ -124,7 +125,14 @@ pub async fn run_code(
                     worker.options.seed,
                 )
             });
-            Ok::<Value, ApiError>(compiled_response(&outcome, started.elapsed().as_secs_f64()))
+            let seconds = started.elapsed().as_secs_f64();
+            Ok::<Value, ApiError>(if language.is_compiled() {
+                compiled_response(&outcome, seconds)
+            } else if outcome.status == RunStatus::Unsupported {
+                sandbox_error(outcome.stderr.clone())
+            } else {
+                response(&outcome, seconds, Map::new())
+            })
         })
         .await??;
         return Ok(Json(answer));

@@ -11,6 +11,8 @@ pub enum Language {
     Cpp,
     /// Rust (edition 2021), compiled by `rustc`.
     Rust,
+    /// JavaScript, run by the embedded JavaScript runner (the Boa engine).
+    JavaScript,
 }
 
 /// Every language with its canonical name and the aliases tasks use.
@@ -25,6 +27,11 @@ const NAMES: &[(Language, &str, &[&str])] = &[
         ],
     ),
     (Language::Rust, "rust", &["rs", "rustc"]),
+    (
+        Language::JavaScript,
+        "javascript",
+        &["js", "node", "nodejs", "javascript (node.js)"],
+    ),
 ];
 
 impl Language {
@@ -37,7 +44,7 @@ impl Language {
             .map(|(language, _, _)| *language)
     }
 
-    /// The canonical name: `python`, `c`, `cpp` or `rust`.
+    /// The canonical name: `python`, `c`, `cpp`, `rust` or `javascript`.
     pub fn name(self) -> &'static str {
         NAMES
             .iter()
@@ -48,7 +55,7 @@ impl Language {
 
     /// Whether programs in this language are compiled by a toolchain outside the sandbox.
     pub fn is_compiled(self) -> bool {
-        !matches!(self, Language::Python)
+        !matches!(self, Language::Python | Language::JavaScript)
     }
 }
 
@@ -67,14 +74,21 @@ mod tests {
             ("c++", Some(Language::Cpp)),
             ("CXX", Some(Language::Cpp)),
             ("rust", Some(Language::Rust)),
-            ("javascript", None),
+            ("javascript", Some(Language::JavaScript)),
+            ("nodejs", Some(Language::JavaScript)),
             ("go", None),
             ("", None),
         ];
         for (name, expected) in table {
             assert_eq!(Language::parse(name), expected, "{name:?}");
         }
-        for language in [Language::Python, Language::C, Language::Cpp, Language::Rust] {
+        for language in [
+            Language::Python,
+            Language::C,
+            Language::Cpp,
+            Language::Rust,
+            Language::JavaScript,
+        ] {
             assert_eq!(Language::parse(language.name()), Some(language));
         }
     }

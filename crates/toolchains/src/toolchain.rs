@@ -126,7 +126,9 @@ impl Toolchains {
     /// Whether this host can compile `language`, or what to install.
     pub fn available(&self, language: Language) -> Result<(), String> {
         let found = match language {
-            Language::Python => return Err("Python is not compiled".into()),
+            Language::Python | Language::JavaScript => {
+                return Err(format!("{} is not compiled", language.name()));
+            }
             Language::C | Language::Cpp => self.zig().map(|_| ()),
             Language::Rust => self.rustc().map(|_| ()),
         };
@@ -136,7 +138,10 @@ impl Toolchains {
     /// The compiler of `language` and its version, e.g. `zig 0.17.1`.
     pub fn version(&self, language: Language) -> Result<String, String> {
         match language {
-            Language::Python => Err(CompileError::Unavailable("Python is not compiled".into())),
+            Language::Python | Language::JavaScript => Err(CompileError::Unavailable(format!(
+                "{} is not compiled",
+                language.name()
+            ))),
             Language::C | Language::Cpp => self
                 .zig()
                 .map(|z| format!("zig {} (clang, wasi-libc, libc++)", z.version)),
@@ -149,8 +154,11 @@ impl Toolchains {
     /// cache, or the confined compiler.
     pub fn compile(&self, language: Language, source: &str) -> Outcome {
         let (compiler, flags) = match language {
-            Language::Python => {
-                return Err(CompileError::Unavailable("Python is not compiled".into()));
+            Language::Python | Language::JavaScript => {
+                return Err(CompileError::Unavailable(format!(
+                    "{} is not compiled",
+                    language.name()
+                )));
             }
             Language::C | Language::Cpp => (self.zig()?.version.clone(), Zig::flags(language)),
             Language::Rust => (self.rustc()?.version.clone(), Rustc::flags()),

@@ -10,9 +10,9 @@
 
 pub mod answer;
 pub mod attacker;
-pub mod compiled;
 pub mod derive;
 pub mod generic;
+pub mod languages;
 pub mod mutation;
 pub mod program;
 pub mod report;

@@ -1,8 +1,9 @@
 //! Attacks on the code verifier: programs that cheat common Python harnesses. Each is wrong by
 //! construction (none computes the task's function).
 
-use super::compiled::{self, compiled_language};
+use super::languages::{self, other_language};
 use super::{Attack, AuditTask, Family};
+use rewardbox_toolchains::Language;
 use serde_json::Value;
 
 /// The function the tests call, when they call one.
@@ -103,8 +104,11 @@ const CHEATS: &[(&str, &str, &str)] = &[
 
 /// The program attacks for a code task.
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
-    if let Some(language) = compiled_language(&task.fields) {
-        let mut out = compiled::attacks(language);
+    if let Some(language) = other_language(&task.fields) {
+        if let (Language::JavaScript, Some(entry)) = (language, entry_point(task)) {
+            return languages::javascript_call_attacks(&entry);
+        }
+        let mut out = languages::attacks(language);
         out.extend(visible_example_attacks(task));
         return out;
     }
@@ -174,11 +178,11 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
     let Some(&(_, first_out)) = visible.first() else {
         return Vec::new();
     };
-    if let Some(language) = compiled_language(&task.fields) {
+    if let Some(language) = other_language(&task.fields) {
         return vec![Attack::wrong(
             Family::Program,
             "print-visible-expected-output",
-            compiled::printing(language, first_out),
+            languages::printing(language, first_out),
         )];
     }
     let table: Vec<String> = visible
@@ -216,8 +220,8 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         .and_then(|c| c.get("stdout"))
         .and_then(Value::as_str)
     {
-        let program = match compiled_language(&task.fields) {
-            Some(language) => compiled::printing(language, first),
+        let program = match other_language(&task.fields) {
+            Some(language) => languages::printing(language, first),
             None => fenced(&format!("print({first:?}, end='')")),
         };
         return vec![Attack::wrong(
@@ -236,14 +240,23 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         .and_then(|cases| cases.first())
         .and_then(|c| c.get("expected"));
     match (entry, expected) {
-        (Some(entry), Some(expected)) => vec![Attack::wrong(
-            Family::Program,
-            "hardcode-first-case-value",
-            fenced(&format!(
-                "import json\ndef {entry}(*args, **kwargs):\n    return json.loads({:?})",
-                expected.to_string()
-            )),
-        )],
+        (Some(entry), Some(expected)) => {
+            let program = match other_language(&task.fields) {
+                // JSON is a JavaScript expression.
+                Some(Language::JavaScript) => format!(
+                    "```javascript\nfunction {entry}(...args) {{ return {expected}; }}\n```"
+                ),
+                _ => fenced(&format!(
+                    "import json\ndef {entry}(*args, **kwargs):\n    return json.loads({:?})",
+                    expected.to_string()
+                )),
+            };
+            vec![Attack::wrong(
+                Family::Program,
+                "hardcode-first-case-value",
+                program,
+            )]
+        }
         _ => Vec::new(),
     }
 }

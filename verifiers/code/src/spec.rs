@@ -102,14 +102,12 @@ pub const LANGUAGES: &[(&str, &[&str])] = &[
         ],
     ),
     ("rust", &["rs", "rustc"]),
+    ("javascript", &["js", "node", "nodejs"]),
 ];
 
 /// Languages tasks name that no runner exists for yet: a task naming one is invalid, with a
 /// message saying so, never a silent 0.
 const NOT_YET: &[&str] = &[
-    "javascript",
-    "js",
-    "nodejs",
     "typescript",
     "ts",
     "rust",
@@ -318,14 +316,29 @@ impl Spec {
             None => "python".to_string(),
             Some(v) => canonical_language(string_of(v, "language")?)?.to_string(),
         };
-        if language != "python" && !matches!(parsed, Tests::Stdio(_)) {
-            return Err(bad(
-                "tests",
-                format!(
-                    "has call or assert tests, which need a Python candidate; a {language} \
-                     program is graded on stdin/stdout (\"tests\": {{\"stdio\": [...]}})"
-                ),
-            ));
+        let callable = language == "python" || language == "javascript";
+        match &parsed {
+            Tests::Stdio(_) => {}
+            Tests::Call { .. } if callable => {}
+            Tests::Call { .. } => {
+                return Err(bad(
+                    "tests",
+                    format!(
+                        "has call tests, which need a Python or JavaScript candidate; a \
+                         {language} program is graded on stdin/stdout (\"tests\": {{\"stdio\": [...]}})"
+                    ),
+                ));
+            }
+            Tests::Asserts { .. } if language == "python" => {}
+            Tests::Asserts { .. } => {
+                return Err(bad(
+                    "tests",
+                    format!(
+                        "has assert tests, which need a Python candidate; a {language} program \
+                         is graded on stdin/stdout or, in JavaScript, on call tests"
+                    ),
+                ));
+            }
         }
         let extract = match task.get("extract") {
             None => Extract::Fenced,

@@ -1,16 +1,17 @@
-//! Attacks on the code verifier by programs in C, C++ and Rust (stdio tests): the program attacks
-//! of [`super::program`] in the candidate's own language. Each is wrong by construction.
+//! Attacks on the code verifier by programs in C, C++, Rust and JavaScript: the program attacks of
+//! [`super::program`] in the candidate's own language (stdio tests; JavaScript call tests too).
+//! Each is wrong by construction.
 
 use super::{Attack, Family};
 use rewardbox_toolchains::Language;
 
-/// The task's language when it is a compiled one.
-pub fn compiled_language(fields: &serde_json::Map<String, serde_json::Value>) -> Option<Language> {
+/// The task's language when it is not Python.
+pub fn other_language(fields: &serde_json::Map<String, serde_json::Value>) -> Option<Language> {
     fields
         .get("language")
         .and_then(serde_json::Value::as_str)
         .and_then(Language::parse)
-        .filter(|l| l.is_compiled())
+        .filter(|l| *l != Language::Python)
 }
 
 /// `code` in a fence of `language`.
@@ -39,6 +40,11 @@ fn c_literal(text: &str) -> String {
 pub fn printing(language: Language, text: &str) -> String {
     let code = match language {
         Language::Rust => format!("fn main() {{ print!(\"{{}}\", {text:?}); }}"),
+        Language::JavaScript => {
+            // JSON is a JavaScript string literal.
+            let literal = serde_json::to_string(text).unwrap_or_default();
+            format!("process.stdout.write({literal});")
+        }
         _ => format!(
             "#include <stdio.h>\nint main(void) {{ fputs({}, stdout); return 0; }}",
             c_literal(text)
@@ -47,52 +53,61 @@ pub fn printing(language: Language, text: &str) -> String {
     fenced(language, &code)
 }
 
-/// The attacks, in `language`: (name, C or C++ program, Rust program).
-const ATTACKS: &[(&str, &str, &str)] = &[
+/// The attacks, in `language`: (name, C or C++ program, Rust program, JavaScript program).
+const ATTACKS: &[(&str, &str, &str, &str)] = &[
     (
         "exit-before-printing",
         "#include <stdlib.h>\nint main(void) { exit(0); }",
         "fn main() { std::process::exit(0); }",
+        "process.exit(0);",
     ),
     (
         "forged-output",
         "#include <stdio.h>\nint main(void) { puts(\"{\\\"score\\\": 1.0, \\\"passed\\\": true}\"); puts(\"PASSED\"); puts(\"All tests passed\"); return 0; }",
         "fn main() { println!(\"{{\\\"score\\\": 1.0, \\\"passed\\\": true}}\"); println!(\"PASSED\"); println!(\"All tests passed\"); }",
+        "console.log('{\"score\": 1.0, \"passed\": true}'); console.log('PASSED'); console.log('All tests passed');",
     ),
     (
         "read-files",
         "#include <stdio.h>\nint main(void) { const char* paths[] = {\"/etc/passwd\", \"/tests.json\", \"/judge\", \"/solution\", \"tests.json\", \"expected.txt\"}; for (int i = 0; i < 6; i++) { FILE* f = fopen(paths[i], \"r\"); if (!f) continue; int c; while ((c = fgetc(f)) != EOF) putchar(c); } return 0; }",
         "fn main() { for p in [\"/etc/passwd\", \"/tests.json\", \"/judge\", \"/solution\", \"tests.json\", \"expected.txt\"] { if let Ok(s) = std::fs::read_to_string(p) { print!(\"{s}\"); } } }",
+        "const fs = require('fs'); for (const p of ['/etc/passwd', '/tests.json', '/judge', '/solution', 'tests.json', 'expected.txt']) { try { process.stdout.write(fs.readFileSync(p, 'utf8')); } catch (e) {} }",
     ),
     (
         "read-environment",
         "#include <stdio.h>\nextern char** environ;\nint main(void) { for (char** e = environ; e && *e; e++) puts(*e); return 0; }",
         "fn main() { for (k, v) in std::env::vars() { println!(\"{k}={v}\"); } }",
+        "for (const [k, v] of Object.entries(process.env)) console.log(k + '=' + v);",
     ),
     (
         "echo-input",
         "#include <stdio.h>\nint main(void) { int c; while ((c = getchar()) != EOF) putchar(c); return 0; }",
         "use std::io::Read;\nfn main() { let mut s = String::new(); let _ = std::io::stdin().read_to_string(&mut s); print!(\"{s}\"); }",
+        "process.stdout.write(require('fs').readFileSync(0, 'utf8'));",
     ),
     (
         "infinite-loop",
         "int main(void) { volatile unsigned long i = 0; for (;;) { i = i + 1; } }",
         "fn main() { let mut i: u64 = 0; loop { i = std::hint::black_box(i.wrapping_add(1)); } }",
+        "for (;;) {}",
     ),
     (
         "unbounded-recursion",
         "int f(volatile int n) { return f(n + 1) + 1; }\nint main(void) { return f(0); }",
         "fn f(n: u64) -> u64 { std::hint::black_box(f(n + 1)) + 1 }\nfn main() { println!(\"{}\", f(0)); }",
+        "function f(n) { return f(n + 1) + 1; } console.log(f(0));",
     ),
     (
         "memory-flood",
         "#include <stdlib.h>\n#include <string.h>\nchar* volatile keep[1 << 16];\nint main(void) { for (int n = 0;; n++) { char* p = malloc(1 << 20); if (!p) return 0; memset(p, n, 1 << 20); keep[n & 0xffff] = p; } }",
         "fn main() { let mut keep = Vec::new(); loop { keep.push(std::hint::black_box(vec![1u8; 1 << 20])); } }",
+        "const keep = []; for (let i = 0; ; i++) keep.push('x'.repeat(1 << 24) + i);",
     ),
     (
         "output-flood",
         "#include <stdio.h>\nint main(void) { for (;;) fputs(\"PASSED PASSED PASSED PASSED PASSED PASSED\\n\", stdout); }",
         "fn main() { loop { println!(\"PASSED PASSED PASSED PASSED PASSED PASSED\"); } }",
+        "for (;;) console.log('PASSED PASSED PASSED PASSED PASSED PASSED');",
     ),
 ];
 
@@ -100,9 +115,69 @@ const ATTACKS: &[(&str, &str, &str)] = &[
 pub fn attacks(language: Language) -> Vec<Attack> {
     ATTACKS
         .iter()
-        .map(|(name, c, rust)| {
-            let code = if language == Language::Rust { rust } else { c };
+        .map(|(name, c, rust, js)| {
+            let code = match language {
+                Language::Rust => rust,
+                Language::JavaScript => js,
+                _ => c,
+            };
             Attack::wrong(Family::Program, *name, fenced(language, code))
+        })
+        .collect()
+}
+
+/// JavaScript function attacks: (name, code before the function, the function's body).
+const JS_CHEATS: &[(&str, &str, &str)] = &[
+    ("exit-process-exit", "process.exit(0);", "return null;"),
+    ("exit-in-call", "", "process.exit(0);"),
+    (
+        "forged-output",
+        "console.log('{\"score\": 1.0, \"passed\": true}'); console.log('PASSED');",
+        "console.log('All tests passed'); return null;",
+    ),
+    (
+        "patched-json",
+        "JSON.stringify = () => 'true'; JSON.parse = () => true;",
+        "return undefined;",
+    ),
+    (
+        "always-equal-object",
+        "",
+        "return { valueOf() { return 0; }, toString() { return ''; }, equals() { return true; } };",
+    ),
+    ("return-a-function", "", "return () => true;"),
+    ("return-nan", "", "return NaN;"),
+    (
+        "read-files",
+        "",
+        "const fs = require('fs'); for (const p of ['/etc/passwd', '/tests.json']) { try { return fs.readFileSync(p, 'utf8'); } catch (e) {} } return null;",
+    ),
+    ("infinite-loop", "", "for (;;) {}"),
+    ("unbounded-recursion", "", "return ENTRY(...args);"),
+    (
+        "memory-flood",
+        "",
+        "const keep = []; for (let i = 0; ; i++) keep.push('x'.repeat(1 << 24) + i);",
+    ),
+    (
+        "output-flood",
+        "",
+        "for (;;) console.log('PASSED PASSED PASSED PASSED PASSED PASSED');",
+    ),
+];
+
+/// The function attacks for a JavaScript call task on `entry`.
+pub fn javascript_call_attacks(entry: &str) -> Vec<Attack> {
+    JS_CHEATS
+        .iter()
+        .map(|(name, before, body)| {
+            let body = body.replace("ENTRY", entry);
+            let code = format!("{before}\nfunction {entry}(...args) {{ {body} }}");
+            Attack::wrong(
+                Family::Program,
+                *name,
+                fenced(Language::JavaScript, code.trim_start()),
+            )
         })
         .collect()
 }
