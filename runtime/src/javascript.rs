@@ -6,7 +6,7 @@ use crate::bindings::runner::{Runner, RunnerPre};
 use crate::bindings::types::RunOutcome;
 use crate::host::HostContext;
 use crate::limits::Limits;
-use crate::runner::{crashed, error_outcome, failed};
+use crate::runner::{call_each, call_results, run_outcome};
 use crate::sandbox::{Job, JobState};
 use wasmtime::Engine;
 
@@ -44,16 +44,7 @@ impl JavaScriptComponent {
             .pre
             .instantiate(&mut job.store)
             .and_then(|r: Runner| r.call_run(&mut job.store, source));
-        match result {
-            Ok(outcome) => RunOutcome {
-                status: outcome.status,
-                exit_code: outcome.exit_code,
-                stdout: job.stdout.text(),
-                stderr: job.stderr.text(),
-                fuel_used: job.fuel_used(),
-            },
-            Err(error) => failed(&job, &error),
-        }
+        run_outcome(&job, result)
     }
 
     /// Executes `source` once in a fresh instance and calls `entry` on each argument list. When
@@ -67,22 +58,9 @@ impl JavaScriptComponent {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        match self.call_once(engine, source, entry, args_json, limits, seed) {
-            Ok(results) => results,
-            Err(outcome) if args_json.len() <= 1 => vec![Err(outcome); args_json.len()],
-            Err(_) => args_json
-                .iter()
-                .map(|args| {
-                    let one = std::slice::from_ref(args);
-                    match self.call_once(engine, source, entry, one, limits, seed) {
-                        Ok(mut one) => one
-                            .pop()
-                            .unwrap_or_else(|| Err(crashed("the runner returned no result"))),
-                        Err(outcome) => Err(outcome),
-                    }
-                })
-                .collect(),
-        }
+        call_each(args_json, |args| {
+            self.call_once(engine, source, entry, args, limits, seed)
+        })
     }
 
     fn call_once(
@@ -99,14 +77,6 @@ impl JavaScriptComponent {
             .pre
             .instantiate(&mut job.store)
             .and_then(|r: Runner| r.call_call(&mut job.store, source, entry, args_json));
-        let fuel_used = job.fuel_used();
-        match result {
-            Ok(results) if results.len() == args_json.len() => Ok(results
-                .into_iter()
-                .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
-                .collect()),
-            Ok(_) => Err(crashed("the runner returned the wrong number of results")),
-            Err(error) => Err(failed(&job, &error)),
-        }
+        call_results(&job, result, args_json.len())
     }
 }

@@ -11,7 +11,7 @@ use crate::host::HostContext;
 use crate::limits::Limits;
 use crate::live::LiveCandidate;
 use crate::memo::{self, RunMemo, Weigh};
-use crate::runner::{Runners, crashed, error_outcome, failed};
+use crate::runner::{Runners, call_each, call_results, run_outcome};
 use crate::sandbox::{Job, JobState, Mount};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -78,16 +78,7 @@ impl PythonComponent {
             .pre
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_run(&mut job.store, source));
-        match result {
-            Ok(outcome) => RunOutcome {
-                status: outcome.status,
-                exit_code: outcome.exit_code,
-                stdout: job.stdout.text(),
-                stderr: job.stderr.text(),
-                fuel_used: job.fuel_used(),
-            },
-            Err(error) => failed(&job, &error),
-        }
+        run_outcome(&job, result)
     }
 
     /// Executes `source` once in a fresh instance and calls `entry` on each argument list. When the
@@ -102,28 +93,9 @@ impl PythonComponent {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        match self.call_once(engine, source, entry, args_json, limits, seed) {
-            Ok(results) => results,
-            Err(outcome) if args_json.len() <= 1 => vec![Err(outcome); args_json.len()],
-            Err(_) => args_json
-                .iter()
-                .map(|args| {
-                    match self.call_once(
-                        engine,
-                        source,
-                        entry,
-                        std::slice::from_ref(args),
-                        limits,
-                        seed,
-                    ) {
-                        Ok(mut one) => one
-                            .pop()
-                            .unwrap_or_else(|| Err(crashed("the runner returned no result"))),
-                        Err(outcome) => Err(outcome),
-                    }
-                })
-                .collect(),
-        }
+        call_each(args_json, |args| {
+            self.call_once(engine, source, entry, args, limits, seed)
+        })
     }
 
     fn call_once(
@@ -140,15 +112,7 @@ impl PythonComponent {
             .pre
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_call(&mut job.store, source, entry, args_json));
-        let fuel_used = job.fuel_used();
-        match result {
-            Ok(results) if results.len() == args_json.len() => Ok(results
-                .into_iter()
-                .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
-                .collect()),
-            Ok(_) => Err(crashed("the runner returned the wrong number of results")),
-            Err(error) => Err(failed(&job, &error)),
-        }
+        call_results(&job, result, args_json.len())
     }
 
     /// Opens `source` as a live candidate with `limits`.

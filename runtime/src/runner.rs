@@ -266,6 +266,60 @@ pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
     Ok(compiled)
 }
 
+/// The outcome of a runner's `run` in `job`: what the runner said, with the output the host
+/// captured, or how the instance ended when it did not return.
+pub(crate) fn run_outcome(job: &Job, result: wasmtime::Result<RunOutcome>) -> RunOutcome {
+    match result {
+        Ok(outcome) => RunOutcome {
+            status: outcome.status,
+            exit_code: outcome.exit_code,
+            stdout: job.stdout.text(),
+            stderr: job.stderr.text(),
+            fuel_used: job.fuel_used(),
+        },
+        Err(error) => failed(job, &error),
+    }
+}
+
+/// The results of a runner's `call` of `expected` argument lists in `job`: each value, or its
+/// error as a failed program's outcome; `Err` when the instance ended (every case lost).
+pub(crate) fn call_results(
+    job: &Job,
+    result: wasmtime::Result<Vec<Result<String, String>>>,
+    expected: usize,
+) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome> {
+    let fuel_used = job.fuel_used();
+    match result {
+        Ok(results) if results.len() == expected => Ok(results
+            .into_iter()
+            .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
+            .collect()),
+        Ok(_) => Err(crashed("the runner returned the wrong number of results")),
+        Err(error) => Err(failed(job, &error)),
+    }
+}
+
+/// Calls `call_once` on all of `args_json` in one instance; when that instance dies mid-way (fuel,
+/// memory, an exit), re-runs the cases one per fresh instance, so that each gets its own outcome.
+pub(crate) fn call_each(
+    args_json: &[String],
+    call_once: impl Fn(&[String]) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome>,
+) -> Vec<Result<String, RunOutcome>> {
+    match call_once(args_json) {
+        Ok(results) => results,
+        Err(outcome) if args_json.len() <= 1 => vec![Err(outcome); args_json.len()],
+        Err(_) => args_json
+            .iter()
+            .map(|args| match call_once(std::slice::from_ref(args)) {
+                Ok(mut one) => one
+                    .pop()
+                    .unwrap_or_else(|| Err(crashed("the runner returned no result"))),
+                Err(outcome) => Err(outcome),
+            })
+            .collect(),
+    }
+}
+
 /// A Python exception (or refused value) in one call: the message, as a failed program's stderr.
 pub(crate) fn error_outcome(message: String, fuel_used: u64) -> RunOutcome {
     RunOutcome {

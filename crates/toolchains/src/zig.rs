@@ -91,7 +91,7 @@ impl Zig {
         cache: &Path,
         work: &Path,
     ) -> Command {
-        let mut command = Command::new(&self.binary);
+        let mut command = self.base_command(cache, work);
         command
             .arg(if language == Language::C { "cc" } else { "c++" })
             .args(Self::flags(language))
@@ -100,16 +100,7 @@ impl Zig {
         if let Some(pch) = pch {
             command.arg("-include-pch").arg(pch);
         }
-        command
-            .arg("-o")
-            .arg(output)
-            .arg(source)
-            .current_dir(work)
-            .env_clear()
-            .env("ZIG_GLOBAL_CACHE_DIR", cache)
-            .env("ZIG_LOCAL_CACHE_DIR", work.join("zig-cache"))
-            .env("TMPDIR", work)
-            .env("HOME", work);
+        command.arg("-o").arg(output).arg(source);
         command
     }
 
@@ -122,7 +113,7 @@ impl Zig {
         cache: &Path,
         work: &Path,
     ) -> Command {
-        let mut command = Command::new(&self.binary);
+        let mut command = self.base_command(cache, work);
         command
             .arg("c++")
             .args(Self::flags(Language::Cpp))
@@ -130,7 +121,15 @@ impl Zig {
             .arg("c++-header")
             .arg(header)
             .arg("-o")
-            .arg(output)
+            .arg(output);
+        command
+    }
+
+    /// zig, run in `work` with nothing of the caller's environment but `cache` as its global
+    /// cache (zig's C and C++ libraries) and `work` for everything else.
+    fn base_command(&self, cache: &Path, work: &Path) -> Command {
+        let mut command = Command::new(&self.binary);
+        command
             .current_dir(work)
             .env_clear()
             .env("ZIG_GLOBAL_CACHE_DIR", cache)
