@@ -19,7 +19,7 @@ use wasmtime::component::{Component, Linker};
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
 
 /// Programs kept compiled to native code per process before the memo starts over.
-const NATIVE_ENTRIES: usize = 256;
+const NATIVE_ENTRIES: usize = 64;
 
 /// The compiled languages' runner: the toolchains, and the native code of programs seen lately.
 pub struct CompiledPrograms {

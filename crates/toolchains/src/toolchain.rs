@@ -15,7 +15,7 @@ use std::time::Duration;
 const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
 
 /// Compiled programs kept in memory per process before the memo starts over.
-const MEMO_ENTRIES: usize = 1024;
+const MEMO_ENTRIES: usize = 256;
 
 /// Limits on one compilation (the compiler runs outside the sandbox).
 #[derive(Debug, Clone, Copy)]
