@@ -164,11 +164,18 @@ impl Toolchains {
             Language::Rust => (self.rustc()?.version.clone(), Rustc::flags()),
         };
         let flags = flags.join(" ");
+        // The `bits/stdc++.h` shim is part of what a C++ program is compiled with.
+        let shim = if language == Language::Cpp {
+            BITS_STDCXX
+        } else {
+            ""
+        };
         let key = key(&[
             language.name().as_bytes(),
             source.as_bytes(),
             flags.as_bytes(),
             compiler.as_bytes(),
+            shim.as_bytes(),
         ]);
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
