@@ -14,7 +14,7 @@ use rewardbox::ComponentCache;
 use rewardbox::engine::{EpochTicker, build_engine};
 use rewardbox::limits::Limits;
 use rewardbox::runner::Runners;
-use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox_toolchains::toolchain::{CompileLimits, on_path};
 use rewardbox_toolchains::{Language, Toolchains};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -178,13 +178,6 @@ fn native_runs_per_second(
             assert!(out.status.success());
         });
     runs as f64 / started.elapsed().as_secs_f64()
-}
-
-/// `name` on `PATH`, if there.
-fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
 }
 
 /// The real `python3` binary (not a version manager's shell shim, which costs more than Python).

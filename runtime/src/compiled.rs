@@ -8,7 +8,7 @@
 use crate::bindings::types::{RunOutcome, RunStatus};
 use crate::host::HostContext;
 use crate::limits::Limits;
-use crate::runner::failed;
+use crate::runner::{crashed, failed, unsupported};
 use crate::sandbox::{Job, JobState};
 use rewardbox_toolchains::cache::Key;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
@@ -53,8 +53,14 @@ impl CompiledPrograms {
             .toolchains
             .compile(language, source)
             .map_err(|error| match error {
-                CompileError::Program(message) => outcome(RunStatus::CompileError, message),
-                CompileError::Unavailable(message) => outcome(RunStatus::Unsupported, message),
+                CompileError::Program(message) => RunOutcome {
+                    status: RunStatus::CompileError,
+                    exit_code: None,
+                    stdout: String::new(),
+                    stderr: message,
+                    fuel_used: 0,
+                },
+                CompileError::Unavailable(message) => unsupported(message),
             })?;
         if let Some(pre) = self.lock().get(&compiled.key) {
             return Ok(pre.clone());
@@ -62,12 +68,7 @@ impl CompiledPrograms {
         let pre = Component::new(engine, &*compiled.component)
             .and_then(|component| linker.instantiate_pre(&component))
             .and_then(CommandPre::new)
-            .map_err(|e| {
-                outcome(
-                    RunStatus::Crashed,
-                    format!("rewardbox: loading the compiled program failed: {e:#}"),
-                )
-            })?;
+            .map_err(|e| crashed(&format!("loading the compiled program failed: {e:#}")))?;
         let pre = Arc::new(pre);
         let mut native = self.lock();
         if native.len() >= NATIVE_ENTRIES {
@@ -121,16 +122,5 @@ impl CompiledPrograms {
             },
             Err(error) => failed(&job, &error),
         }
-    }
-}
-
-/// An outcome of a program that never ran.
-fn outcome(status: RunStatus, stderr: String) -> RunOutcome {
-    RunOutcome {
-        status,
-        exit_code: None,
-        stdout: String::new(),
-        stderr,
-        fuel_used: 0,
     }
 }

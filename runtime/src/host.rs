@@ -6,7 +6,7 @@ use crate::bindings::{sandbox, types};
 use crate::engine::ticks_for;
 use crate::live::LiveCandidate;
 use crate::memo;
-use crate::runner::{Runners, candidate_limits};
+use crate::runner::{Runners, candidate_limits, unsupported};
 use crate::sandbox::JobState;
 use std::sync::Arc;
 use std::time::Instant;
@@ -42,16 +42,6 @@ impl HostContext {
     }
 }
 
-fn unavailable(message: String) -> types::RunOutcome {
-    types::RunOutcome {
-        status: types::RunStatus::Unsupported,
-        exit_code: None,
-        stdout: String::new(),
-        stderr: format!("rewardbox: {message}"),
-        fuel_used: 0,
-    }
-}
-
 const NO_RUNNERS: &str = "this sandbox cannot run candidate programs";
 
 impl types::Host for JobState {}
@@ -65,7 +55,7 @@ impl sandbox::Host for JobState {
         limits: types::Limits,
     ) -> types::RunOutcome {
         let Some(runners) = self.host.runners.clone() else {
-            return unavailable(NO_RUNNERS.into());
+            return unsupported(NO_RUNNERS.into());
         };
         let started = Instant::now();
         let limits = candidate_limits(&limits, &runners.defaults, runners.max_candidate.as_ref());
@@ -91,7 +81,7 @@ impl sandbox::Host for JobState {
         limits: types::Limits,
     ) -> Vec<Result<String, types::RunOutcome>> {
         let Some(runners) = self.host.runners.clone() else {
-            return vec![Err(unavailable(NO_RUNNERS.into())); args_json.len()];
+            return vec![Err(unsupported(NO_RUNNERS.into())); args_json.len()];
         };
         let started = Instant::now();
         let limits = candidate_limits(&limits, &runners.defaults, runners.max_candidate.as_ref());

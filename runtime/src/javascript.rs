@@ -6,7 +6,7 @@ use crate::bindings::runner::{Runner, RunnerPre};
 use crate::bindings::types::RunOutcome;
 use crate::host::HostContext;
 use crate::limits::Limits;
-use crate::runner::{call_each, call_results, run_outcome};
+use crate::runner::{call_in_fresh_jobs, run_outcome};
 use crate::sandbox::{Job, JobState};
 use wasmtime::Engine;
 
@@ -58,25 +58,10 @@ impl JavaScriptComponent {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_each(args_json, |args| {
-            self.call_once(engine, source, entry, args, limits, seed)
+        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
+            self.pre
+                .instantiate(&mut *store)
+                .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
         })
-    }
-
-    fn call_once(
-        &self,
-        engine: &Engine,
-        source: &str,
-        entry: &str,
-        args_json: &[String],
-        limits: &Limits,
-        seed: u64,
-    ) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome> {
-        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|r: Runner| r.call_call(&mut job.store, source, entry, args_json));
-        call_results(&job, result, args_json.len())
     }
 }

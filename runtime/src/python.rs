@@ -11,7 +11,7 @@ use crate::host::HostContext;
 use crate::limits::Limits;
 use crate::live::LiveCandidate;
 use crate::memo::{self, RunMemo, Weigh};
-use crate::runner::{Runners, call_each, call_results, run_outcome};
+use crate::runner::{Runners, call_in_fresh_jobs, run_outcome};
 use crate::sandbox::{Job, JobState, Mount};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -93,26 +93,11 @@ impl PythonComponent {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_each(args_json, |args| {
-            self.call_once(engine, source, entry, args, limits, seed)
+        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
+            self.pre
+                .instantiate(&mut *store)
+                .and_then(|p: Python| p.call_call(&mut *store, source, entry, args))
         })
-    }
-
-    fn call_once(
-        &self,
-        engine: &Engine,
-        source: &str,
-        entry: &str,
-        args_json: &[String],
-        limits: &Limits,
-        seed: u64,
-    ) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome> {
-        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|p: Python| p.call_call(&mut job.store, source, entry, args_json));
-        call_results(&job, result, args_json.len())
     }
 
     /// Opens `source` as a live candidate with `limits`.
@@ -275,7 +260,8 @@ impl Weigh for PythonVerdict {
 /// `/judge/test_cases.json` (the task's `test_cases`), with the task's `support_files` beside
 /// it. Removed when dropped.
 pub struct JudgeFiles {
-    root: PathBuf,
+    /// The private temp directory holding both, removed when dropped.
+    root: tempfile::TempDir,
     solution: PathBuf,
     judge: PathBuf,
 }
@@ -319,10 +305,17 @@ impl JudgeFiles {
                 support.push((name.clone(), text.to_string()));
             }
         }
-        let root = unique_temp_dir();
+        let root = tempfile::Builder::new()
+            .prefix("rewardbox-judge-")
+            .tempdir()
+            .map_err(|e| {
+                VerifyError::Failed(format!(
+                    "the host could not create a directory for the verifier's files: {e}"
+                ))
+            })?;
         let files = JudgeFiles {
-            solution: root.join("solution"),
-            judge: root.join("judge"),
+            solution: root.path().join("solution"),
+            judge: root.path().join("judge"),
             root,
         };
         let written = (|| -> std::io::Result<()> {
@@ -340,7 +333,7 @@ impl JudgeFiles {
         written.map_err(|e| {
             VerifyError::Failed(format!(
                 "the host could not write the verifier's files in {}: {e}",
-                files.root.display()
+                files.root.path().display()
             ))
         })?;
         Ok(files)
@@ -361,20 +354,4 @@ impl JudgeFiles {
             },
         ]
     }
-}
-
-impl Drop for JudgeFiles {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-fn unique_temp_dir() -> PathBuf {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    std::env::temp_dir().join(format!(
-        "rewardbox-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ))
 }

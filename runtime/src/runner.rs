@@ -9,6 +9,7 @@ use crate::bindings::sandbox;
 use crate::bindings::types::{self, RunOutcome, RunStatus};
 use crate::cache::ComponentCache;
 use crate::compiled::CompiledPrograms;
+use crate::host::HostContext;
 use crate::javascript::{JS_RUNNER_WASM, JavaScriptComponent};
 use crate::limits::Limits;
 use crate::memo::RunMemo;
@@ -17,8 +18,8 @@ use crate::sandbox::{Job, JobState, RunFailure};
 use rewardbox_toolchains::toolchain::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};
-use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
+use wasmtime::{Engine, Store};
 
 /// The CPython component, when this build has one (built by `build.rs` with componentize-py).
 #[cfg(rewardbox_python_runner)]
@@ -283,7 +284,7 @@ pub(crate) fn run_outcome(job: &Job, result: wasmtime::Result<RunOutcome>) -> Ru
 
 /// The results of a runner's `call` of `expected` argument lists in `job`: each value, or its
 /// error as a failed program's outcome; `Err` when the instance ended (every case lost).
-pub(crate) fn call_results(
+fn call_results(
     job: &Job,
     result: wasmtime::Result<Vec<Result<String, String>>>,
     expected: usize,
@@ -299,9 +300,26 @@ pub(crate) fn call_results(
     }
 }
 
+/// Calls a runner component's `call` on `args_json` in fresh jobs with `limits`: `call` instantiates
+/// the component in the store it is given and calls it on the argument lists it is given. All the
+/// lists go to one instance; when it dies mid-way, each list gets a fresh instance of its own.
+pub(crate) fn call_in_fresh_jobs(
+    engine: &Engine,
+    limits: &Limits,
+    seed: u64,
+    args_json: &[String],
+    call: impl Fn(&mut Store<JobState>, &[String]) -> wasmtime::Result<Vec<Result<String, String>>>,
+) -> Vec<Result<String, RunOutcome>> {
+    call_each(args_json, |args| {
+        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
+        let result = call(&mut job.store, args);
+        call_results(&job, result, args.len())
+    })
+}
+
 /// Calls `call_once` on all of `args_json` in one instance; when that instance dies mid-way (fuel,
 /// memory, an exit), re-runs the cases one per fresh instance, so that each gets its own outcome.
-pub(crate) fn call_each(
+fn call_each(
     args_json: &[String],
     call_once: impl Fn(&[String]) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome>,
 ) -> Vec<Result<String, RunOutcome>> {

@@ -143,7 +143,8 @@ struct State {
 pub struct Episode {
     envs: Environments,
     spec: EpisodeSpec,
-    workspace: PathBuf,
+    /// A private temp directory, removed when the episode is dropped.
+    workspace: tempfile::TempDir,
     first_observation: String,
     state: Mutex<State>,
 }
@@ -151,8 +152,10 @@ pub struct Episode {
 impl Environments {
     /// Starts an episode: writes its files into a fresh workspace and runs its setup code.
     pub fn start_episode(&self, spec: EpisodeSpec) -> Result<Episode, EnvError> {
-        let workspace = unique_workspace();
-        std::fs::create_dir_all(&workspace).map_err(|e| host_error(&workspace, e))?;
+        let workspace = tempfile::Builder::new()
+            .prefix("rewardbox-episode-")
+            .tempdir()
+            .map_err(|e| host_error(&std::env::temp_dir(), e))?;
         let mut episode = Episode {
             envs: self.clone(),
             spec,
@@ -195,7 +198,7 @@ impl Episode {
 
     /// The host directory of the workspace.
     pub fn workspace(&self) -> &Path {
-        &self.workspace
+        self.workspace.path()
     }
 
     /// Applies one action (`{"action_type": "code" | "write_file" | "done", ...}`).
@@ -253,13 +256,13 @@ impl Episode {
             }
         };
         state.steps += 1;
-        let size = dir_size(&self.workspace);
+        let size = dir_size(self.workspace.path());
         if size > WORKSPACE_LIMIT_BYTES {
             let detail = format!(
                 "the workspace holds {size} bytes, above the limit of {WORKSPACE_LIMIT_BYTES}"
             );
             state.broken = Some(("workspace_exceeded".into(), detail.clone()));
-            let _ = std::fs::remove_dir_all(&self.workspace);
+            let _ = std::fs::remove_dir_all(self.workspace.path());
             return Err(EnvError::StepFailed {
                 status: "workspace_exceeded".into(),
                 detail,
@@ -301,11 +304,11 @@ impl Episode {
     }
 
     fn write(&self, path: &str, content: &str) -> Result<(), EnvError> {
-        let target = self.workspace.join(relative_path(path)?);
+        let target = self.workspace.path().join(relative_path(path)?);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| host_error(parent, e))?;
             // Never follow a link the agent planted out of the workspace.
-            let inside = match (parent.canonicalize(), self.workspace.canonicalize()) {
+            let inside = match (parent.canonicalize(), self.workspace.path().canonicalize()) {
                 (Ok(p), Ok(root)) => p.starts_with(root),
                 _ => false,
             };
@@ -342,7 +345,7 @@ impl Episode {
             HostContext::default()
         };
         let mounts = [Mount {
-            host: &self.workspace,
+            host: self.workspace.path(),
             guest: WORKSPACE,
             writable,
         }];
@@ -402,12 +405,6 @@ impl Episode {
     }
 }
 
-impl Drop for Episode {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.workspace);
-    }
-}
-
 fn dir_size(dir: &Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -436,14 +433,4 @@ fn host_error(path: &Path, e: std::io::Error) -> EnvError {
         status: "host_error".into(),
         detail: format!("the host could not use {}: {e}", path.display()),
     }
-}
-
-fn unique_workspace() -> PathBuf {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    std::env::temp_dir().join(format!(
-        "rewardbox-episode-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ))
 }

@@ -152,7 +152,7 @@ pub async fn run_code(
             .map_err(ApiError::internal)?;
         let program = program_in(WORKDIR, &code, "<code>");
         let mounts = [Mount {
-            host: &workdir.path,
+            host: workdir.path(),
             guest: WORKDIR,
             writable: true,
         }];
@@ -283,25 +283,24 @@ fn decode_files(value: Option<&Value>) -> Result<Vec<(PathBuf, Vec<u8>)>, ApiErr
 
 /// A fresh working directory for one run, removed afterwards.
 struct Workdir {
-    path: PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl Workdir {
     fn new() -> Result<Workdir, ApiError> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "rewardbox-run-{}-{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&path)
-            .map_err(|e| ApiError::internal(format!("cannot create {}: {e}", path.display())))?;
-        Ok(Workdir { path })
+        tempfile::Builder::new()
+            .prefix("rewardbox-run-")
+            .tempdir()
+            .map(|dir| Workdir { dir })
+            .map_err(|e| ApiError::internal(format!("cannot create a working directory: {e}")))
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
     }
 
     fn write(&self, relative: &Path, bytes: &[u8]) -> Result<(), ApiError> {
-        let target = self.path.join(relative);
+        let target = self.path().join(relative);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| {
                 ApiError::internal(format!("cannot create {}: {e}", parent.display()))
@@ -313,17 +312,11 @@ impl Workdir {
 
     /// A file the program left, never through a link out of the directory.
     fn read(&self, relative: &str) -> Option<Vec<u8>> {
-        let target = self.path.join(relative);
+        let target = self.path().join(relative);
         let inside = target
             .canonicalize()
             .ok()?
-            .starts_with(self.path.canonicalize().ok()?);
+            .starts_with(self.path().canonicalize().ok()?);
         inside.then(|| std::fs::read(&target).ok()).flatten()
-    }
-}
-
-impl Drop for Workdir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
     }
 }

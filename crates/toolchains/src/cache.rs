@@ -18,6 +18,11 @@ pub fn key(parts: &[&[u8]]) -> Key {
     hasher.finalize().into()
 }
 
+/// `bytes` in lowercase hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// A directory of compiled programs, or none (every process compiles again).
 #[derive(Debug, Clone)]
 pub struct ProgramCache {
@@ -36,8 +41,8 @@ impl ProgramCache {
     }
 
     fn path(&self, key: &Key) -> Option<PathBuf> {
-        let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-        self.dir.as_ref().map(|d| d.join(format!("{hex}.wasm")))
+        let name = format!("{}.wasm", hex(key));
+        self.dir.as_ref().map(|d| d.join(name))
     }
 
     /// The program stored under `key`, if any.

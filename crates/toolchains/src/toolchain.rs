@@ -1,7 +1,7 @@
 //! Once per process: the located compilers, the compiled-program cache and the compile limits.
 //! Per request: [`Toolchains::compile`], memoized in memory and on disk.
 
-use crate::cache::{Key, ProgramCache, key};
+use crate::cache::{Key, ProgramCache, hex, key};
 use crate::confine::{self, Confinement};
 use crate::language::Language;
 use crate::rustc::Rustc;
@@ -81,6 +81,7 @@ pub struct Toolchains {
     zig: OnceLock<Result<Zig, String>>,
     rustc: OnceLock<Result<Rustc, String>>,
     warm: Mutex<HashMap<Language, Result<(), String>>>,
+    include: OnceLock<Result<PathBuf, String>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
 }
 
@@ -100,6 +101,7 @@ impl Toolchains {
             zig: OnceLock::new(),
             rustc: OnceLock::new(),
             warm: Mutex::new(HashMap::new()),
+            include: OnceLock::new(),
             memo: Mutex::new(HashMap::new()),
         }
     }
@@ -245,37 +247,36 @@ impl Toolchains {
     }
 
     /// Where the `bits/stdc++.h` shim lives for zig: beside zig's cache, one directory per version
-    /// of the shim (a precompiled header remembers the path it was built from).
+    /// of the shim (a precompiled header remembers the path it was built from). Written once per
+    /// process.
     fn include_dir(&self, zig: &Zig) -> Result<PathBuf, String> {
-        let hash: String = key(&[BITS_STDCXX.as_bytes(), zig.version.as_bytes()])[..6]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
-        let header = dir.join("bits/stdc++.h");
-        if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
-            let bits = dir.join("bits");
-            std::fs::create_dir_all(&bits)
-                .map_err(|e| format!("creating {}: {e}", bits.display()))?;
-            let temp = bits.join(format!("stdc++.h.tmp{}", std::process::id()));
-            std::fs::write(&temp, BITS_STDCXX)
-                .and_then(|_| std::fs::rename(&temp, &header))
-                .map_err(|e| format!("writing {}: {e}", header.display()))?;
-        }
-        Ok(dir)
+        self.include
+            .get_or_init(|| {
+                let hash = hex(&key(&[BITS_STDCXX.as_bytes(), zig.version.as_bytes()])[..6]);
+                let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
+                let header = dir.join("bits/stdc++.h");
+                if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
+                    let bits = dir.join("bits");
+                    std::fs::create_dir_all(&bits)
+                        .map_err(|e| format!("creating {}: {e}", bits.display()))?;
+                    let temp = bits.join(format!("stdc++.h.tmp{}", std::process::id()));
+                    std::fs::write(&temp, BITS_STDCXX)
+                        .and_then(|_| std::fs::rename(&temp, &header))
+                        .map_err(|e| format!("writing {}: {e}", header.display()))?;
+                }
+                Ok(dir)
+            })
+            .clone()
     }
 
     /// The precompiled `bits/stdc++.h`, used for programs that include it first.
     fn pch_path(&self, zig: &Zig) -> PathBuf {
         let flags = Zig::flags(Language::Cpp).join(" ");
-        let hash: String = key(&[
+        let hash = hex(&key(&[
             BITS_STDCXX.as_bytes(),
             zig.version.as_bytes(),
             flags.as_bytes(),
-        ])[..6]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        ])[..6]);
         self.zig_cache.join(format!("rewardbox-stdc++-{hash}.pch"))
     }
 
@@ -460,37 +461,25 @@ fn clean_message(stderr: &str, work: &Path, max: usize) -> String {
 }
 
 /// `name` on `PATH`, if there.
-pub(crate) fn on_path(name: &str) -> Option<PathBuf> {
+pub fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
 }
 
-/// A fresh temp directory, removed when dropped.
-struct WorkDir(PathBuf);
+/// A fresh private temp directory for the compiler, removed when dropped.
+struct WorkDir(tempfile::TempDir);
 
 impl WorkDir {
     fn new() -> Result<WorkDir, String> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "rewardbox-compile-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("creating a temp directory for the compiler: {e}"))?;
-        Ok(WorkDir(dir))
+        tempfile::Builder::new()
+            .prefix("rewardbox-compile-")
+            .tempdir()
+            .map(WorkDir)
+            .map_err(|e| format!("creating a temp directory for the compiler: {e}"))
     }
 
     fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for WorkDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path()
     }
 }

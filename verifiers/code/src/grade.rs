@@ -148,9 +148,7 @@ pub fn grade(
                 let id = format!("stdio {}", i + 1);
                 let outcome = sandbox.run(&spec.language, program, &case.stdin);
                 let (status, detail) = match outcome.status {
-                    RunStatus::Unsupported => {
-                        return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
-                    }
+                    RunStatus::Unsupported => return Err(unsupported(&outcome)),
                     RunStatus::CompileError => {
                         (CaseStatus::CompileError, compile_detail(&outcome.stderr))
                     }
@@ -174,7 +172,7 @@ pub fn grade(
             })
             .collect(),
         Tests::Call { entry_point, cases } => {
-            Ok(call_cases(spec, program, entry_point, cases, sandbox))
+            call_cases(spec, program, entry_point, cases, sandbox)
         }
         Tests::Asserts {
             source,
@@ -219,6 +217,12 @@ fn compile_detail(message: &str) -> String {
     format!("compile error: {}{ellipsis}", &message[..cut])
 }
 
+/// A run the host could not make (its language has no runner here): the verifier's failure,
+/// never the candidate's.
+fn unsupported(outcome: &Outcome) -> GradeError {
+    GradeError::Failed(outcome.stderr.trim().to_string())
+}
+
 fn exit_detail(outcome: &Outcome) -> String {
     let code = outcome
         .exit_code
@@ -238,13 +242,19 @@ fn call_cases(
     entry: &str,
     cases: &[CallCase],
     sandbox: &dyn Sandbox,
-) -> Vec<CaseResult> {
+) -> Result<Vec<CaseResult>, GradeError> {
     let args: Vec<String> = cases
         .iter()
         .map(|c| Value::Array(c.args.clone()).to_string())
         .collect();
     let results = sandbox.call(&spec.language, program, entry, &args);
-    cases
+    if let Some(Err(refused)) = results
+        .iter()
+        .find(|r| matches!(r, Err(o) if o.status == RunStatus::Unsupported))
+    {
+        return Err(unsupported(refused));
+    }
+    Ok(cases
         .iter()
         .enumerate()
         .map(|(i, case)| {
@@ -276,5 +286,5 @@ fn call_cases(
             };
             CaseResult { id, status, detail }
         })
-        .collect()
+        .collect())
 }
