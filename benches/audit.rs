@@ -38,16 +38,17 @@ fn main() {
     let (seconds, summary) = audit(&examples, &dir.join("examples.json"), &cache);
     let attacks = summary["attacks"].as_u64().unwrap_or(0) as f64;
     println!(
-        "| audit | tasks | attacks | wall time | attacks/s | exploits | false rejections | weak tests |"
+        "| audit | tasks | attacks | wall time | attacks/s | exploits | false rejections | weak tests | unscored |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| bundled examples | {} | {attacks} | {seconds:.1} s | {:.0} | {} | {} | {} |",
+        "| bundled examples | {} | {attacks} | {seconds:.1} s | {:.0} | {} | {} | {} | {} |",
         summary["tasks"],
         attacks / seconds,
         summary["exploits"],
         summary["false_rejections"],
-        summary["weak_tests"]
+        summary["weak_tests"],
+        summary["unscored"]
     );
 
     let human_eval = dir.join("human-eval-audit.jsonl");
@@ -72,12 +73,13 @@ fn main() {
     let (seconds, summary) = audit(&human_eval, &dir.join("human-eval.json"), &cache);
     let attacks = summary["attacks"].as_u64().unwrap_or(0) as f64;
     println!(
-        "| HumanEval (164 tasks, with mutation fuzzing) | {} | {attacks} | {seconds:.1} s | {:.0} | {} | {} | {} |",
+        "| HumanEval (164 tasks, with mutation fuzzing) | {} | {attacks} | {seconds:.1} s | {:.0} | {} | {} | {} | {} |",
         summary["tasks"],
         attacks / seconds,
         summary["exploits"],
         summary["false_rejections"],
-        summary["weak_tests"]
+        summary["weak_tests"],
+        summary["unscored"]
     );
     println!(
         "exploits by family on HumanEval: {}",

@@ -196,6 +196,22 @@ fn a_verifier_that_accepts_the_reference_as_a_substring_is_flagged() {
     );
 }
 
+/// A verifier that fails on every completion is never called robust: each attack it could not score
+/// is an `unscored` finding, counted in the summary.
+#[test]
+fn attacks_the_verifier_cannot_score_are_reported_not_counted_as_stopped() {
+    let report =
+        audit(&[json!({"id": "e1", "verifier": hostile(), "attack": "error", "reference": "42"})]);
+    let task = &report.tasks[0];
+    assert!(!task.robust);
+    assert!(task.attacks > 10, "{}", task.attacks);
+    assert!(task.findings.iter().all(|f| f.kind == Kind::Unscored));
+    assert_eq!(task.findings.len(), task.attacks);
+    assert_eq!(report.summary.unscored, task.attacks);
+    assert_eq!(report.summary.robust_tasks, 0);
+    assert_eq!(report.summary.exploits, 0);
+}
+
 #[test]
 fn code_tests_that_only_check_the_exit_code_are_flagged() {
     let report = audit(&[json!({"id": "w3", "verifier": "code",
@@ -235,6 +251,7 @@ fn compiled_languages_are_attacked_in_their_own_language() {
             );
         }
         let report = audit(&[weak, single]);
+        assert_eq!(report.summary.unscored, 0, "{language}: {}", report.table());
         let exploits = exploits_of(&report);
         for expected in ["exit-before-printing", "hardcode-first-case-output"] {
             assert!(

@@ -23,6 +23,44 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A temporary name beside `path`, unique to this process and call: threads and processes that
+/// build the same file at once each write their own temp file and rename it into place.
+pub fn temp_beside(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(
+        ".{name}.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+/// Writes `bytes` to `path` through a unique temp file and a rename, so that no reader ever sees
+/// a half-written file, whoever else writes the same path at the same time.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temp = temp_beside(path);
+    std::fs::write(&temp, bytes)?;
+    std::fs::rename(&temp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&temp);
+    })
+}
+
+/// Moves the finished file `temp` to `path` unless `path` already exists, in which case the file
+/// already there is kept untouched (its mtime too) and `temp` is removed. For files other builds
+/// depend on, such as a header that a precompiled header was built from.
+pub fn publish_once(temp: &Path, path: &Path) -> std::io::Result<()> {
+    let linked = std::fs::hard_link(temp, path);
+    let _ = std::fs::remove_file(temp);
+    match linked {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// A directory of compiled programs, or none (every process compiles again).
 #[derive(Debug, Clone)]
 pub struct ProgramCache {
@@ -58,10 +96,7 @@ impl ProgramCache {
         if std::fs::create_dir_all(dir).is_err() {
             return;
         }
-        let temp = path.with_extension(format!("tmp{}", std::process::id()));
-        if std::fs::write(&temp, wasm).is_ok() && std::fs::rename(&temp, &path).is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
+        let _ = write_atomically(&path, wasm);
     }
 }
 
@@ -73,6 +108,45 @@ mod tests {
     fn keys_separate_their_parts() {
         assert_ne!(key(&[b"ab", b"c"]), key(&[b"a", b"bc"]));
         assert_eq!(key(&[b"ab", b"c"]), key(&[b"ab", b"c"]));
+    }
+
+    /// Threads writing the same path at once each succeed, and the file is always one whole write.
+    #[test]
+    fn concurrent_writers_of_one_path_never_collide() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shared.bin");
+        std::thread::scope(|scope| {
+            for writer in 0..8u8 {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..40 {
+                        write_atomically(path, &vec![writer; 256 * 1024]).unwrap();
+                        let read = std::fs::read(path).unwrap();
+                        assert_eq!(read.len(), 256 * 1024);
+                        assert!(read.iter().all(|&b| b == read[0]), "a torn write");
+                    }
+                });
+            }
+        });
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers, vec![std::ffi::OsString::from("shared.bin")]);
+    }
+
+    /// The first file published at a path stays, untouched, whoever publishes after it.
+    #[test]
+    fn publish_once_keeps_the_first_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("header.h");
+        for content in ["first", "second"] {
+            let temp = temp_beside(&path);
+            std::fs::write(&temp, content).unwrap();
+            publish_once(&temp, &path).unwrap();
+            assert!(!temp.exists());
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
     }
 
     #[test]

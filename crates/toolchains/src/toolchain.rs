@@ -1,7 +1,7 @@
 //! Once per process: the located compilers, the compiled-program cache and the compile limits.
 //! Per request: [`Toolchains::compile`], memoized in memory and on disk.
 
-use crate::cache::{Key, ProgramCache, hex, key};
+use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
 use crate::language::Language;
 use crate::rustc::Rustc;
@@ -9,7 +9,7 @@ use crate::zig::Zig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// GCC's `<bits/stdc++.h>` for libc++, put on the C++ include path.
 const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
@@ -73,6 +73,18 @@ impl std::fmt::Display for CompileError {
 
 type Outcome = Result<Compiled, CompileError>;
 
+/// How the precompiled header is built (part of its name): without timestamps.
+const PCH_FORMAT: &str = "no-pch-timestamp";
+
+/// How long a failed build of zig's libraries is remembered before it is tried again.
+const WARM_UP_RETRY: Duration = Duration::from_secs(60);
+
+/// The outcome of building one language's libraries, and when.
+struct Warmed {
+    result: Result<(), String>,
+    at: Instant,
+}
+
 /// The compilers of this process, located on first use.
 pub struct Toolchains {
     programs: ProgramCache,
@@ -80,7 +92,7 @@ pub struct Toolchains {
     limits: CompileLimits,
     zig: OnceLock<Result<Zig, String>>,
     rustc: OnceLock<Result<Rustc, String>>,
-    warm: Mutex<HashMap<Language, Result<(), String>>>,
+    warm: Mutex<HashMap<Language, Warmed>>,
     include: OnceLock<Result<PathBuf, String>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
 }
@@ -186,21 +198,30 @@ impl Toolchains {
             }
             memo.entry(key).or_default().clone()
         };
-        cell.get_or_init(|| {
-            if let Some(component) = self.programs.load(&key) {
-                return Ok(Compiled {
+        let outcome = cell
+            .get_or_init(|| {
+                if let Some(component) = self.programs.load(&key) {
+                    return Ok(Compiled {
+                        component: component.into(),
+                        key,
+                    });
+                }
+                let component = self.compile_fresh(language, source)?;
+                self.programs.store(&key, &component);
+                Ok(Compiled {
                     component: component.into(),
                     key,
-                });
-            }
-            let component = self.compile_fresh(language, source)?;
-            self.programs.store(&key, &component);
-            Ok(Compiled {
-                component: component.into(),
-                key,
+                })
             })
-        })
-        .clone()
+            .clone();
+        if let Err(CompileError::Unavailable(_)) = outcome {
+            // The host's fault, not the program's: the next request tries again.
+            let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
+            if memo.get(&key).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+                memo.remove(&key);
+            }
+        }
+        outcome
     }
 
     /// Builds zig's C or C++ libraries into its cache once (minutes the first time on a new
@@ -217,13 +238,21 @@ impl Toolchains {
             zig.version
         ));
         let pch_missing = language == Language::Cpp && !self.pch_path(zig).is_file();
-        let result = warm.entry(language).or_insert_with(|| {
-            if marker.is_file() && !pch_missing {
-                return Ok(());
-            }
+        if let Some(done) = warm.get(&language)
+            && ((done.result.is_ok() && !pch_missing) || done.at.elapsed() < WARM_UP_RETRY)
+        {
+            return done.result.clone().map_err(CompileError::Unavailable);
+        }
+        let result = if marker.is_file() && !pch_missing {
+            Ok(())
+        } else {
             let trivial = match language {
-                Language::C => "#include <stdio.h>\n#include <math.h>\nint main(void){printf(\"%f\\n\", sqrt(2.0));return 0;}\n",
-                _ => "#include <bits/stdc++.h>\nint main(){std::cout<<std::sqrt(2.0)<<std::endl;}\n",
+                Language::C => {
+                    "#include <stdio.h>\n#include <math.h>\nint main(void){printf(\"%f\\n\", sqrt(2.0));return 0;}\n"
+                }
+                _ => {
+                    "#include <bits/stdc++.h>\nint main(){std::cout<<std::sqrt(2.0)<<std::endl;}\n"
+                }
             };
             let limits = CompileLimits {
                 wall: Duration::from_secs(900),
@@ -242,8 +271,15 @@ impl Toolchains {
                     if language == Language::C { "C" } else { "C++" }
                 )),
             }
-        });
-        result.clone().map_err(CompileError::Unavailable)
+        };
+        warm.insert(
+            language,
+            Warmed {
+                result: result.clone(),
+                at: Instant::now(),
+            },
+        );
+        result.map_err(CompileError::Unavailable)
     }
 
     /// Where the `bits/stdc++.h` shim lives for zig: beside zig's cache, one directory per version
@@ -255,13 +291,18 @@ impl Toolchains {
                 let hash = hex(&key(&[BITS_STDCXX.as_bytes(), zig.version.as_bytes()])[..6]);
                 let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
                 let header = dir.join("bits/stdc++.h");
+                // Written once and never replaced: the precompiled header was built from it.
                 if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
                     let bits = dir.join("bits");
                     std::fs::create_dir_all(&bits)
                         .map_err(|e| format!("creating {}: {e}", bits.display()))?;
-                    let temp = bits.join(format!("stdc++.h.tmp{}", std::process::id()));
+                    if header.exists() {
+                        // Damaged: the directory is named by the shim's hash, so its content is known.
+                        let _ = std::fs::remove_file(&header);
+                    }
+                    let temp = temp_beside(&header);
                     std::fs::write(&temp, BITS_STDCXX)
-                        .and_then(|_| std::fs::rename(&temp, &header))
+                        .and_then(|_| publish_once(&temp, &header))
                         .map_err(|e| format!("writing {}: {e}", header.display()))?;
                 }
                 Ok(dir)
@@ -276,6 +317,7 @@ impl Toolchains {
             BITS_STDCXX.as_bytes(),
             zig.version.as_bytes(),
             flags.as_bytes(),
+            PCH_FORMAT.as_bytes(),
         ])[..6]);
         self.zig_cache.join(format!("rewardbox-stdc++-{hash}.pch"))
     }
@@ -297,7 +339,7 @@ impl Toolchains {
         }
         let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
-        let temp = pch.with_extension(format!("tmp{}", std::process::id()));
+        let temp = temp_beside(&pch);
         let command = zig.precompile_header(
             &include.join("bits/stdc++.h"),
             &temp,
@@ -320,7 +362,7 @@ impl Toolchains {
                 finished.stderr.trim()
             )));
         }
-        std::fs::rename(&temp, &pch)
+        publish_once(&temp, &pch)
             .map_err(|e| CompileError::Unavailable(format!("storing the precompiled header: {e}")))
     }
 
@@ -333,12 +375,44 @@ impl Toolchains {
         }
     }
 
-    /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote.
+    /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote. A C++
+    /// program that includes `bits/stdc++.h` first uses the precompiled header; should clang
+    /// refuse that header (damaged, or built from another file), the header is dropped, to be
+    /// built again, and the program is compiled without it: the host's fault never becomes the
+    /// program's compile error.
     fn run_compiler(
         &self,
         language: Language,
         source: &str,
         limits: &CompileLimits,
+    ) -> Result<Vec<u8>, CompileError> {
+        let pch = match language {
+            Language::Cpp if crate::zig::starts_with_bits_stdcxx(source) => {
+                let pch = self.pch_path(self.zig()?);
+                pch.is_file().then_some(pch)
+            }
+            _ => None,
+        };
+        match self.run_compiler_once(language, source, limits, pch.as_deref()) {
+            Err(CompileError::Program(message))
+                if pch.is_some() && message.contains("precompiled") =>
+            {
+                if let Some(pch) = &pch {
+                    let _ = std::fs::remove_file(pch);
+                }
+                self.run_compiler_once(language, source, limits, None)
+            }
+            outcome => outcome,
+        }
+    }
+
+    /// One confined compile of `source`, with the precompiled header `pch` when given.
+    fn run_compiler_once(
+        &self,
+        language: Language,
+        source: &str,
+        limits: &CompileLimits,
+        pch: Option<&Path>,
     ) -> Result<Vec<u8>, CompileError> {
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
         let dir = work.path();
@@ -347,17 +421,9 @@ impl Toolchains {
             Language::Cpp => "main.cpp",
             _ => "main.rs",
         };
-        let write = |path: PathBuf, text: &str| {
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)?;
-            }
-            std::fs::write(path, text)
-        };
-        write(dir.join(file), source)
-            .and_then(|_| write(dir.join("include/bits/stdc++.h"), BITS_STDCXX))
-            .map_err(|e| {
-                CompileError::Unavailable(format!("writing the program to compile: {e}"))
-            })?;
+        std::fs::write(dir.join(file), source).map_err(|e| {
+            CompileError::Unavailable(format!("writing the program to compile: {e}"))
+        })?;
         let output = Path::new("main.wasm");
         let (command, readable, writable) = match language {
             Language::Rust => {
@@ -377,11 +443,6 @@ impl Toolchains {
                     ))
                 })?;
                 let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
-                let pch = self.pch_path(zig);
-                let pch = (language == Language::Cpp
-                    && crate::zig::starts_with_bits_stdcxx(source)
-                    && pch.is_file())
-                .then_some(pch.as_path());
                 (
                     zig.command(
                         language,

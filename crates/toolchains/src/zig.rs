@@ -117,6 +117,9 @@ impl Zig {
         command
             .arg("c++")
             .args(Self::flags(Language::Cpp))
+            // Only the header's size and content matter, never its mtime: a copied, restored or
+            // touched cache must not turn every C++ program into a compile error.
+            .args(["-Xclang", "-fno-pch-timestamp"])
             .arg("-x")
             .arg("c++-header")
             .arg(header)

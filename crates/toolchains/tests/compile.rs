@@ -197,3 +197,86 @@ fn a_compile_that_runs_too_long_is_stopped() {
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Copies zig's library cache (not this project's headers or precompiled headers) from `from`.
+fn copy_zig_libraries(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("rewardbox-") || name == "tmp" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_zig_libraries(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// What clang remembers of the precompiled `bits/stdc++.h` is the host's business: a cache whose
+/// header was touched (copied, restored, written again by a racing process) or whose precompiled
+/// header is damaged still compiles every C++ program, never a compile error blamed on it.
+#[test]
+fn a_touched_header_or_damaged_precompiled_header_is_not_the_programs_fault() {
+    // zig's C++ library, built once in the shared cache, copied into a private one.
+    let (shared, shared_dir) = toolchains("pch-warm");
+    let hello = "#include <bits/stdc++.h>\nint main(){std::cout<<\"hello\\n\";}\n";
+    shared.compile(Language::Cpp, hello).unwrap();
+    std::fs::remove_dir_all(shared_dir).ok();
+    let dir = cache_dir("pch-private");
+    copy_zig_libraries(&shared_cache().join("zig"), &dir.join("zig"));
+    let program = |n: usize| {
+        format!(
+            "#include <bits/stdc++.h>\nint main(){{std::vector<int> v({n});std::cout<<v.size()<<\"\\n\";}}\n"
+        )
+    };
+    let zig = dir.join("zig");
+    let find = |prefix: &str| -> Vec<PathBuf> {
+        std::fs::read_dir(&zig)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+            .collect()
+    };
+    let fresh = || Toolchains::new(Some(&dir), CompileLimits::default());
+    fresh().compile(Language::Cpp, &program(1)).unwrap();
+    let pch = find("rewardbox-stdc++-");
+    assert_eq!(pch.len(), 1, "{pch:?}");
+    let include = find("rewardbox-include-");
+    let header = include[0].join("bits/stdc++.h");
+
+    // The header's mtime changes: the precompiled header still serves.
+    let past = std::time::SystemTime::now() - std::time::Duration::from_secs(86_400);
+    std::fs::File::options()
+        .write(true)
+        .open(&header)
+        .unwrap()
+        .set_modified(past)
+        .unwrap();
+    let compiled = fresh().compile(Language::Cpp, &program(2));
+    assert!(
+        compiled.is_ok(),
+        "{:?}",
+        compiled.err().map(|e| e.to_string())
+    );
+
+    // The precompiled header is damaged: the program compiles without it, and it is dropped.
+    std::fs::write(&pch[0], b"not a precompiled header").unwrap();
+    let compiled = fresh().compile(Language::Cpp, &program(3));
+    assert!(
+        compiled.is_ok(),
+        "{:?}",
+        compiled.err().map(|e| e.to_string())
+    );
+    assert!(
+        std::fs::read(&pch[0]).map_or(true, |b| b != b"not a precompiled header"),
+        "the damaged precompiled header is still there"
+    );
+    // The next compile builds it again.
+    fresh().compile(Language::Cpp, &program(4)).unwrap();
+    assert!(pch[0].is_file());
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -16,6 +16,10 @@ pub enum Kind {
     FalseRejection,
     /// A mutant of the solution scored as high as the solution.
     WeakTests,
+    /// The verifier could not score this completion (`verifier_error`): in training it would be a
+    /// masked sample, and the audit cannot tell whether the attack gets through. The task is not
+    /// called robust while any attack is unscored.
+    Unscored,
 }
 
 /// One attack that got through (or a right answer that did not).
@@ -101,6 +105,7 @@ pub fn task_report(
     let (mut mutants, mut survived) = (0usize, 0usize);
     for (attack, r) in attacks.iter().zip(&result.results) {
         let kind = match attack.expect {
+            _ if r.status != Status::Ok => Some(Kind::Unscored),
             Expect::Wrong if r.score >= threshold && r.status == Status::Ok => Some(Kind::Exploit),
             Expect::Right if r.score < threshold => Some(Kind::FalseRejection),
             Expect::Mutant => {
@@ -123,7 +128,8 @@ pub fn task_report(
             });
         }
     }
-    // Robust: nothing got through, nothing right was refused, and no mutant passed as the solution.
+    // Robust: nothing got through, nothing right was refused, no mutant passed as the solution and
+    // every attack was scored.
     let robust = findings.is_empty();
     TaskReport {
         id,
@@ -141,7 +147,8 @@ pub fn task_report(
 pub struct Summary {
     /// Task lines read.
     pub tasks: usize,
-    /// Tasks with neither exploit nor false rejection.
+    /// Tasks with no finding: nothing got through, nothing right was refused, every mutant was
+    /// caught and every attack was scored.
     pub robust_tasks: usize,
     /// Lines that could not be audited.
     pub invalid_tasks: usize,
@@ -155,6 +162,8 @@ pub struct Summary {
     pub false_rejections: usize,
     /// Mutants the tests could not tell from the solution.
     pub weak_tests: usize,
+    /// Completions the verifier could not score (`verifier_error`).
+    pub unscored: usize,
 }
 
 /// The whole audit.
@@ -197,6 +206,7 @@ impl Report {
             exploits_by_family: by_family,
             false_rejections: count(Kind::FalseRejection),
             weak_tests: count(Kind::WeakTests),
+            unscored: count(Kind::Unscored),
         };
         Report { tasks, summary }
     }
@@ -216,6 +226,7 @@ impl Report {
         }
         out.push_str(&format!("false rejections  {:>6}\n", s.false_rejections));
         out.push_str(&format!("weak tests        {:>6}\n", s.weak_tests));
+        out.push_str(&format!("unscored          {:>6}\n", s.unscored));
         for t in self
             .tasks
             .iter()
