@@ -67,18 +67,48 @@ fn build_python_runner(root: &Path, out_dir: &Path) {
         );
         return;
     }
-    let output = out_dir.join("python-runner.wasm");
-    let status = std::process::Command::new(&tool)
+    // componentize-py's output differs from run to run (componentize-py#247), and the compiled
+    // `.cwasm` cache is keyed by the component's bytes: build once per distinct input and reuse
+    // the bytes, so that a rebuild of this crate (or a build with other features) does not cost
+    // every user cache a 15 s recompilation.
+    let version = std::process::Command::new(&tool)
+        .arg("--version")
+        .output()
+        .map(|o| o.stdout)
+        .unwrap_or_default();
+    let wit = root.join("wit");
+    let key = guest_build::fingerprint(
+        &[&guest, &wit],
+        &[&version, guest_build::immortalize_revision().as_bytes()],
+    );
+    let built = guest_build::guest_target_dir(out_dir, "python");
+    let output = built.join(format!("python-runner-{key}.wasm"));
+    if !output.is_file() {
+        build_and_immortalize(&tool, root, &guest, &built, &output);
+    }
+    println!("cargo:rustc-cfg=rewardbox_python_runner");
+    println!(
+        "cargo:rustc-env=REWARDBOX_PYTHON_RUNNER_WASM={}",
+        output.display()
+    );
+}
+
+/// Runs componentize-py on `guest` and makes the snapshot immortal, into `output` (through a
+/// temp file, so an interrupted build leaves nothing to reuse); earlier outputs in `built` go.
+fn build_and_immortalize(tool: &Path, root: &Path, guest: &Path, built: &Path, output: &Path) {
+    std::fs::create_dir_all(built).expect("creating the Python runner's build directory");
+    let temp = built.join(format!("python-runner.{}.tmp", std::process::id()));
+    let status = std::process::Command::new(tool)
         // No `__pycache__` in guests/python: it would look like a change and rebuild every time.
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .arg("--quiet")
         .arg("-d")
         .arg(root.join("wit"))
         .args(["-w", "python", "componentize", "-p"])
-        .arg(&guest)
+        .arg(guest)
         .arg("app")
         .arg("-o")
-        .arg(&output)
+        .arg(&temp)
         .status()
         .unwrap_or_else(|e| panic!("could not run {}: {e}", tool.display()));
     assert!(
@@ -87,14 +117,18 @@ fn build_python_runner(root: &Path, out_dir: &Path) {
     );
     // Make the pre-initialised heap immortal, so that a run does not write reference counts all
     // over it (see guest_build::immortalize).
-    let mut component = std::fs::read(&output).expect("reading the Python runner component");
+    let mut component = std::fs::read(&temp).expect("reading the Python runner component");
     if let Err(e) = guest_build::immortalize(&mut component) {
         panic!("making the Python runner's snapshot immortal failed: {e}");
     }
-    std::fs::write(&output, component).expect("writing the Python runner component");
-    println!("cargo:rustc-cfg=rewardbox_python_runner");
-    println!(
-        "cargo:rustc-env=REWARDBOX_PYTHON_RUNNER_WASM={}",
-        output.display()
-    );
+    std::fs::write(&temp, component).expect("writing the Python runner component");
+    if let Ok(entries) = std::fs::read_dir(built) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("python-runner-") && name.ends_with(".wasm") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    std::fs::rename(&temp, output).expect("storing the Python runner component");
 }

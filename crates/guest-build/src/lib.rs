@@ -4,8 +4,10 @@
 //! output is a component. A build script calls [`build_components`] so that `cargo build` stays the
 //! one build command, the way wasmtime's `crates/test-programs/artifacts` builds its test programs.
 
+mod fingerprint;
 mod immortalize;
 
+pub use fingerprint::{fingerprint, immortalize_revision};
 pub use immortalize::{Immortalized, immortalize};
 
 use std::path::{Path, PathBuf};
