@@ -5,7 +5,7 @@
 mod common;
 
 use common::{hostile, scorer};
-use rewardbox::audit::{AuditOptions, AuditTask, Family, Kind, Report, attacks_for, audit_lines};
+use rewardbox_audit::{AuditOptions, AuditTask, Family, Kind, Report, attacks_for, audit_lines};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -31,7 +31,7 @@ fn audit_task(v: Value) -> AuditTask {
 fn bundled_verifiers_pass_their_own_audit_on_the_bundled_examples() {
     let examples = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../examples/tasks.jsonl"
+        "/../../examples/tasks.jsonl"
     ))
     .unwrap();
     let tasks: Vec<Value> = examples

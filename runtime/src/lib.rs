@@ -19,7 +19,6 @@
 //! their defaults in [`limits`], the result taxonomy in [`verdict`], the parallel fan-out in
 //! [`batch`], and streaming JSONL in [`jsonl`].
 
-pub mod audit;
 pub mod batch;
 pub mod bindings;
 pub mod builtin;

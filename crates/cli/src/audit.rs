@@ -3,8 +3,8 @@
 
 use anyhow::Context;
 use clap::Args;
-use rewardbox::audit::{AuditOptions, audit_lines};
 use rewardbox::{Limits, Scorer, ScorerOptions};
+use rewardbox_audit::{AuditOptions, audit_lines};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 

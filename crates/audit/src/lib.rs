@@ -17,8 +17,8 @@ pub mod mutation;
 pub mod program;
 pub mod report;
 
-use crate::{Scorer, Task};
 pub use report::{Finding, Kind, Report, TaskReport};
+use rewardbox::{Scorer, Task};
 use serde::Serialize;
 use serde_json::{Map, Value};
 

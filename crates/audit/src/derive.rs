@@ -5,7 +5,7 @@
 //! from.
 
 use super::{AuditTask, TaskReport};
-use crate::{Scorer, Task};
+use rewardbox::{Scorer, Task};
 use serde_json::Value;
 
 /// Possible final answers in `solution`, most answer-like first, without repeats.

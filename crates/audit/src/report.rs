@@ -1,8 +1,7 @@
 //! The audit report: findings per task and a summary.
 
 use super::{Attack, AuditTask, Expect, Family};
-use crate::TaskResult;
-use crate::verdict::Status;
+use rewardbox::{Status, TaskResult};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
