@@ -342,6 +342,9 @@ fn could_be_a_point(e: &Expr) -> bool {
 /// The set of values of the one variable a relation constrains (`x > 3` is `(3, \infty)`,
 /// `5 \geq x` is `(-\infty, 5]`, `x \neq 1` is two intervals); `None` for anything else.
 fn relation_set(e: &Expr) -> Option<Expr> {
+    if let Expr::Tuple(parts) | Expr::List(parts) = e {
+        return relations_union(parts);
+    }
     let Expr::Relation(items, ops) = e else {
         return None;
     };
@@ -375,6 +378,49 @@ fn relation_set(e: &Expr) -> Option<Expr> {
         ]),
         RelOp::Eq | RelOp::In => return None,
     })
+}
+
+/// `x < 0 or x > 1` (read as a list of relations): the union of the sets each relation of the one
+/// variable describes; `None` unless every part is such a relation of the same variable.
+fn relations_union(parts: &[Expr]) -> Option<Expr> {
+    if parts.len() < 2 {
+        return None;
+    }
+    let variable = relation_variable(&parts[0])?;
+    let mut union = Vec::new();
+    for part in parts {
+        if relation_variable(part)? != variable {
+            return None;
+        }
+        match relation_set(part)? {
+            Expr::Union(sets) => union.extend(sets),
+            set => union.push(set),
+        }
+    }
+    Some(Expr::Union(union))
+}
+
+/// The one variable a relation constrains against constants (`x` of `x > 3`, `5 \geq x`,
+/// `1 < x < 3`, `1 \le |x| \le 2`).
+fn relation_variable(e: &Expr) -> Option<&str> {
+    let Expr::Relation(items, _) = e else {
+        return None;
+    };
+    fn name(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Sym(name) => Some(name.as_str()),
+            _ => None,
+        }
+    }
+    match items.as_slice() {
+        [a, b] if !b.has_symbol() => name(a),
+        [a, b] if !a.has_symbol() => name(b),
+        [a, x, b] if !a.has_symbol() && !b.has_symbol() => match x {
+            Expr::Func("abs", args) if args.len() == 1 => name(&args[0]),
+            other => name(other),
+        },
+        _ => None,
+    }
 }
 
 /// Letters written without `\\text` (`odd` is parsed as `o·d·d`), read back as a word.

@@ -213,6 +213,60 @@ const INTERVALS: &[Row] = &[
     ("[-1, 4)", "$-1 \\le x < 4$", true),
     ("[-1, 4)", "$-1 < x < 4$", false),
     ("(1, 2)", "$1 < x < 2$", false),
+    // Two rays joined by "or" are the union of the two.
+    (
+        "x < 0 \\text{ or } x > 1",
+        "$(-\\infty, 0) \\cup (1, \\infty)$",
+        true,
+    ),
+    (
+        "x < 0 \\text{ or } x > 1",
+        "$(-\\infty, 0] \\cup (1, \\infty)$",
+        false,
+    ),
+    (
+        "x < 0 \\text{ or } x > 1",
+        "$(-\\infty, 0) \\cup (2, \\infty)$",
+        false,
+    ),
+    (
+        "(-\\infty, 0) \\cup (1, \\infty)",
+        "$x < 0$ or $x > 1$",
+        true,
+    ),
+    (
+        "(-\\infty, 0) \\cup (1, \\infty)",
+        "$x<0 \\text{ or } x>1$",
+        true,
+    ),
+    (
+        "(-\\infty, -2) \\cup (3, \\infty)",
+        "$x > 3$ or $x < -2$",
+        true,
+    ),
+    (
+        "(-\\infty, -2) \\cup [3, \\infty)",
+        "$x < -2$ or $x > 3$",
+        false,
+    ),
+    (
+        "(-\\infty, 0) \\cup (1, \\infty)",
+        "$x < 0$ or $y > 1$",
+        false,
+    ),
+    ("(-\\infty, 0) \\cup (1, \\infty)", "$x < 0$", false),
+    ("x < 0", "$x < 0$ or $x > 1$", false),
+    ("(-\\infty, 0)", "$x < 0$ or $x > 1$", false),
+    (
+        "x \\le -1 \\text{ or } 2 \\le x \\le 5",
+        "$(-\\infty, -1] \\cup [2, 5]$",
+        true,
+    ),
+    (
+        "x \\le -1 \\text{ or } 2 \\le x \\le 5",
+        "$(-\\infty, -1] \\cup [2, 5)$",
+        false,
+    ),
 ];
 
 const SEVERAL_ANSWERS: &[Row] = &[
