@@ -33,12 +33,11 @@ pub static PYTHON_RUNNER_WASM: Option<&[u8]> = None;
 /// Languages a candidate may be written in: Python when this build embeds CPython, and the
 /// compiled languages (each needs its compiler on the host; see [`Runners::available`]).
 pub fn languages() -> Vec<&'static str> {
-    let mut languages = Vec::new();
-    if PYTHON_RUNNER_WASM.is_some() {
-        languages.push("python");
-    }
-    languages.extend(["c", "cpp", "rust", "javascript"]);
-    languages
+    Language::ALL
+        .iter()
+        .filter(|l| **l != Language::Python || PYTHON_RUNNER_WASM.is_some())
+        .map(|l| l.name())
+        .collect()
 }
 
 /// Limits of a candidate run unless the verifier asks for others: fuel for a few seconds of

@@ -14,17 +14,10 @@ pub struct Block {
     pub body: String,
 }
 
-/// The info strings that name `language` (a canonical language name: `python`, `c`, `cpp`,
-/// `javascript`, `rust`), as models write them.
+/// The info strings that name `language` (a language name or alias: `python`, `c`, `cpp`,
+/// `javascript`, `rust`, ...), as models write them; none for a language rewardbox does not run.
 pub fn language_tags(language: &str) -> &'static [&'static str] {
-    match language {
-        "python" => &["python", "py", "python3", "{.python}"],
-        "c" => &["c", "h"],
-        "cpp" => &["cpp", "c++", "cc", "cxx", "hpp"],
-        "javascript" => &["javascript", "js", "node", "nodejs", "mjs"],
-        "rust" => &["rust", "rs"],
-        _ => &[],
-    }
+    languages::Language::parse(language).map_or(&[], languages::Language::fence_tags)
 }
 
 /// Every fenced block (``` or ~~~, three or more), in order. An unclosed last block runs to the end

@@ -1,6 +1,7 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
 use guest_common::{FieldError, TaskFields};
+use languages::Language;
 use serde_json::Value;
 
 /// One stdin → expected stdout case.
@@ -90,62 +91,14 @@ pub struct Spec {
     pub language: String,
 }
 
-/// Languages candidates may be written in, with the other spellings tasks use for them
-/// (SandboxFusion's among them).
-pub const LANGUAGES: &[(&str, &[&str])] = &[
-    ("python", &["python3", "py"]),
-    ("c", &["gcc", "c11", "c17"]),
-    (
-        "cpp",
-        &[
-            "c++", "cxx", "cc", "g++", "c++17", "c++20", "cpp17", "cpp20",
-        ],
-    ),
-    ("rust", &["rs", "rustc"]),
-    ("javascript", &["js", "node", "nodejs"]),
-];
-
-/// Languages tasks name that no runner exists for yet: a task naming one is invalid, with a
-/// message saying so, never a silent 0.
-const NOT_YET: &[&str] = &[
-    "typescript",
-    "ts",
-    "rust",
-    "go",
-    "golang",
-    "java",
-    "kotlin",
-    "csharp",
-    "c#",
-    "php",
-    "ruby",
-    "lua",
-    "r",
-    "scala",
-    "swift",
-    "bash",
-    "sh",
-    "perl",
-    "julia",
-    "haskell",
-    "pascal",
-    "d",
-    "racket",
-    "verilog",
-    "cuda",
-    "sql",
-];
-
-/// The canonical name of `language`, or an error naming the field and what is accepted.
+/// The canonical name of `language` (any spelling of the shared `languages` table), or an error
+/// naming the field and what is accepted.
 pub fn canonical_language(language: &str) -> Result<&'static str, FieldError> {
-    let wanted = language.trim().to_ascii_lowercase();
-    for (name, aliases) in LANGUAGES {
-        if wanted == *name || aliases.contains(&wanted.as_str()) {
-            return Ok(name);
-        }
+    if let Some(known) = Language::parse(language) {
+        return Ok(known.name());
     }
-    let supported: Vec<&str> = LANGUAGES.iter().map(|(name, _)| *name).collect();
-    if NOT_YET.contains(&wanted.as_str()) {
+    let supported: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+    if languages::has_no_runner(language) {
         return Err(bad(
             "language",
             format!(
