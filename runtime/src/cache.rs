@@ -3,7 +3,10 @@
 //!
 //! Files are written to a temporary name and renamed into place, so concurrent processes never see
 //! a half-written file; a file that fails to load (truncated, from another wasmtime) is rebuilt.
+//! The directory is kept within a size budget (`REWARDBOX_CACHE_MAX_MB`, least recently used
+//! first; see `rewardbox_toolchains::prune`).
 
+use rewardbox_toolchains::prune;
 use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -74,6 +77,7 @@ impl ComponentCache {
             // same compatibility hash (its name says so), into the user's own cache directory;
             // wasmtime checks its header and rejects a file from another engine or truncated.
             if let Ok(component) = unsafe { Component::deserialize(engine, &cached) } {
+                prune::touch(&path);
                 return Ok(component);
             }
         }
@@ -86,6 +90,18 @@ impl ComponentCache {
                 "rewardbox: warning: could not write the component cache at {}: {e}",
                 path.display()
             );
+        } else if let (Some(dir), Some(max)) = (self.dir.as_deref(), prune::max_bytes()) {
+            let pruned = prune::prune(dir, max, Some(&path));
+            if pruned.files > 0 {
+                eprintln!(
+                    "rewardbox: the cache at {} was over its budget of {} MB \
+                     (REWARDBOX_CACHE_MAX_MB): removed {} least recently used files, {} MB",
+                    dir.display(),
+                    max >> 20,
+                    pruned.files,
+                    pruned.bytes >> 20
+                );
+            }
         }
         // SAFETY: `compiled` was produced by `precompile_component` of this very engine.
         unsafe { Component::deserialize(engine, &compiled) }

@@ -61,6 +61,9 @@ pub fn publish_once(temp: &Path, path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// How often (in stores of one process) the program cache checks the cache's budget.
+pub const PRUNE_EVERY: u64 = 64;
+
 /// A directory of compiled programs, or none (every process compiles again).
 #[derive(Debug, Clone)]
 pub struct ProgramCache {
@@ -83,12 +86,17 @@ impl ProgramCache {
         self.dir.as_ref().map(|d| d.join(name))
     }
 
-    /// The program stored under `key`, if any.
+    /// The program stored under `key`, if any (marked as just used).
     pub fn load(&self, key: &Key) -> Option<Vec<u8>> {
-        self.path(key).and_then(|p| std::fs::read(p).ok())
+        let path = self.path(key)?;
+        let wasm = std::fs::read(&path).ok()?;
+        crate::prune::touch(&path);
+        Some(wasm)
     }
 
-    /// Stores `wasm` under `key`; a cache that cannot be written is skipped, not fatal.
+    /// Stores `wasm` under `key`; a cache that cannot be written is skipped, not fatal. Every
+    /// [`PRUNE_EVERY`]th store of a process keeps the whole cache within its budget
+    /// ([`crate::prune`]).
     pub fn store(&self, key: &Key, wasm: &[u8]) {
         let (Some(dir), Some(path)) = (self.dir.as_ref(), self.path(key)) else {
             return;
@@ -97,6 +105,13 @@ impl ProgramCache {
             return;
         }
         let _ = write_atomically(&path, wasm);
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static STORES: AtomicU64 = AtomicU64::new(0);
+        if STORES.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY == 0
+            && let (Some(cache), Some(max)) = (dir.parent(), crate::prune::max_bytes())
+        {
+            crate::prune::prune(cache, max, Some(&path));
+        }
     }
 }
 
