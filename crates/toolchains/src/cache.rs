@@ -107,7 +107,9 @@ impl ProgramCache {
         let _ = write_atomically(&path, wasm);
         use std::sync::atomic::{AtomicU64, Ordering};
         static STORES: AtomicU64 = AtomicU64::new(0);
-        if STORES.fetch_add(1, Ordering::Relaxed) % PRUNE_EVERY == 0
+        if STORES
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PRUNE_EVERY)
             && let (Some(cache), Some(max)) = (dir.parent(), crate::prune::max_bytes())
         {
             crate::prune::prune(cache, max, Some(&path));
