@@ -46,6 +46,8 @@ pub struct Finished {
     pub stderr: String,
     /// How long it ran.
     pub elapsed: Duration,
+    /// The CPU time (user and system) it and the processes it waited for used.
+    pub cpu: Duration,
 }
 
 /// The Landlock access rights handled: every file-system right of ABI v5 and TCP of ABI v4.
@@ -125,23 +127,44 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     let pid = child.id() as i32;
     let mut timed_out = false;
     let mut pause = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(format!("waiting for the compiler: {e}")),
+    // wait4 rather than Child::try_wait: it also reports the CPU time the compiler got, which
+    // tells a compile too slow for its limit from a host too busy to run it.
+    let mut raw_status: libc::c_int = 0;
+    // SAFETY: rusage is plain data; all-zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: waits for our own child, with pointers to locals.
+        let reaped = unsafe { libc::wait4(pid, &mut raw_status, libc::WNOHANG, &mut usage) };
+        if reaped == pid {
+            break;
+        }
+        if reaped < 0 {
+            return Err(format!(
+                "waiting for the compiler: {}",
+                std::io::Error::last_os_error()
+            ));
         }
         if started.elapsed() >= confinement.wall {
             timed_out = true;
-            // SAFETY: kills the process group the child leads (it was started with its own).
-            unsafe { libc::killpg(pid, libc::SIGKILL) };
-            break child
-                .wait()
-                .map_err(|e| format!("waiting for the compiler: {e}"))?;
+            // SAFETY: kills the process group the child leads (it was started with its own),
+            // then reaps the child, as above.
+            unsafe {
+                libc::killpg(pid, libc::SIGKILL);
+                if libc::wait4(pid, &mut raw_status, 0, &mut usage) != pid {
+                    return Err(format!(
+                        "waiting for the compiler: {}",
+                        std::io::Error::last_os_error()
+                    ));
+                }
+            }
+            break;
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(10));
-    };
+    }
+    let status = std::process::ExitStatus::from_raw(raw_status);
+    let seconds = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
     // Helpers the compiler started may still hold stderr open: end them with it.
     // SAFETY: as above; the group may already be gone, which is fine.
     unsafe { libc::killpg(pid, libc::SIGKILL) };
@@ -157,6 +180,7 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
         ) && !timed_out,
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         elapsed: started.elapsed(),
+        cpu,
     })
 }
 
@@ -238,9 +262,31 @@ mod tests {
         assert!(finished.timed_out);
         assert!(!finished.success);
         assert!(
+            finished.cpu < Duration::from_millis(200),
+            "{:?}",
+            finished.cpu
+        );
+        assert!(
             finished.elapsed < Duration::from_secs(5),
             "{:?}",
             finished.elapsed
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn the_cpu_time_of_a_busy_compile_is_measured() {
+        let dir = temp_dir("busy");
+        let mut limits = confinement(&dir);
+        limits.wall = Duration::from_millis(700);
+        let mut command = Command::new("/bin/sh");
+        command.arg("-c").arg("while :; do :; done");
+        let finished = run(command, &limits).unwrap();
+        assert!(finished.timed_out);
+        assert!(
+            finished.cpu > Duration::from_millis(150),
+            "{:?}",
+            finished.cpu
         );
         std::fs::remove_dir_all(dir).ok();
     }

@@ -468,10 +468,7 @@ impl Toolchains {
         };
         let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
         if finished.timed_out {
-            return Err(CompileError::Program(format!(
-                "compilation took longer than the limit of {} s",
-                limits.wall.as_secs_f64()
-            )));
+            return Err(timed_out(finished.cpu, limits.wall));
         }
         if !finished.success {
             let mut message = clean_message(&finished.stderr, dir, limits.message_bytes);
@@ -489,6 +486,25 @@ impl Toolchains {
         std::fs::read(dir.join(output)).map_err(|e| {
             CompileError::Unavailable(format!("the compiler succeeded but wrote no program: {e}"))
         })
+    }
+}
+
+/// A compile stopped at the wall-clock limit: the program's fault when the compiler was busy on
+/// it most of that time, the host's when it got less than half of it (an overloaded machine),
+/// so that a slow host never turns a sound program into a compile error.
+fn timed_out(cpu: Duration, wall: Duration) -> CompileError {
+    if cpu * 2 >= wall {
+        CompileError::Program(format!(
+            "compilation took longer than the limit of {} s",
+            wall.as_secs_f64()
+        ))
+    } else {
+        CompileError::Unavailable(format!(
+            "the host is too busy to compile: the compiler got {:.1} s of CPU in the {} s \
+             compile limit, so the program was not judged",
+            cpu.as_secs_f64(),
+            wall.as_secs_f64()
+        ))
     }
 }
 
@@ -542,5 +558,31 @@ impl WorkDir {
 
     fn path(&self) -> &Path {
         self.0.path()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A compile that used its time is the program's fault; one starved of CPU is the host's.
+    #[test]
+    fn a_timeout_is_blamed_on_whoever_used_the_time() {
+        let wall = Duration::from_secs(20);
+        let table = [
+            (Duration::from_secs(19), true),
+            (Duration::from_secs(10), true),
+            (Duration::from_millis(9_900), false),
+            (Duration::from_secs(1), false),
+            (Duration::ZERO, false),
+        ];
+        for (cpu, programs_fault) in table {
+            let error = timed_out(cpu, wall);
+            assert_eq!(
+                matches!(error, CompileError::Program(_)),
+                programs_fault,
+                "{cpu:?}: {error}"
+            );
+        }
     }
 }

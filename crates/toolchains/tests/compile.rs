@@ -189,12 +189,23 @@ fn a_compile_that_runs_too_long_is_stopped() {
                 int main(){ return (int)(G<900, 900>::v & 1); }\n";
     // Build zig's C++ library first, outside this test's short limit.
     let _ = toolchains.compile(Language::Cpp, "int main(){}\n");
-    let started = std::time::Instant::now();
-    match toolchains.compile(Language::Cpp, bomb) {
-        Err(CompileError::Program(message)) => assert!(message.contains("limit"), "{message}"),
-        other => panic!("{other:?}"),
+    // On a machine too busy to give the compiler half of its time the compile is the host's
+    // fault, not the program's (a masked error, tried again by the next request): the other
+    // tests of this binary compile at the same time, so that may happen here too.
+    for attempt in 1..=4 {
+        let started = std::time::Instant::now();
+        let outcome = toolchains.compile(Language::Cpp, bomb);
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+        match outcome {
+            Err(CompileError::Program(message)) => {
+                assert!(message.contains("limit"), "{message}");
+                break;
+            }
+            Err(CompileError::Unavailable(message))
+                if message.contains("too busy") && attempt < 4 => {}
+            other => panic!("{other:?}"),
+        }
     }
-    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     std::fs::remove_dir_all(dir).ok();
 }
 
