@@ -416,10 +416,37 @@ fn env_check_reports_each_instance_and_fails_on_error_when_asked() {
         .arg(dir.join("episodes.jsonl"))
         .output()
         .unwrap();
-    assert!(run.status.success());
+    let output = String::from_utf8_lossy(&run.stdout);
+    let errors = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{output}\n{errors}");
     let lines = parse(&run.stdout);
-    assert_eq!(lines[0]["reward"], 1.0);
-    assert_eq!(lines[1]["status"], "fuel_exhausted");
+    assert_eq!(lines[0]["reward"], 1.0, "{output}\n{errors}");
+    assert_eq!(lines[1]["status"], "fuel_exhausted", "{output}\n{errors}");
+
+    // A reward that cannot be read says why: never a bare null with status "ok".
+    let episodes = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("reward-raises-{}.jsonl", std::process::id()));
+    std::fs::write(
+        &episodes,
+        "{\"id\": \"raises\", \"env_str\": \"codegym_v1@Hostile_4_I__RewardRaisesEnv@{}\", \"actions\": []}\n",
+    )
+    .unwrap();
+    let run = rewardbox()
+        .args(["env", "run"])
+        .arg(&dir)
+        .arg(&episodes)
+        .output()
+        .unwrap();
+    let lines = parse(&run.stdout);
+    assert_eq!(lines[0]["status"], "raised", "{lines:?}");
+    assert_eq!(lines[0]["reward"], Value::Null);
+    assert!(
+        lines[0]["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains("KeyError")),
+        "{lines:?}"
+    );
+    std::fs::remove_file(episodes).ok();
 }
 
 /// A compiled language whose compiler this host lacks is a masked verifier error that says what to

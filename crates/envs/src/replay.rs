@@ -13,7 +13,8 @@ use serde_json::{Value, json};
 /// Replays the episode of one input line (1-based `line`); the result is one JSON object:
 /// `{"line", "id", "env_str", "observation", "steps": [...], "reward", "done", "status"}`, where
 /// each step is `{"action", "ok", "observation", "fuel"}` or `{"action", "error", "kind"}` and
-/// `status` is `ok`, or how the episode could not go on (`bad_line`, `start_error`, a limit).
+/// `status` is `ok`, or how the episode could not go on (`bad_line`, `start_error`, a limit, or
+/// the error that kept the final reward from being read, such as `raised`, with a `detail`).
 pub fn replay(envs: &Environments, line: usize, text: &str) -> Value {
     let episode: Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -67,19 +68,36 @@ pub fn replay(envs: &Environments, line: usize, text: &str) -> Value {
             }
         }
     }
+    // The final reward and `finished`; should reading them fail, the episode says why instead of
+    // showing a bare null.
+    let mut detail = None;
     let (reward, done) = if status == "ok" {
+        let reward = session.reward();
+        let done = session.done();
+        if let Some(e) = reward.as_ref().err().or(done.as_ref().err()) {
+            status = match e {
+                EnvError::StepFailed { status, .. } | EnvError::Broken { status, .. } => {
+                    status.clone()
+                }
+                other => other.kind().to_string(),
+            };
+            detail = Some(format!("reading the reward: {e}"));
+        }
         (
-            session.reward().ok().map_or(Value::Null, |r| json!(r)),
-            session.done().ok().map_or(Value::Null, |d| json!(d)),
+            reward.map_or(Value::Null, |r| json!(r)),
+            done.map_or(Value::Null, |d| json!(d)),
         )
     } else {
         (Value::Null, Value::Null)
     };
-    let out = json!({
+    let mut out = json!({
         "line": line, "id": episode.get("id").cloned().unwrap_or(Value::Null), "env_str": env_str,
         "observation": session.first_observation(), "steps": steps, "reward": reward,
         "done": done, "status": status,
     });
+    if let Some(detail) = detail {
+        out["detail"] = json!(detail);
+    }
     session.close();
     out
 }
