@@ -145,20 +145,12 @@ fn cache_file_name(engine: &Engine, wasm: &[u8]) -> String {
     format!("{content}-{:016x}.cwasm", hasher.finish())
 }
 
+/// The cache directory may not exist yet; the write itself is the compiled-program cache's
+/// (a unique temp file renamed into place).
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path
         .parent()
         .expect("cache files live in the cache directory");
     std::fs::create_dir_all(dir)?;
-    let temporary = dir.join(format!(".{}.{}.tmp", std::process::id(), unique()));
-    std::fs::write(&temporary, bytes)?;
-    std::fs::rename(&temporary, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
-}
-
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    COUNTER.fetch_add(1, Ordering::Relaxed)
+    rewardbox_toolchains::cache::write_atomically(path, bytes)
 }

@@ -105,12 +105,11 @@ pub fn task_report(
     for (attack, r) in attacks.iter().zip(&result.results) {
         let kind = match attack.expect {
             _ if r.status != Status::Ok => Some(Kind::Unscored),
-            Expect::Wrong if r.score >= threshold && r.status == Status::Ok => Some(Kind::Exploit),
+            Expect::Wrong if r.score >= threshold => Some(Kind::Exploit),
             Expect::Right if r.score < threshold => Some(Kind::FalseRejection),
             Expect::Mutant => {
                 mutants += 1;
-                let weak = solution_score
-                    .is_some_and(|s| s >= threshold && r.status == Status::Ok && r.score >= s);
+                let weak = solution_score.is_some_and(|s| s >= threshold && r.score >= s);
                 survived += usize::from(weak);
                 weak.then_some(Kind::WeakTests)
             }
