@@ -208,6 +208,45 @@ fn scores_stdin_to_stdout() {
     );
 }
 
+/// A trainer that writes one task and waits for its result gets it while its pipe stays open,
+/// in worker processes and in-process alike.
+#[test]
+fn each_task_is_answered_before_the_input_ends() {
+    for jobs in ["2", "1"] {
+        let mut child = rewardbox()
+            .args(["score", "--quiet", "-j", jobs])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let (lines_tx, lines) = std::sync::mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+                let _ = lines_tx.send(line.unwrap());
+            }
+        });
+        for (i, answer) in ["391", "7"].iter().enumerate() {
+            let task = json!({"id": format!("t{i}"), "verifier": "exact", "reference": "391",
+                              "completions": [answer]});
+            writeln!(stdin, "{task}").unwrap();
+            stdin.flush().unwrap();
+            // Generous: a busy machine is not a failure; a scorer that waits for more input is.
+            let line = lines
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| {
+                    panic!("-j {jobs}: task {i} was not answered while the input stayed open")
+                });
+            let result: Value = serde_json::from_str(&line).unwrap();
+            assert_eq!(result["id"], format!("t{i}"));
+            assert_eq!(result["results"][0]["passed"], i == 0);
+        }
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+    }
+}
+
 #[test]
 fn a_missing_input_file_is_a_clear_error() {
     let run = rewardbox()

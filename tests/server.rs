@@ -161,7 +161,14 @@ fn cli_output(input: &str) -> String {
     })
     .unwrap();
     let mut out = Vec::new();
-    score_stream(&scorer, input.as_bytes(), &mut out, 4096, |_| {}).unwrap();
+    score_stream(
+        &scorer,
+        std::io::Cursor::new(input.as_bytes().to_vec()),
+        &mut out,
+        4096,
+        |_| {},
+    )
+    .unwrap();
     String::from_utf8(out).unwrap()
 }
 

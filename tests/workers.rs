@@ -24,7 +24,13 @@ fn score(
     workers: usize,
 ) -> std::io::Result<(Vec<TaskResult>, rewardbox::jsonl::Summary)> {
     let mut output = Vec::new();
-    let summary = score_stream_in_workers(&fake_worker(), workers, input, &mut output, |_| {})?;
+    let summary = score_stream_in_workers(
+        &fake_worker(),
+        workers,
+        std::io::Cursor::new(input.to_vec()),
+        &mut output,
+        |_| {},
+    )?;
     let results = String::from_utf8(output)
         .expect("UTF-8 output")
         .lines()
@@ -133,8 +139,14 @@ fn a_dying_worker_loses_only_the_task_that_kills_it_and_is_replaced() {
     command
         .args
         .insert(0, format!("FAKE_WORKER_MARK={}", mark.display()).into());
-    let summary = score_stream_in_workers(&command, 2, input.as_bytes(), &mut output, |_| {})
-        .expect("deaths do not stop the run");
+    let summary = score_stream_in_workers(
+        &command,
+        2,
+        std::io::Cursor::new(input.into_bytes()),
+        &mut output,
+        |_| {},
+    )
+    .expect("deaths do not stop the run");
     assert!(mark.exists(), "t7 did kill a worker once");
     let _ = std::fs::remove_file(&mark);
     let results: Vec<TaskResult> = String::from_utf8(output)

@@ -2,10 +2,12 @@
 //! order, repeat. Memory stays bounded by the chunk size whatever the input's length.
 
 use crate::batch::InputLine;
+use crate::input::{LineEvent, LineReader, trim_line_ending};
 use crate::scorer::Scorer;
 use crate::verdict::{Status, TaskResult};
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
+use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 /// Lines read and scored together. Large enough to keep every thread busy, small enough to keep
@@ -73,39 +75,49 @@ impl Summary {
 /// Scores every task line of `input`, writing one result line per task line to `output`, in order.
 /// Blank lines are skipped. `on_chunk` is called after each chunk with the running summary.
 ///
+/// Lines are read on a thread of their own and scored in chunks of what has arrived (at most
+/// `chunk_lines`), each chunk's results written and flushed before waiting for more: a caller that
+/// writes one task and waits for its result gets it while its input stays open.
+///
 /// Returns an error only for I/O failures; malformed lines become `invalid_task` results.
 pub fn score_stream(
     scorer: &Scorer,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
     chunk_lines: usize,
     mut on_chunk: impl FnMut(&Summary),
 ) -> std::io::Result<Summary> {
     let started = Instant::now();
+    let chunk_lines = chunk_lines.max(1);
     let mut summary = Summary::default();
     let mut line_number = 0usize;
-    let mut buffer = Vec::new();
-    let mut at_end = false;
-    while !at_end {
+    let (events_tx, events) = channel();
+    let mut reader = LineReader::start(input, events_tx, |e| e);
+    while !reader.at_end() {
+        // Read ahead one chunk; take what has arrived, waiting only when nothing has.
+        reader.want(chunk_lines);
         let mut chunk = Vec::with_capacity(chunk_lines);
-        while chunk.len() < chunk_lines {
-            buffer.clear();
-            let read = input.read_until(b'\n', &mut buffer)?;
-            if read == 0 {
-                at_end = true;
-                break;
+        let mut next = events.recv().ok();
+        while let Some(event) = next.take() {
+            reader.received(&event);
+            match event {
+                LineEvent::Line { text, read } => {
+                    line_number += 1;
+                    summary.bytes += read as u64;
+                    let text = trim_line_ending(&text);
+                    if !text.iter().all(u8::is_ascii_whitespace) {
+                        chunk.push(InputLine {
+                            number: line_number,
+                            text: std::str::from_utf8(text).map(str::to_owned).map_err(|_| ()),
+                        });
+                    }
+                }
+                LineEvent::End => break,
+                LineEvent::Failed(error) => return Err(error),
             }
-            line_number += 1;
-            summary.bytes += read as u64;
-            let text = trim_line_ending(&buffer);
-            if text.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            if chunk.len() < chunk_lines {
+                next = events.try_recv().ok();
             }
-            let text = std::str::from_utf8(text).map(str::to_owned).map_err(|_| ());
-            chunk.push(InputLine {
-                number: line_number,
-                text,
-            });
         }
         if chunk.is_empty() {
             continue;
@@ -122,15 +134,11 @@ pub fn score_stream(
             output.write_all(line.as_bytes())?;
             output.write_all(b"\n")?;
         }
+        output.flush()?;
         summary.elapsed = started.elapsed();
         on_chunk(&summary);
     }
     output.flush()?;
     summary.elapsed = started.elapsed();
     Ok(summary)
-}
-
-fn trim_line_ending(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
 }

@@ -28,6 +28,7 @@ pub mod compiled;
 pub mod deepgym;
 pub mod engine;
 pub mod host;
+pub mod input;
 pub mod javascript;
 pub mod jsonl;
 pub mod limits;

@@ -20,6 +20,7 @@
 //! saying so. A new worker takes the dead one's place.
 
 use crate::batch::InputLine;
+use crate::input::{LineEvent, LineReader, trim_line_ending};
 use crate::jsonl::Summary;
 use crate::scorer::Scorer;
 use crate::verdict::{CompletionResult, Status, TaskResult};
@@ -128,12 +129,16 @@ fn parse_piece(line: &str) -> std::io::Result<(String, InputLine)> {
 /// with `command`, writing one result line per task line to `output`, in order, like
 /// [`crate::jsonl::score_stream`]. `on_result` is called after each line is written.
 ///
+/// `input` is read on a thread of its own, a little ahead of the work handed out, so that a task
+/// is scored as soon as its line arrives: a caller that writes one task and waits for its result
+/// gets it without closing the input.
+///
 /// Returns an error for I/O failures and when workers cannot be started or keep dying before they
 /// answer anything.
 pub fn score_stream_in_workers(
     command: &WorkerCommand,
     workers: usize,
-    mut input: impl BufRead,
+    input: impl BufRead + Send + 'static,
     output: impl Write,
     mut on_result: impl FnMut(&Summary),
 ) -> std::io::Result<Summary> {
@@ -142,61 +147,25 @@ pub fn score_stream_in_workers(
     let mut pool = Pool {
         command: command.clone(),
         workers: Vec::new(),
-        events_tx,
+        events_tx: events_tx.clone(),
         silent_deaths: 0,
         us_per_completion: INITIAL_US_PER_COMPLETION,
     };
     for _ in 0..workers.max(1) {
         pool.spawn()?;
     }
+    let mut reader = LineReader::start(input, events_tx, Event::Input);
     let mut order = Ordered::new(output);
     let mut queue: VecDeque<Piece> = VecDeque::new();
     let mut queued_completions = 0usize;
     let mut line_number = 0usize;
-    let mut buffer = Vec::new();
-    let mut at_end = false;
     let mut next_piece = 0u64;
     loop {
-        // Read ahead while there is room: enough queued work for every worker's next hand.
+        // Ask for more input while there is room: enough queued work for every worker's next hand.
         let wanted = pool.budget() * pool.workers.len();
-        while !at_end && queued_completions < wanted && order.pending.len() < MAX_PENDING_LINES {
-            buffer.clear();
-            let read = input.read_until(b'\n', &mut buffer)?;
-            if read == 0 {
-                at_end = true;
-                break;
-            }
-            line_number += 1;
-            order.summary.bytes += read as u64;
-            let text = trim_line_ending(&buffer);
-            if text.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let Ok(text) = std::str::from_utf8(text) else {
-                order.push_done(TaskResult::invalid(
-                    None,
-                    Some(line_number),
-                    format!("line {line_number}: not valid UTF-8"),
-                ));
-                continue;
-            };
-            let pieces = split_task(text, pool.workers.len());
-            let slot = order.push_pending(line_number, pieces.len());
-            for (part, payload) in pieces.into_iter().enumerate() {
-                queued_completions += payload.completions.unwrap_or(1);
-                queue.push_back(Piece {
-                    id: next_piece,
-                    slot,
-                    part,
-                    completions: payload.completions,
-                    task_id: payload.task_id,
-                    payload: format!("{next_piece}\t{line_number}\t{}", payload.text),
-                    solo: false,
-                });
-                next_piece += 1;
-            }
+        if queued_completions < wanted && order.pending.len() < MAX_PENDING_LINES {
+            reader.want(READ_AHEAD_LINES);
         }
-        order.write_ready(started, &mut on_result)?;
 
         // Hand queued pieces to workers with room.
         let budget = pool.budget();
@@ -210,16 +179,56 @@ pub fn score_stream_in_workers(
                 worker.send(piece);
             }
         }
+        order.write_ready(started, &mut on_result)?;
 
         let busy = pool.workers.iter().any(|w| !w.held.is_empty());
-        if !busy && queue.is_empty() && at_end {
+        if !busy && queue.is_empty() && reader.at_end() {
             break;
         }
-        if !busy {
-            continue;
-        }
 
-        match events.recv().expect("the pool keeps a sender") {
+        // About to wait with no work queued (the input is slower than the workers): whoever reads
+        // the results gets what is ready now rather than when a buffer fills.
+        if queue.is_empty() {
+            order.output.flush()?;
+        }
+        let event = events.recv().expect("the pool keeps a sender");
+        if let Event::Input(input) = &event {
+            reader.received(input);
+        }
+        match event {
+            Event::Input(LineEvent::Line { text, read }) => {
+                line_number += 1;
+                order.summary.bytes += read as u64;
+                let text = trim_line_ending(&text);
+                if text.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                let Ok(text) = std::str::from_utf8(text) else {
+                    order.push_done(TaskResult::invalid(
+                        None,
+                        Some(line_number),
+                        format!("line {line_number}: not valid UTF-8"),
+                    ));
+                    continue;
+                };
+                let pieces = split_task(text, pool.workers.len());
+                let slot = order.push_pending(line_number, pieces.len());
+                for (part, payload) in pieces.into_iter().enumerate() {
+                    queued_completions += payload.completions.unwrap_or(1);
+                    queue.push_back(Piece {
+                        id: next_piece,
+                        slot,
+                        part,
+                        completions: payload.completions,
+                        task_id: payload.task_id,
+                        payload: format!("{next_piece}\t{line_number}\t{}", payload.text),
+                        solo: false,
+                    });
+                    next_piece += 1;
+                }
+            }
+            Event::Input(LineEvent::End) => {}
+            Event::Input(LineEvent::Failed(error)) => return Err(error),
             Event::Answer {
                 worker,
                 piece,
@@ -267,12 +276,11 @@ pub fn score_stream_in_workers(
                         queue.push_front(piece);
                     }
                 }
-                if !(at_end && queue.is_empty()) {
+                if !(reader.at_end() && queue.is_empty()) {
                     pool.spawn()?;
                 }
             }
         }
-        order.write_ready(started, &mut on_result)?;
     }
     order.write_ready(started, &mut on_result)?;
     order.output.flush()?;
@@ -280,6 +288,9 @@ pub fn score_stream_in_workers(
     order.summary.elapsed = started.elapsed();
     Ok(order.summary)
 }
+
+/// Lines read ahead of what the parent has taken, at most.
+const READ_AHEAD_LINES: usize = 64;
 
 /// One piece of a task: a whole task line, or a run of its completions.
 struct Piece {
@@ -544,6 +555,8 @@ fn join_parts(line: usize, mut parts: Vec<TaskResult>) -> TaskResult {
 }
 
 enum Event {
+    /// A line of the input, its end, or a read error.
+    Input(LineEvent),
     /// A result line from a worker.
     Answer {
         worker: u64,
@@ -587,7 +600,10 @@ impl Pool {
     fn spawn(&mut self) -> std::io::Result<()> {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut child = Command::new(&self.command.program)
+        let mut command = Command::new(&self.command.program);
+        // The worker ends with this process, whatever it is doing (rewardbox_lifeline).
+        rewardbox_lifeline::bind_to_parent(&mut command);
+        let mut child = command
             .args(&self.command.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -693,9 +709,4 @@ fn feed(stdin: ChildStdin, pieces: Receiver<String>) {
             return;
         }
     }
-}
-
-fn trim_line_ending(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
 }

@@ -17,7 +17,10 @@ pub fn attacks(cmd: &str, task: &AuditTask) -> Result<Vec<Attack>, String> {
     if let Some(solution) = &task.solution {
         input["solution"] = Value::from(solution.clone());
     }
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    // The attacker ends with the audit that asked it, whatever it is doing.
+    rewardbox_lifeline::bind_to_parent(&mut command);
+    let mut child = command
         .arg("-c")
         .arg(cmd)
         .stdin(Stdio::piped())

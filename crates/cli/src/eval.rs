@@ -88,9 +88,11 @@ pub fn run(args: EvalArgs) -> anyhow::Result<bool> {
     }
     let progress = progress_bar(scorable, args.quiet);
     let mut scored = Vec::new();
-    let summary: Summary = args.scoring.score(lines.as_bytes(), &mut scored, |s| {
-        progress.set_position(s.completions);
-    })?;
+    let summary: Summary =
+        args.scoring
+            .score(std::io::Cursor::new(lines.into_bytes()), &mut scored, |s| {
+                progress.set_position(s.completions);
+            })?;
     progress.finish_and_clear();
     let results: Vec<TaskResult> = String::from_utf8(scored)
         .context("the scorer's output is not UTF-8")?

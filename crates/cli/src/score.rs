@@ -114,7 +114,7 @@ impl ScoringArgs {
     /// rate reported through `progress` is the scoring rate.
     pub fn score(
         &self,
-        input: impl BufRead,
+        input: impl BufRead + Send + 'static,
         output: impl Write,
         progress: impl FnMut(&Summary),
     ) -> anyhow::Result<Summary> {
@@ -141,9 +141,9 @@ impl ScoringArgs {
 
 /// Runs `rewardbox score`.
 pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
-    let (input, input_len): (Box<dyn Read>, Option<u64>) = match &args.input {
-        None => (Box::new(std::io::stdin().lock()), None),
-        Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin().lock()), None),
+    let (input, input_len): (Box<dyn Read + Send>, Option<u64>) = match &args.input {
+        None => (Box::new(std::io::stdin()), None),
+        Some(p) if p.as_os_str() == "-" => (Box::new(std::io::stdin()), None),
         Some(path) => {
             let file = File::open(path)
                 .with_context(|| format!("cannot open the tasks file {}", path.display()))?;
@@ -188,6 +188,8 @@ pub struct WorkerArgs {
 
 /// Runs one scoring worker on standard input and output (started by `score` and `eval`).
 pub fn run_worker(args: WorkerArgs) -> anyhow::Result<()> {
+    // A worker ends with its parent, whatever it is doing (scoring, blocked reading or writing).
+    rewardbox_lifeline::watch_parent();
     let scorer = Scorer::new(args.engine.scorer_options(Some(1))?)?;
     let input = BufReader::with_capacity(1 << 20, std::io::stdin().lock());
     serve_worker(&scorer, input, std::io::stdout().lock()).context("scoring worker")

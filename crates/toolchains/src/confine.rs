@@ -76,16 +76,20 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     let memory = confinement.memory_bytes;
     let file = confinement.file_bytes;
     let cpu_seconds = confinement.wall.as_secs() + 2;
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
     command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .process_group(0);
     // SAFETY: the closure runs in the forked child before exec. It makes only system calls
-    // (setrlimit, prctl and the Landlock calls) on data prepared by the parent; the mutex was
+    // (prctl, getppid, setrlimit and the Landlock calls) on data prepared by the parent; the mutex was
     // created for this spawn and no other thread can hold it.
     unsafe {
         command.pre_exec(move || {
+            // The compiler ends with the process that waits for it.
+            rewardbox_lifeline::die_with(parent)?;
             limit(libc::RLIMIT_DATA, memory)?;
             limit(libc::RLIMIT_FSIZE, file)?;
             limit(libc::RLIMIT_CPU, cpu_seconds)?;
