@@ -11,10 +11,11 @@
 
 use rayon::prelude::*;
 use rewardbox::ComponentCache;
-use rewardbox::engine::{EpochTicker, build_engine};
-use rewardbox::limits::Limits;
-use rewardbox::runner::Runners;
-use rewardbox_toolchains::toolchain::{CompileLimits, on_path};
+use rewardbox::Limits;
+use rewardbox::runners::Runners;
+use rewardbox::sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, EpochTicker, build_engine};
+use rewardbox_toolchains::program::on_path;
+use rewardbox_toolchains::toolchain::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,7 +32,7 @@ const AB_RUNS: usize = 600;
 fn limits() -> Limits {
     Limits {
         wall_ms: 60_000,
-        ..rewardbox::runner::CANDIDATE_DEFAULT
+        ..rewardbox::runners::CANDIDATE_DEFAULT
     }
 }
 
@@ -198,10 +199,10 @@ fn main() {
     let cache_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache");
     // Compiled programs from earlier runs would make "first run" a cache hit.
     let _ = std::fs::remove_dir_all(cache_dir.join("programs"));
-    let engine = build_engine(threads).expect("engine");
+    let engine = build_engine(threads, DEFAULT_INSTANCES_PER_THREAD).expect("engine");
     let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir), limits())
-        .expect("runners");
+    let runners =
+        Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir)).expect("runners");
     let limits = limits();
 
     // 1. Compile time.

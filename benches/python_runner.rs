@@ -11,9 +11,12 @@
 
 use rayon::prelude::*;
 use rewardbox::ComponentCache;
-use rewardbox::engine::{EpochTicker, build_engine_with_fuel};
-use rewardbox::limits::Limits;
-use rewardbox::runner::Runners;
+use rewardbox::Limits;
+use rewardbox::runners::Runners;
+use rewardbox::runners::Runtime;
+use rewardbox::sandbox::engine::{
+    DEFAULT_INSTANCES_PER_THREAD, EpochTicker, build_engine_with_fuel,
+};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -40,10 +43,10 @@ fn cache() -> ComponentCache {
 /// on stdin, runs `runs` fresh instances and exits.
 fn child(runs: usize) {
     let limits = limits();
-    let engine = build_engine_with_fuel(1, true).expect("engine");
+    let engine = build_engine_with_fuel(1, DEFAULT_INSTANCES_PER_THREAD, true).expect("engine");
     let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), cache(), limits).expect("runners");
-    let python = runners.get("python").expect("runner");
+    let runners = Runners::new(engine.clone(), cache()).expect("runners");
+    let python = runners.python().expect("runner");
     for i in 0..10 {
         python.run(&engine, TRIVIAL, "", &limits, i);
     }
@@ -98,12 +101,11 @@ fn main() {
     let cache = cache();
     let limits = limits();
 
-    let engine = build_engine_with_fuel(threads, true).expect("engine");
+    let engine =
+        build_engine_with_fuel(threads, DEFAULT_INSTANCES_PER_THREAD, true).expect("engine");
     let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), cache.clone(), limits).expect("runners");
-    let python = runners
-        .get("python")
-        .expect("this build has the Python runner");
+    let runners = Runners::new(engine.clone(), cache.clone()).expect("runners");
+    let python = runners.python().expect("this build has the Python runner");
 
     // 1. Start-up.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -177,10 +179,11 @@ fn main() {
     let fuel_s = started.elapsed().as_secs_f64();
     assert_eq!(fueled.stdout, expected, "{}", fueled.stderr);
 
-    let engine_nofuel = build_engine_with_fuel(1, false).expect("engine");
+    let engine_nofuel =
+        build_engine_with_fuel(1, DEFAULT_INSTANCES_PER_THREAD, false).expect("engine");
     let _ticker2 = EpochTicker::start(&engine_nofuel);
-    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache, limits).expect("runners");
-    let python_nofuel = runners_nofuel.get("python").expect("runner");
+    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache).expect("runners");
+    let python_nofuel = runners_nofuel.python().expect("runner");
     python_nofuel.run(&engine_nofuel, TRIVIAL, "", &limits, 0);
     let started = Instant::now();
     let unfueled = python_nofuel.run(&engine_nofuel, HEAVY, "", &limits, 0);

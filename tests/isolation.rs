@@ -9,7 +9,8 @@
 mod common;
 
 use rewardbox::Limits;
-use rewardbox::runner::CANDIDATE_DEFAULT;
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::runners::Runtime;
 
 /// Changes everything it can, checks that each change took effect in its own interpreter, and
 /// says which file-system writes the sandbox allowed.
@@ -123,18 +124,18 @@ fn a_live_candidate_sees_nothing_of_the_one_before() {
     let engine = scorer.engine();
     let limits: Limits = CANDIDATE_DEFAULT;
     let report = |source: &str| {
-        let mut live = python
-            .open_live(engine, source, &limits, 0)
-            .unwrap_or_else(|e| panic!("the candidate opens: {e:?}"));
+        let mut live =
+            rewardbox::host::live::LiveCandidate::open(&python, engine, source, &limits, 0)
+                .unwrap_or_else(|e| panic!("the candidate opens: {e:?}"));
         live.take_output().stdout
     };
     let baseline = report(OBSERVER);
     assert!(baseline.contains("\"gc\": true"), "{baseline}");
     for round in 0..3 {
         // Held open while the next one runs, as a verifier holding two candidates would.
-        let mut mutator = python
-            .open_live(engine, MUTATOR, &limits, 0)
-            .unwrap_or_else(|e| panic!("the mutator opens: {e:?}"));
+        let mut mutator =
+            rewardbox::host::live::LiveCandidate::open(&python, engine, MUTATOR, &limits, 0)
+                .unwrap_or_else(|e| panic!("the mutator opens: {e:?}"));
         assert!(mutator.take_output().stdout.starts_with("mutated True"));
         assert_eq!(
             report(OBSERVER),

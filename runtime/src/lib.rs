@@ -14,40 +14,40 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 //!
-//! Where things live: the engine and its epoch ticker in [`engine`], the compiled-component cache
-//! in [`cache`], one job's store and every limit's enforcement in [`sandbox`], the limits and
-//! their defaults in [`limits`], the result taxonomy in [`verdict`], the parallel fan-out in
-//! [`batch`], and streaming JSONL in [`jsonl`].
+//! # Layers
+//!
+//! The runtime is built in four layers; each uses only the ones below it.
+//!
+//! 1. [`sandbox`], the sandbox core: engine, compiled-component cache, one job's store, limits,
+//!    output capture, clocks, sleeps. Knows only wasmtime.
+//! 2. [`runners`]: the candidate runtimes (CPython, JavaScript, compiled languages) behind one
+//!    trait; `run` and `call` in fresh sandboxes.
+//! 3. [`host`]: what trusted instances are offered, the `sandbox` interface of `wit/`: candidate
+//!    runs, live candidates, Python verifiers.
+//! 4. The scorer, at the crate root: tasks ([`task`]), verifiers ([`verifier`], [`registry`],
+//!    [`builtin`]), the parallel fan-out ([`batch`]), streaming JSONL ([`jsonl`], [`input`]),
+//!    worker processes ([`workers`]), results ([`verdict`]).
+
+pub mod host;
+pub mod runners;
+pub mod sandbox;
 
 pub mod batch;
-pub mod bindings;
 pub mod builtin;
-pub mod cache;
-pub mod capture;
-pub mod compiled;
 pub mod deepgym;
-pub mod engine;
-pub mod host;
 pub mod input;
-pub mod javascript;
 pub mod jsonl;
-pub mod limits;
-pub mod live;
-pub mod memo;
-pub mod python;
 pub mod registry;
-pub mod runner;
-pub mod sandbox;
 pub mod scorer;
-pub mod sleep;
 pub mod task;
 pub mod verdict;
 pub mod verifier;
 pub mod workers;
 
 pub use batch::InputLine;
-pub use cache::ComponentCache;
-pub use limits::{LimitOverrides, Limits};
-pub use scorer::{Scorer, ScorerOptions, VerifierPaths};
+pub use registry::VerifierPaths;
+pub use sandbox::cache::ComponentCache;
+pub use sandbox::limits::{LimitOverrides, Limits};
+pub use scorer::{Scorer, ScorerOptions, precompile};
 pub use task::{Task, TaskError};
 pub use verdict::{CaseResult, CaseStatus, CompletionResult, Status, TaskResult};

@@ -4,59 +4,61 @@
 //! on first use (a Python verifier once per distinct source), and shared by every thread.
 
 use crate::builtin;
-use crate::cache::ComponentCache;
-use crate::limits::Limits;
-use crate::runner::Runners;
-use crate::sandbox::JobState;
-use crate::scorer::VerifierPaths;
+use crate::host::HostServices;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::limits::Limits;
 use crate::task::Task;
 use crate::verifier::{Judge, PythonVerifier, VerifierComponent};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
-use wasmtime::Engine;
-use wasmtime::component::Linker;
+
+/// Which paths a task's `"verifier"` may name (a component or a Python file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VerifierPaths {
+    /// Any path this process can read (the CLI and library: the user's own files).
+    Any,
+    /// Only files inside this directory, named relative to it (a server's operator allows them).
+    Within(std::path::PathBuf),
+    /// None: built-ins and `python` with `verifier_code` only (a server without an allowed
+    /// directory).
+    Forbidden,
+}
 
 type Loaded = Result<Arc<dyn Judge>, String>;
 
 /// Every verifier this process has loaded, by name or path.
 pub struct VerifierRegistry {
-    engine: Engine,
-    linker: Linker<JobState>,
+    services: Arc<HostServices>,
     cache: ComponentCache,
-    runners: Arc<Runners>,
     limits: Limits,
     paths: VerifierPaths,
     loaded: Mutex<HashMap<String, Arc<OnceLock<Loaded>>>>,
 }
 
 impl VerifierRegistry {
-    /// A registry that compiles with `engine`, links with `linker`, caches in `cache`, and gives
-    /// its verifiers `runners` for their candidates; Python verifiers are compiled with `limits`;
-    /// tasks may name verifier files as `paths` allows.
+    /// A registry whose verifiers are compiled for, linked with and served by `services`, cached in
+    /// `cache`; Python verifiers are compiled with `limits`; tasks may name verifier files as
+    /// `paths` allows.
     pub fn new(
-        engine: Engine,
-        linker: Linker<JobState>,
+        services: Arc<HostServices>,
         cache: ComponentCache,
-        runners: Arc<Runners>,
         limits: Limits,
         paths: VerifierPaths,
     ) -> Self {
         VerifierRegistry {
-            engine,
-            linker,
+            services,
             cache,
-            runners,
             limits,
             paths,
             loaded: Mutex::default(),
         }
     }
 
-    /// The runtimes the verifiers' candidates run in.
-    pub fn runners(&self) -> &Arc<Runners> {
-        &self.runners
+    /// What the verifiers are offered: the runners of their candidates, the trusted CPython.
+    pub fn services(&self) -> &Arc<HostServices> {
+        &self.services
     }
 
     /// The file `spec` names, as the path policy allows.
@@ -100,7 +102,7 @@ impl VerifierRegistry {
                     .map(|b| format!("{b:02x}"))
                     .collect();
                 self.load_once(&format!("python:{digest}"), || {
-                    PythonVerifier::new("python", source, self.runners.clone(), &self.limits)
+                    PythonVerifier::new("python", source, self.services.clone(), &self.limits)
                         .map(|v| Arc::new(v) as Arc<dyn Judge>)
                         .map_err(|e| format!("\"verifier_code\" cannot be used: {e}"))
                 })
@@ -121,7 +123,7 @@ impl VerifierRegistry {
             return self.load_once(&format!("python-path:{}", path.display()), || {
                 let source = std::fs::read_to_string(&path)
                     .map_err(|e| format!("cannot read the Python verifier {spec:?}: {e}"))?;
-                PythonVerifier::new(spec, &source, self.runners.clone(), &self.limits)
+                PythonVerifier::new(spec, &source, self.services.clone(), &self.limits)
                     .map(|v| Arc::new(v) as Arc<dyn Judge>)
                     .map_err(|e| format!("the Python verifier {spec:?} cannot be used: {e}"))
             });
@@ -155,9 +157,9 @@ impl VerifierRegistry {
     fn compile(&self, name: &str, wasm: &[u8]) -> Loaded {
         let component = self
             .cache
-            .load(&self.engine, wasm)
+            .load(self.services.engine(), wasm)
             .map_err(|e| format!("verifier {name:?}: {e:#}"))?;
-        VerifierComponent::new(name, &component, &self.linker, self.runners.clone())
+        VerifierComponent::new(name, &component, self.services.clone())
             .map(|v| Arc::new(v) as Arc<dyn Judge>)
             .map_err(|e| format!("{e:#}"))
     }

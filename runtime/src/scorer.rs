@@ -1,29 +1,15 @@
 //! The [`Scorer`]: everything built once per process — the engine and its epoch ticker, the linker,
 //! the verifier registry with its compiled components, and the thread pool — shared by every job.
 
-use crate::bindings::Verifier;
-use crate::cache::ComponentCache;
-use crate::engine::{EpochTicker, build_engine};
-use crate::limits::Limits;
-use crate::registry::VerifierRegistry;
-use crate::runner::Runners;
-use crate::sandbox::JobState;
+use crate::host::{HostServices, INSTANCES_PER_THREAD};
+use crate::registry::{VerifierPaths, VerifierRegistry};
+use crate::runners::Runners;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::engine::{EpochTicker, build_engine};
+use crate::sandbox::limits::Limits;
 use crate::verifier::Judge;
 use std::sync::Arc;
 use wasmtime::Engine;
-use wasmtime::component::{HasSelf, Linker};
-
-/// Which paths a task's `"verifier"` may name (a component or a Python file).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum VerifierPaths {
-    /// Any path this process can read (the CLI and library: the user's own files).
-    Any,
-    /// Only files inside this directory, named relative to it (a server's operator allows them).
-    Within(std::path::PathBuf),
-    /// None: built-ins and `python` with `verifier_code` only (a server without an allowed
-    /// directory).
-    Forbidden,
-}
 
 /// How a [`Scorer`] is set up.
 #[derive(Debug, Clone)]
@@ -79,17 +65,14 @@ impl Scorer {
             .num_threads(threads)
             .thread_name(|i| format!("rewardbox-{i}"))
             .build()?;
-        let engine = build_engine(threads)?;
-        let linker = build_linker(&engine)?;
+        let engine = build_engine(threads, INSTANCES_PER_THREAD)?;
         let ticker = EpochTicker::start(&engine);
-        let mut runners = Runners::new(engine.clone(), options.cache.clone(), options.limits)?;
+        let mut runners = Runners::new(engine.clone(), options.cache.clone())?;
         runners.max_candidate = options.max_candidate_limits;
-        let runners = Arc::new(runners);
+        let services = HostServices::new(Arc::new(runners), options.limits)?;
         let registry = VerifierRegistry::new(
-            engine.clone(),
-            linker,
+            services,
             options.cache.clone(),
-            runners,
             options.limits,
             options.verifier_paths.clone(),
         );
@@ -119,7 +102,12 @@ impl Scorer {
 
     /// The candidate runtimes this scorer's verifiers use (the CPython component, the memos).
     pub fn runners(&self) -> &Arc<Runners> {
-        self.registry.runners()
+        self.registry.services().runners()
+    }
+
+    /// What this scorer's trusted instances are offered (the runners, the trusted CPython).
+    pub fn services(&self) -> &Arc<HostServices> {
+        self.registry.services()
     }
 
     /// Runs `work` on the scorer's thread pool (where instances of its engine are sized to run),
@@ -135,14 +123,24 @@ impl Scorer {
     }
 }
 
-/// The linker every verifier is instantiated with: WASI (sync) and the host's `sandbox` interface.
-fn build_linker(engine: &Engine) -> anyhow::Result<Linker<JobState>> {
-    let mut linker = Linker::new(engine);
-    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-        .map_err(|e| anyhow::anyhow!("linking WASI: {e}"))?;
-    crate::sleep::cap_sleeps(&mut linker)
-        .map_err(|e| anyhow::anyhow!("linking capped sleeps: {e}"))?;
-    Verifier::add_to_linker::<JobState, HasSelf<JobState>>(&mut linker, |state| state)
-        .map_err(|e| anyhow::anyhow!("linking the sandbox interface: {e}"))?;
-    Ok(linker)
+/// Compiles the CPython runtime and every built-in verifier into `cache` unless they are there
+/// already, so that processes started afterwards (scoring workers) load them instead of each
+/// compiling its own. Returns how many were compiled.
+pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
+    if cache.dir().is_none() {
+        return Ok(0);
+    }
+    let engine = build_engine(1, INSTANCES_PER_THREAD)?;
+    let mut wasms: Vec<&[u8]> = crate::builtin::BUILTINS.iter().map(|b| b.wasm).collect();
+    wasms.dedup_by_key(|w| w.as_ptr());
+    wasms.extend(crate::runners::PYTHON_RUNNER_WASM);
+    wasms.push(crate::runners::javascript::JS_RUNNER_WASM);
+    let mut compiled = 0;
+    for wasm in wasms {
+        if !cache.contains(&engine, wasm) {
+            cache.load(&engine, wasm)?;
+            compiled += 1;
+        }
+    }
+    Ok(compiled)
 }

@@ -1,18 +1,17 @@
 //! Verifiers ready to run: a component compiled and pre-linked once ([`VerifierPre`]), or a Python
 //! verifier compiled once ([`PythonVerifier`]); each called once per completion in a fresh [`Job`].
 
-use crate::bindings::VerifierPre;
-use crate::bindings::types::{self, Prepared, PythonMode};
-use crate::host::HostContext;
-use crate::limits::Limits;
-use crate::python::PythonComponent;
-use crate::runner::Runners;
-use crate::sandbox::{Job, JobState};
+use crate::host::bindings::VerifierPre;
+use crate::host::bindings::types::{self, Prepared, PythonMode};
+use crate::host::python_verifier::TrustedPython;
+use crate::host::{HostServices, HostState};
+use crate::sandbox::Job;
+use crate::sandbox::limits::Limits;
 use crate::verdict::{CaseResult, CaseStatus, CompletionResult, Status};
 use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::Engine;
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::Component;
 
 /// What a verifier made of one completion.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,20 +42,19 @@ pub trait Judge: Send + Sync {
 /// A compiled verifier component, linked against the host and ready to instantiate.
 pub struct VerifierComponent {
     name: String,
-    pre: VerifierPre<JobState>,
-    runners: Arc<Runners>,
+    pre: VerifierPre<HostState>,
+    services: Arc<HostServices>,
 }
 
 impl VerifierComponent {
-    /// Links `component` (which must implement the `verifier` world) with `linker`; its
-    /// `sandbox` calls run candidates with `runners`.
+    /// Links `component` (which must implement the `verifier` world) with the host's linker; its
+    /// `sandbox` calls use `services`.
     pub fn new(
         name: &str,
         component: &Component,
-        linker: &Linker<JobState>,
-        runners: Arc<Runners>,
+        services: Arc<HostServices>,
     ) -> anyhow::Result<Self> {
-        let instance_pre = linker.instantiate_pre(component).map_err(|e| {
+        let instance_pre = services.linker().instantiate_pre(component).map_err(|e| {
             anyhow::anyhow!(
                 "{name} cannot be linked: {e:#} (does it implement the `verifier` world of wit/?)"
             )
@@ -67,7 +65,7 @@ impl VerifierComponent {
         Ok(VerifierComponent {
             name: name.to_string(),
             pre,
-            runners,
+            services,
         })
     }
 }
@@ -86,7 +84,7 @@ impl Judge for VerifierComponent {
         seed: u64,
     ) -> Judged {
         let started = Instant::now();
-        let host = HostContext::new(self.runners.clone(), seed);
+        let host = self.services.context(seed);
         let mut job = Job::new(engine, limits, seed, b"", host);
         let outcome = self
             .pre
@@ -118,8 +116,8 @@ impl Judge for VerifierComponent {
 /// that opens the candidate as a live candidate.
 pub struct PythonVerifier {
     name: String,
-    python: Arc<PythonComponent>,
-    runners: Arc<Runners>,
+    python: Arc<TrustedPython>,
+    services: Arc<HostServices>,
     prepared: Prepared,
 }
 
@@ -128,15 +126,15 @@ impl PythonVerifier {
     pub fn new(
         name: &str,
         source: &str,
-        runners: Arc<Runners>,
+        services: Arc<HostServices>,
         limits: &Limits,
     ) -> Result<Self, String> {
-        let python = runners.python()?;
-        let prepared = python.prepare(runners.engine(), PythonMode::Verifier, source, limits)?;
+        let python = services.python()?;
+        let prepared = python.prepare(services.engine(), PythonMode::Verifier, source, limits)?;
         Ok(PythonVerifier {
             name: name.to_string(),
             python,
-            runners,
+            services,
             prepared,
         })
     }
@@ -157,8 +155,8 @@ impl Judge for PythonVerifier {
     ) -> Judged {
         let started = Instant::now();
         let (verdict, fuel) = self.python.verify(
-            &self.runners,
             engine,
+            self.services.context(seed),
             &self.prepared,
             task_json,
             completion,

@@ -128,7 +128,7 @@ impl ScoringArgs {
             return score_stream(&scorer, input, output, DEFAULT_CHUNK_LINES, progress)
                 .context("scoring stopped by an I/O error");
         }
-        rewardbox::runner::precompile(&options.cache)?;
+        rewardbox::precompile(&options.cache)?;
         let mut args: Vec<OsString> = vec!["worker".into()];
         args.extend(self.engine.to_args());
         let command = WorkerCommand {

@@ -6,12 +6,13 @@
 
 use crate::env_str::EnvString;
 use crate::error::EnvError;
-use crate::session::{Session, SessionCell, SessionState, call_driver, status_name};
-use rewardbox::bindings::types::CallError;
-use rewardbox::engine::{EpochTicker, build_session_engine};
-use rewardbox::live::LiveCandidate;
-use rewardbox::python::PythonComponent;
-use rewardbox::runner::Runners;
+use crate::session::{Session, SessionCell, SessionState, SessionTable, call_driver, status_name};
+use rewardbox::host::HostServices;
+use rewardbox::host::live::LiveCandidate;
+use rewardbox::runners::Runners;
+use rewardbox::runners::bindings::types::CallError;
+use rewardbox::runners::python::PythonRunner;
+use rewardbox::sandbox::engine::{EpochTicker, build_session_engine};
 use rewardbox::{ComponentCache, Limits};
 use serde_json::json;
 use std::collections::HashMap;
@@ -76,10 +77,10 @@ struct EnvFile {
     code: Mutex<Option<serde_json::Value>>,
 }
 
-pub(crate) struct Inner {
+struct Inner {
     options: EnvOptions,
-    python: Arc<PythonComponent>,
-    runners: Arc<Runners>,
+    python: Arc<PythonRunner>,
+    services: Arc<HostServices>,
     sources: Mutex<HashMap<String, Arc<EnvFile>>>,
     sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
     /// Sessions alive or starting (a slot is taken before a start, so the cap holds).
@@ -100,11 +101,8 @@ impl Environments {
         );
         let engine = build_session_engine()?;
         let ticker = EpochTicker::start(&engine);
-        let runners = Arc::new(Runners::new(
-            engine.clone(),
-            options.cache.clone(),
-            options.limits,
-        )?);
+        let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
+        let services = HostServices::new(runners.clone(), options.limits)?;
         let python = runners.python().map_err(|e| anyhow::anyhow!(e))?;
         let nonce = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -114,7 +112,7 @@ impl Environments {
             inner: Arc::new(Inner {
                 options,
                 python,
-                runners,
+                services,
                 sources: Mutex::default(),
                 sessions: Mutex::default(),
                 alive: AtomicUsize::new(0),
@@ -252,25 +250,25 @@ impl Environments {
 
     /// The engine's runtimes (for the `sandbox` of Python verifiers run beside sessions).
     pub fn runners(&self) -> &Arc<Runners> {
-        &self.inner.runners
+        self.inner.services.runners()
+    }
+
+    /// What trusted instances beside the sessions are offered (an episode's scripts).
+    pub fn services(&self) -> &Arc<HostServices> {
+        &self.inner.services
     }
 }
 
-impl Inner {
-    pub(crate) fn now_ms(&self) -> u64 {
+impl SessionTable for Inner {
+    fn now_ms(&self) -> u64 {
         self.epoch.elapsed().as_millis() as u64
     }
 
-    pub(crate) fn step_limits(&self) -> Limits {
+    fn step_limits(&self) -> Limits {
         self.options.limits
     }
 
-    fn new_id(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        format!("{:012x}{:08x}", self.nonce & 0xffff_ffff_ffff, n)
-    }
-
-    pub(crate) fn remove(&self, id: &str) -> bool {
+    fn remove(&self, id: &str) -> bool {
         let removed = self
             .sessions
             .lock()
@@ -281,6 +279,13 @@ impl Inner {
             self.alive.fetch_sub(1, Ordering::AcqRel);
         }
         removed
+    }
+}
+
+impl Inner {
+    fn new_id(&self) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        format!("{:012x}{:08x}", self.nonce & 0xffff_ffff_ffff, n)
     }
 
     /// Environment file `stem`.py, read once.
@@ -311,7 +316,7 @@ impl Inner {
         let limits = self.options.limits;
         let live = LiveCandidate::open(
             &self.python,
-            self.runners.engine(),
+            self.services.engine(),
             SESSION_PROGRAM,
             &limits,
             self.options.seed,

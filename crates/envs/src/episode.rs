@@ -20,8 +20,8 @@ use crate::environments::Environments;
 use crate::error::EnvError;
 use crate::session::status_name;
 use rewardbox::Limits;
-use rewardbox::bindings::types::RunStatus;
-use rewardbox::host::HostContext;
+use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
+use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
@@ -326,40 +326,46 @@ impl Episode {
 
     /// Runs Python `code` as `__main__` in a fresh sandbox with the workspace as working
     /// directory; `trusted` code (setup, verifiers) may open live candidates.
-    fn run_code(
-        &self,
-        code: &str,
-        writable: bool,
-        trusted: bool,
-    ) -> rewardbox::bindings::types::RunOutcome {
-        let program = rewardbox::python::program_in(WORKSPACE, code, "<step>");
+    fn run_code(&self, code: &str, writable: bool, trusted: bool) -> RunOutcome {
+        let program = program_in(WORKSPACE, code, "<step>");
         let options = self.envs.options();
         let limits = Limits {
             wall_ms: u64::from(self.spec.timeout_per_step) * 1000,
             ..options.limits
-        };
-        let runners = self.envs.runners();
-        let host = if trusted {
-            HostContext::new(runners.clone(), options.seed)
-        } else {
-            HostContext::default()
         };
         let mounts = [Mount {
             host: self.workspace.path(),
             guest: WORKSPACE,
             writable,
         }];
-        match runners.python() {
-            Ok(python) => python.run_with(
-                runners.engine(),
-                &program,
-                "",
-                &limits,
-                options.seed,
-                host,
-                &mounts,
-            ),
-            Err(message) => rewardbox::bindings::types::RunOutcome {
+        let services = self.envs.services();
+        let outcome = if trusted {
+            services.python().map(|python| {
+                python.run_trusted(
+                    services.engine(),
+                    services.context(options.seed),
+                    &program,
+                    "",
+                    &limits,
+                    options.seed,
+                    &mounts,
+                )
+            })
+        } else {
+            services.runners().python().map(|python| {
+                python.run_with_files(
+                    services.engine(),
+                    &program,
+                    "",
+                    &limits,
+                    options.seed,
+                    &mounts,
+                )
+            })
+        };
+        match outcome {
+            Ok(outcome) => outcome,
+            Err(message) => RunOutcome {
                 status: RunStatus::Crashed,
                 exit_code: None,
                 stdout: String::new(),

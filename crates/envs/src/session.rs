@@ -5,11 +5,11 @@
 //! limit, exits or traps fails and breaks the session (every later call says why); an exception
 //! the environment raises fails that call only. Other sessions never notice either.
 
-use crate::environments::Inner;
 use crate::error::EnvError;
 use crate::value::to_plain;
-use rewardbox::bindings::types::{CallError, RunStatus, Target};
-use rewardbox::live::LiveCandidate;
+use rewardbox::Limits;
+use rewardbox::host::live::LiveCandidate;
+use rewardbox::runners::bindings::types::{CallError, RunStatus, Target};
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -56,13 +56,23 @@ pub(crate) struct SessionCell {
     pub(crate) last_used_ms: AtomicU64,
 }
 
+/// What a session needs of the table that holds it (the environments that started it).
+pub(crate) trait SessionTable: Send + Sync {
+    /// Milliseconds since the table's start: when a session was last used.
+    fn now_ms(&self) -> u64;
+    /// The budget of one call into a session.
+    fn step_limits(&self) -> Limits;
+    /// Takes session `id` out of the table; whether it was there.
+    fn remove(&self, id: &str) -> bool;
+}
+
 /// A live session. Cheap to clone; every clone reaches the same session. `close` (or the idle
 /// time-to-live) ends it.
 #[derive(Clone)]
 pub struct Session {
     pub(crate) id: String,
     pub(crate) cell: Arc<SessionCell>,
-    pub(crate) owner: Arc<Inner>,
+    pub(crate) owner: Arc<dyn SessionTable>,
     pub(crate) observation: Arc<str>,
 }
 

@@ -19,6 +19,7 @@ mod codegym;
 mod error;
 mod guard;
 mod metrics;
+mod observe;
 pub mod options;
 mod reward;
 mod run_code;
@@ -50,17 +51,17 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/get_attribute", get(codegym::get_attribute))
         .route("/get_instance", get(codegym::get_instance))
         .route("/release_instance", get(codegym::release_instance))
-        .route("/metrics", get(metrics::metrics))
+        .route("/metrics", get(observe::metrics))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::admit,
         ));
     Router::new()
-        .route("/healthz", get(metrics::healthz))
+        .route("/healthz", get(observe::healthz))
         .merge(protected)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
-            metrics::observe,
+            observe::observe,
         ))
         .layer(DefaultBodyLimit::max(state.options.max_body_bytes))
         .with_state(state)

@@ -1,17 +1,10 @@
-//! `/healthz` and `/metrics` (Prometheus text): requests by route and status, completions by
-//! status, requests in flight, a latency histogram, live sessions.
+//! The counters the server keeps, rendered as Prometheus text: requests by route and status,
+//! completions by status, requests in flight, a latency histogram, live sessions.
 
-use crate::state::AppState;
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::header;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
 use rewardbox::verdict::Status;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 /// Upper bounds of the latency histogram's buckets, in seconds.
 const BUCKETS: [f64; 12] = [
@@ -67,6 +60,17 @@ impl Metrics {
         self.rejected.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts a request entering the server.
+    pub fn started(&self) {
+        self.in_flight.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a request leaving the server: its route, status and latency.
+    pub fn finished(&self, route: &str, status: u16, seconds: f64) {
+        self.in_flight.fetch_sub(1, Ordering::Relaxed);
+        self.record(route, status, seconds);
+    }
+
     fn record(&self, route: &str, status: u16, seconds: f64) {
         *self
             .requests
@@ -85,7 +89,8 @@ impl Metrics {
         h.sum += seconds;
     }
 
-    fn render(&self, live_sessions: usize) -> String {
+    /// The counters in Prometheus' text format, with `live_sessions` as a gauge.
+    pub fn render(&self, live_sessions: usize) -> String {
         let mut out = String::new();
         out.push_str(
             "# HELP rewardbox_http_requests_total HTTP requests by route and status code.\n",
@@ -130,37 +135,4 @@ impl Metrics {
         ));
         out
     }
-}
-
-/// Records every request's route, status and latency.
-pub async fn observe(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
-    let started = Instant::now();
-    state.metrics.in_flight.fetch_add(1, Ordering::Relaxed);
-    let response = next.run(request).await;
-    state.metrics.in_flight.fetch_sub(1, Ordering::Relaxed);
-    state.metrics.record(
-        &route,
-        response.status().as_u16(),
-        started.elapsed().as_secs_f64(),
-    );
-    response
-}
-
-/// `GET /healthz`: the server answers.
-pub async fn healthz() -> &'static str {
-    "ok\n"
-}
-
-/// `GET /metrics`.
-pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let live = state.envs.as_ref().map_or(0, |e| e.live_sessions());
-    (
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        state.metrics.render(live),
-    )
-        .into_response()
 }

@@ -19,10 +19,9 @@ use axum::extract::State;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rewardbox::Limits;
-use rewardbox::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::host::HostContext;
-use rewardbox::python::program_in;
-use rewardbox::runner::CANDIDATE_DEFAULT;
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
+use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
@@ -157,13 +156,12 @@ pub async fn run_code(
             writable: true,
         }];
         let outcome = worker.scorer.install(|| {
-            python.run_with(
+            python.run_with_files(
                 worker.scorer.engine(),
                 &program,
                 &stdin,
                 &limits,
                 worker.options.seed,
-                HostContext::default(),
                 &mounts,
             )
         });

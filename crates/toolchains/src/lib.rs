@@ -14,6 +14,7 @@
 pub mod cache;
 pub mod confine;
 pub mod language;
+pub mod program;
 pub mod prune;
 pub mod rustc;
 pub mod toolchain;

@@ -19,7 +19,7 @@ impl Rustc {
     pub fn locate() -> Result<Rustc, String> {
         let start = std::env::var_os("REWARDBOX_RUSTC")
             .map(PathBuf::from)
-            .or_else(|| crate::toolchain::on_path("rustc"))
+            .or_else(|| crate::program::on_path("rustc"))
             .ok_or_else(|| {
                 "Rust needs rustc, which is not installed: install rustup's toolchain, or set \
                  REWARDBOX_RUSTC to a rustc binary"
@@ -88,7 +88,7 @@ impl Rustc {
         .into_iter()
         .chain([format!(
             "-Clink-arg=-zstack-size={}",
-            crate::zig::STACK_BYTES
+            crate::program::STACK_BYTES
         )])
         .collect()
     }

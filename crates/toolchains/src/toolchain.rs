@@ -537,13 +537,6 @@ fn clean_message(stderr: &str, work: &Path, max: usize) -> String {
     message
 }
 
-/// `name` on `PATH`, if there.
-pub fn on_path(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-}
-
 /// A fresh private temp directory for the compiler, removed when dropped.
 struct WorkDir(tempfile::TempDir);
 

@@ -2,11 +2,9 @@
 //! one binary that `pip install ziglang` provides), confined to its own installation.
 
 use crate::language::Language;
+use crate::program::STACK_BYTES;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// Stack of a compiled program: 8 MiB, as on Linux, so that deep recursion behaves as natively.
-pub const STACK_BYTES: u64 = 8 << 20;
 
 /// A located zig installation.
 #[derive(Debug, Clone)]
@@ -26,7 +24,7 @@ impl Zig {
             None => option_env!("REWARDBOX_ZIG_HINT")
                 .map(PathBuf::from)
                 .into_iter()
-                .chain(crate::toolchain::on_path("zig"))
+                .chain(crate::program::on_path("zig"))
                 .collect(),
         };
         let binary = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {

@@ -13,26 +13,30 @@ use wasmtime::{
 /// whole ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 
-/// Components that may be alive at once per scoring thread: a verifier, a Python verifier it
-/// runs, and the live candidates that one opens (at most `host::MAX_OPEN_CANDIDATES`).
-const COMPONENTS_PER_THREAD: u32 = 2 + crate::host::MAX_OPEN_CANDIDATES as u32 + 2;
-
 /// Bytes of each linear memory and table kept mapped when a pooled slot is reused.
 const KEEP_RESIDENT_BYTES: usize = 16 << 20;
 
 /// Decommits gathered before one batch of system calls.
 const DECOMMIT_BATCH: usize = 64;
 
-/// Builds the engine. `concurrency` is the number of threads that will run jobs at once; the
-/// pooling allocator is sized for it.
-pub fn build_engine(concurrency: usize) -> anyhow::Result<Engine> {
-    build_engine_with_fuel(concurrency, true)
+/// Component instances the pool holds per thread when the caller does not say: a verifier, a
+/// Python verifier it runs, a few live candidates and their runs.
+pub const DEFAULT_INSTANCES_PER_THREAD: u32 = 8;
+
+/// Builds the engine. `concurrency` is the number of threads that will run jobs at once, each with
+/// at most `instances_per_thread` component instances alive; the pooling allocator is sized for it.
+pub fn build_engine(concurrency: usize, instances_per_thread: u32) -> anyhow::Result<Engine> {
+    build_engine_with_fuel(concurrency, instances_per_thread, true)
 }
 
 /// Builds the engine with fuel metering on or off. Without fuel, only the wall-clock limit bounds
 /// a run; rewardbox always meters fuel, and the benchmarks use this to measure what metering costs.
-pub fn build_engine_with_fuel(concurrency: usize, fuel: bool) -> anyhow::Result<Engine> {
-    let components = (concurrency as u32).max(1) * COMPONENTS_PER_THREAD + 8;
+pub fn build_engine_with_fuel(
+    concurrency: usize,
+    instances_per_thread: u32,
+    fuel: bool,
+) -> anyhow::Result<Engine> {
+    let components = (concurrency as u32).max(1) * instances_per_thread.max(1) + 8;
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(components)
         // A CPython component made by componentize-py holds about 14 core instances.

@@ -4,8 +4,8 @@
 //! group cheap when completions repeat, and a task's reference-side work (recording a task's
 //! asserts) happen once per task instead of once per completion.
 
-use crate::bindings::types::RunOutcome;
-use crate::limits::Limits;
+use crate::runners::bindings::types::RunOutcome;
+use crate::sandbox::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, OnceLock};

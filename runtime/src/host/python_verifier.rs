@@ -1,76 +1,52 @@
-//! The CPython component (`guests/python`, the `python` world): a candidate runtime that runs a
-//! program, calls its function, or holds it as a live candidate; and the trusted runtime of
-//! Python verifiers and asserts, which opens live candidates through the host's `sandbox`.
+//! The CPython component as the trusted runtime of Python verifiers and asserts
+//! (`sandbox.python-verify`, `"verifier": "python"`, `.py` verifiers) and of an episode's scripts:
+//! an instance that judges a completion and reaches the candidate only through the host's
+//! `sandbox` interface (live candidates in sandboxes of their own).
 //!
-//! Compiled and linked once per process; every use is a fresh instance in a fresh [`Job`].
-//! Verifier sources are compiled (`prepare`) once per process per distinct source.
+//! Linked once per process with the host's linker; every use is a fresh instance in a fresh
+//! [`Job`]. Verifier sources are compiled (`prepare`) once per process per distinct source.
 
-use crate::bindings::python::{Python, PythonPre};
-use crate::bindings::types::{CallError, Prepared, PythonMode, RunOutcome, Verdict, VerifyError};
-use crate::host::HostContext;
-use crate::limits::Limits;
-use crate::live::LiveCandidate;
-use crate::memo::{self, RunMemo, Weigh};
-use crate::runner::{Runners, call_in_fresh_jobs, run_outcome};
-use crate::sandbox::{Job, JobState, Mount};
+use crate::host::bindings::python::{Python, PythonPre};
+use crate::host::bindings::types::{Prepared, PythonMode, RunOutcome, VerifyError};
+use crate::host::context::{HostContext, HostState, PythonVerdict};
+use crate::runners::memo::{self, RunMemo, Weigh};
+use crate::runners::outcome::run_outcome;
+use crate::sandbox::limits::Limits;
+use crate::sandbox::{Job, Mount};
 use std::path::PathBuf;
-use std::sync::Arc;
 use wasmtime::Engine;
+use wasmtime::component::{Component, Linker};
 
-/// The CPython component, linked and ready to instantiate.
-pub struct PythonComponent {
-    pre: PythonPre<JobState>,
+/// The CPython component, linked as a trusted runtime and ready to instantiate.
+pub struct TrustedPython {
+    pre: PythonPre<HostState>,
     prepared: RunMemo<Result<Prepared, String>>,
 }
 
-/// How a Python verifier's run ended when it gave no verdict: it said why (`Err(VerifyError)`),
-/// or its instance failed (a limit, a trap), described.
-pub type PythonVerdict = Result<Verdict, VerifyError>;
-
-impl PythonComponent {
-    /// Wraps the linked component.
-    pub fn new(pre: PythonPre<JobState>) -> Self {
-        PythonComponent {
+impl TrustedPython {
+    /// Links the CPython `component` with the host's `linker`.
+    pub fn link(linker: &Linker<HostState>, component: &Component) -> Result<Self, String> {
+        let pre = linker
+            .instantiate_pre(component)
+            .and_then(PythonPre::new)
+            .map_err(|e| format!("linking the Python runtime for verifiers: {e:#}"))?;
+        Ok(TrustedPython {
             pre,
             prepared: RunMemo::default(),
-        }
+        })
     }
 
-    pub(crate) fn pre(&self) -> &PythonPre<JobState> {
-        &self.pre
-    }
-
-    /// Runs `source` with `stdin` in a fresh instance.
-    pub fn run(
-        &self,
-        engine: &Engine,
-        source: &str,
-        stdin: &str,
-        limits: &Limits,
-        seed: u64,
-    ) -> RunOutcome {
-        self.run_with(
-            engine,
-            source,
-            stdin,
-            limits,
-            seed,
-            HostContext::default(),
-            &[],
-        )
-    }
-
-    /// Runs `source` with `stdin` in a fresh instance that sees `mounts` and offers `host` (a
-    /// trusted program may open live candidates through it; a candidate's never can).
+    /// Runs `source` with `stdin` in a fresh trusted instance that sees `mounts` and may open
+    /// live candidates through `host` (an episode's setup and verifier scripts).
     #[allow(clippy::too_many_arguments)]
-    pub fn run_with(
+    pub fn run_trusted(
         &self,
         engine: &Engine,
+        host: HostContext,
         source: &str,
         stdin: &str,
         limits: &Limits,
         seed: u64,
-        host: HostContext,
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
         let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), host, mounts);
@@ -79,36 +55,6 @@ impl PythonComponent {
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_run(&mut job.store, source));
         run_outcome(&job, result)
-    }
-
-    /// Executes `source` once in a fresh instance and calls `entry` on each argument list. When the
-    /// instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per fresh
-    /// instance, so that each gets its own outcome.
-    pub fn call(
-        &self,
-        engine: &Engine,
-        source: &str,
-        entry: &str,
-        args_json: &[String],
-        limits: &Limits,
-        seed: u64,
-    ) -> Vec<Result<String, RunOutcome>> {
-        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
-            self.pre
-                .instantiate(&mut *store)
-                .and_then(|p: Python| p.call_call(&mut *store, source, entry, args))
-        })
-    }
-
-    /// Opens `source` as a live candidate with `limits`.
-    pub fn open_live(
-        &self,
-        engine: &Engine,
-        source: &str,
-        limits: &Limits,
-        seed: u64,
-    ) -> Result<LiveCandidate, CallError> {
-        LiveCandidate::open(self, engine, source, limits, seed)
     }
 
     /// `source` compiled as `mode`, once per process per distinct source (the compile error
@@ -135,13 +81,13 @@ impl PythonComponent {
     }
 
     /// Runs a prepared verifier on one completion in a fresh instance with `limits`, which may
-    /// open live candidates with `runners`; also the fuel the verifier used. The instance failing
-    /// (a limit, a trap) is `VerifyError::Failed` with the reason.
+    /// open live candidates through `host`; also the fuel the verifier used. The instance
+    /// failing (a limit, a trap) is `VerifyError::Failed` with the reason.
     #[allow(clippy::too_many_arguments)]
     pub fn verify(
         &self,
-        runners: &Arc<Runners>,
         engine: &Engine,
+        host: HostContext,
         prepared: &Prepared,
         task: &str,
         completion: &str,
@@ -157,7 +103,6 @@ impl PythonComponent {
             None
         };
         let mounts = files.as_ref().map(JudgeFiles::mounts).unwrap_or_default();
-        let host = HostContext::new(runners.clone(), seed);
         let mut job = Job::with_files(engine, limits, seed, b"", host, &mounts);
         let result = self
             .pre
@@ -172,57 +117,10 @@ impl PythonComponent {
         };
         (verdict, job.fuel_used())
     }
-
-    /// Prepares and runs `source` in one step, remembering identical verifications: what a
-    /// verifier's `sandbox.python-verify` does.
-    #[allow(clippy::too_many_arguments)]
-    pub fn prepare_and_verify(
-        &self,
-        runners: &Arc<Runners>,
-        engine: &Engine,
-        mode: PythonMode,
-        source: &str,
-        task: &str,
-        completion: &str,
-        limits: &Limits,
-        seed: u64,
-    ) -> PythonVerdict {
-        let prepared = self
-            .prepare(engine, mode, source, limits)
-            .map_err(|e| VerifyError::InvalidTask(format!("it does not compile: {e}")))?;
-        let key = memo::key(
-            &[
-                b"python-verify",
-                &[mode_byte(mode)],
-                source.as_bytes(),
-                task.as_bytes(),
-                completion.as_bytes(),
-            ],
-            limits,
-            seed,
-        );
-        runners.verdict_memo.get_or_compute(key, || {
-            self.verify(runners, engine, &prepared, task, completion, limits, seed)
-                .0
-        })
-    }
 }
 
-/// A Python program that runs `code` as `__main__` (its tracebacks naming `filename`) with `dir`
-/// as the working directory and first on `sys.path`: how a program is run over a mounted
-/// workspace.
-pub fn program_in(dir: &str, code: &str, filename: &str) -> String {
-    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
-    format!(
-        "import os as _rb_os, sys as _rb_sys\n_rb_os.chdir({dir})\n_rb_sys.path.insert(0, {dir})\n\
-         del _rb_os, _rb_sys\nexec(compile({code}, {filename}, \"exec\"), {{\"__name__\": \"__main__\"}})\n",
-        dir = quote(dir),
-        code = quote(code),
-        filename = quote(filename),
-    )
-}
-
-fn mode_byte(mode: PythonMode) -> u8 {
+/// The byte that stands for `mode` in memo keys.
+pub fn mode_byte(mode: PythonMode) -> u8 {
     match mode {
         PythonMode::Verifier => 0,
         PythonMode::Asserts => 1,

@@ -5,11 +5,12 @@
 //! Once per process: the toolchains. Once per distinct program: compiling it (cached on disk by
 //! the toolchains) and turning it into native code (kept in memory). Per run: an instance.
 
-use crate::bindings::types::{RunOutcome, RunStatus};
-use crate::host::HostContext;
-use crate::limits::Limits;
-use crate::runner::{crashed, failed, unsupported};
-use crate::sandbox::{Job, JobState};
+use crate::runners::bindings::types::{RunOutcome, RunStatus};
+use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::outcome::{crashed, failed, unsupported};
+use crate::runners::runtime::Runtime;
+use crate::sandbox::Job;
+use crate::sandbox::limits::Limits;
 use rewardbox_toolchains::cache::Key;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
 use std::collections::HashMap;
@@ -21,19 +22,28 @@ use wasmtime_wasi::p2::bindings::sync::CommandPre;
 /// Programs kept compiled to native code per process before the memo starts over.
 const NATIVE_ENTRIES: usize = 64;
 
-/// The compiled languages' runner: the toolchains, and the native code of programs seen lately.
+/// The compiled languages' runner: the toolchains, the linker of compiled programs, and the native
+/// code of programs seen lately.
 pub struct CompiledPrograms {
     toolchains: Toolchains,
-    native: Mutex<HashMap<Key, Arc<CommandPre<JobState>>>>,
+    linker: Linker<CandidateState>,
+    native: Mutex<HashMap<Key, Arc<CommandPre<CandidateState>>>>,
+}
+
+/// The runtime of one compiled language (see [`CompiledPrograms::runtime`]).
+pub struct CompiledRuntime {
+    programs: Arc<CompiledPrograms>,
+    language: Language,
 }
 
 impl CompiledPrograms {
-    /// A runner compiling with `toolchains`.
-    pub fn new(toolchains: Toolchains) -> Self {
-        CompiledPrograms {
+    /// A runner compiling with `toolchains`, its programs linked for `engine`.
+    pub fn new(engine: &Engine, toolchains: Toolchains) -> anyhow::Result<Self> {
+        Ok(CompiledPrograms {
             toolchains,
+            linker: candidate_linker(engine, None)?,
             native: Mutex::new(HashMap::new()),
-        }
+        })
     }
 
     /// The toolchains programs are compiled with.
@@ -45,10 +55,9 @@ impl CompiledPrograms {
     fn program(
         &self,
         engine: &Engine,
-        linker: &Linker<JobState>,
         language: Language,
         source: &str,
-    ) -> Result<Arc<CommandPre<JobState>>, RunOutcome> {
+    ) -> Result<Arc<CommandPre<CandidateState>>, RunOutcome> {
         let compiled = self
             .toolchains
             .compile(language, source)
@@ -66,7 +75,7 @@ impl CompiledPrograms {
             return Ok(pre.clone());
         }
         let pre = Component::new(engine, &*compiled.component)
-            .and_then(|component| linker.instantiate_pre(&component))
+            .and_then(|component| self.linker.instantiate_pre(&component))
             .and_then(CommandPre::new)
             .map_err(|e| crashed(&format!("loading the compiled program failed: {e:#}")))?;
         let pre = Arc::new(pre);
@@ -78,33 +87,33 @@ impl CompiledPrograms {
         Ok(pre)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<CommandPre<JobState>>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<CommandPre<CandidateState>>>> {
         self.native.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The runtime of programs in `language`.
+    pub fn runtime(self: &Arc<Self>, language: Language) -> CompiledRuntime {
+        CompiledRuntime {
+            programs: self.clone(),
+            language,
+        }
+    }
+
     /// Compiles `source` in `language` (cached) and runs it with `stdin` in a fresh instance.
-    #[allow(clippy::too_many_arguments)]
     pub fn run(
         &self,
         engine: &Engine,
-        linker: &Linker<JobState>,
         language: Language,
         source: &str,
         stdin: &str,
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let pre = match self.program(engine, linker, language, source) {
+        let pre = match self.program(engine, language, source) {
             Ok(pre) => pre,
             Err(outcome) => return outcome,
         };
-        let mut job = Job::new(
-            engine,
-            limits,
-            seed,
-            stdin.as_bytes(),
-            HostContext::default(),
-        );
+        let mut job = Job::new(engine, limits, seed, stdin.as_bytes(), ());
         let result = pre
             .instantiate(&mut job.store)
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));
@@ -122,5 +131,35 @@ impl CompiledPrograms {
             },
             Err(error) => failed(&job, &error),
         }
+    }
+}
+
+impl Runtime for CompiledRuntime {
+    fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        self.programs
+            .run(engine, self.language, source, stdin, limits, seed)
+    }
+
+    fn call(
+        &self,
+        _engine: &Engine,
+        _source: &str,
+        _entry: &str,
+        args_json: &[String],
+        _limits: &Limits,
+        _seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        let refused = unsupported(format!(
+            "a {} program cannot be called: it is run on stdin (`sandbox.run`)",
+            self.language.name()
+        ));
+        vec![Err(refused); args_json.len()]
     }
 }

@@ -1,18 +1,19 @@
-//! Once per job: a fresh [`Store`] with its limits and a WASI context that offers no filesystem,
-//! no network, no environment, a fake clock and a seeded random source. Also where every limit is
-//! enforced and where a failed run is classified.
+//! Once per job: a fresh [`Store`] with its limits and a WASI context that offers no network, no
+//! environment, fake clocks, a seeded random source and only the directories the host mounts.
+//! Also where a failed run is classified.
 
-use crate::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
-use crate::engine::{EPOCH_TICK, ticks_for};
-use crate::limits::Limits;
+use crate::sandbox::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
+use crate::sandbox::clocks::{FakeMonotonicClock, FakeWallClock};
+use crate::sandbox::engine::{EPOCH_TICK, ticks_for};
+use crate::sandbox::limits::Limits;
+use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
-use wasmtime::{Engine, ResourceLimiter, Store, Trap};
+use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
-use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
 
 /// A host directory a guest sees at `guest` (its only file system): read-only unless `writable`.
 #[derive(Debug, Clone, Copy)]
@@ -25,26 +26,43 @@ pub struct Mount<'a> {
     pub writable: bool,
 }
 
-/// The state of one job's store.
-pub struct JobState {
+/// The state of one job's store: WASI's context and resources, the memory limiter, the wall-clock
+/// deadline, and `ext`, what the layer that made the job keeps in it.
+pub struct JobState<X> {
     wasi: WasiCtx,
-    /// Resources of the guest: WASI's, and the live candidates a verifier opened.
-    pub(crate) table: ResourceTable,
+    /// Resources of the guest: WASI's, and whatever the layers above hand it (live candidates).
+    table: ResourceTable,
     limiter: MemoryLimiter,
-    /// What the host offers the guest beyond WASI (the `sandbox` interface for verifiers).
-    pub host: crate::host::HostContext,
     /// When the job's wall-clock budget ends: no sleep of the guest lasts past it.
-    pub(crate) wall_deadline: std::time::Instant,
+    wall_deadline: Instant,
+    /// Wall-clock ticks the job spent waiting on work that is not its own, not yet credited
+    /// back to its deadline.
+    credit_ticks: u64,
+    /// What the layer that made the job keeps in its store (the host's context for verifiers,
+    /// nothing for candidates).
+    pub ext: X,
 }
 
-impl JobState {
-    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sleep`]).
+impl<X> JobState<X> {
+    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sandbox::sleep`]).
     pub(crate) fn capped_sleep(&self, nanos: u64) -> u64 {
-        crate::sleep::cap(nanos, self.wall_deadline)
+        cap(nanos, self.wall_deadline)
+    }
+
+    /// The guest's resource table: where the layers above keep the resources they hand it.
+    pub fn table(&mut self) -> &mut ResourceTable {
+        &mut self.table
+    }
+
+    /// Gives the job back `waited` of wall clock: time it spent blocked on work that is not its
+    /// own (a verifier waiting for the candidate runs it asked for), so that its wall-clock limit
+    /// bounds its own work only. Credited at its next deadline.
+    pub fn credit_wall(&mut self, waited: Duration) {
+        self.credit_ticks += ticks_for(waited.as_millis() as u64);
     }
 }
 
-impl WasiView for JobState {
+impl<X: Send + 'static> WasiView for JobState<X> {
     fn ctx(&mut self) -> WasiCtxView<'_> {
         WasiCtxView {
             ctx: &mut self.wasi,
@@ -54,9 +72,9 @@ impl WasiView for JobState {
 }
 
 /// One job: a store, its captured output, and the limits it was built with.
-pub struct Job {
+pub struct Job<X: 'static> {
     /// The store; instantiate the component in it and call it once.
-    pub store: Store<JobState>,
+    pub store: Store<JobState<X>>,
     /// What the guest wrote to stdout.
     pub stdout: CapturedOutput,
     /// What the guest wrote to stderr.
@@ -65,17 +83,11 @@ pub struct Job {
     limits: Limits,
 }
 
-impl Job {
-    /// A fresh store on `engine` with `limits`, `stdin` as the guest's standard input and `seed`
-    /// for its random source.
-    pub fn new(
-        engine: &Engine,
-        limits: &Limits,
-        seed: u64,
-        stdin: &[u8],
-        host: crate::host::HostContext,
-    ) -> Job {
-        Job::with_files(engine, limits, seed, stdin, host, &[])
+impl<X: Send + 'static> Job<X> {
+    /// A fresh store on `engine` with `limits`, `stdin` as the guest's standard input, `seed`
+    /// for its random source and `ext` in its state.
+    pub fn new(engine: &Engine, limits: &Limits, seed: u64, stdin: &[u8], ext: X) -> Job<X> {
+        Job::with_files(engine, limits, seed, stdin, ext, &[])
     }
 
     /// A fresh store like [`Job::new`] whose guest also sees each of `mounts`: the only file
@@ -85,9 +97,9 @@ impl Job {
         limits: &Limits,
         seed: u64,
         stdin: &[u8],
-        host: crate::host::HostContext,
+        ext: X,
         mounts: &[Mount<'_>],
-    ) -> Job {
+    ) -> Job<X> {
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);
@@ -116,13 +128,10 @@ impl Job {
         let state = JobState {
             wasi: wasi.build(),
             table: ResourceTable::new(),
-            limiter: MemoryLimiter {
-                limit: limits.memory_bytes,
-                used: 0,
-                exceeded: false,
-            },
-            host,
-            wall_deadline: std::time::Instant::now() + Duration::from_millis(limits.wall_ms),
+            limiter: MemoryLimiter::new(limits.memory_bytes),
+            wall_deadline: Instant::now() + Duration::from_millis(limits.wall_ms),
+            credit_ticks: 0,
+            ext,
         };
         let mut store = Store::new(engine, state);
         store.limiter(|state| &mut state.limiter);
@@ -130,10 +139,10 @@ impl Job {
         // clock alone bounds the run.
         let _ = store.set_fuel(limits.fuel);
         store.set_epoch_deadline(ticks_for(limits.wall_ms));
-        // At the deadline, time the job spent waiting for candidate runs (`sandbox.run`/`call`)
-        // is credited back: the wall-clock limit bounds the job's own work.
+        // At the deadline, time the job spent waiting on others' work (see `credit_wall`) is
+        // credited back: the wall-clock limit bounds the job's own work.
         store.epoch_deadline_callback(|mut ctx| {
-            let credit = std::mem::take(&mut ctx.data_mut().host.credit_ticks);
+            let credit = std::mem::take(&mut ctx.data_mut().credit_ticks);
             if credit > 0 {
                 ctx.data_mut().wall_deadline += EPOCH_TICK * credit as u32;
                 Ok(wasmtime::UpdateDeadline::Continue(credit))
@@ -164,8 +173,7 @@ impl Job {
     /// sleep it starts.
     pub fn set_wall(&mut self, wall_ms: u64) {
         self.store.set_epoch_deadline(ticks_for(wall_ms));
-        self.store.data_mut().wall_deadline =
-            std::time::Instant::now() + Duration::from_millis(wall_ms);
+        self.store.data_mut().wall_deadline = Instant::now() + Duration::from_millis(wall_ms);
     }
 
     /// The limits the job runs under.
@@ -187,7 +195,7 @@ impl Job {
                 limit: self.limits.output_bytes,
             };
         }
-        if self.store.data().limiter.exceeded
+        if self.store.data().limiter.exceeded()
             || error.downcast_ref::<MemoryLimitExceeded>().is_some()
         {
             return RunFailure::MemoryExceeded {
@@ -287,87 +295,28 @@ impl std::fmt::Display for RunFailure {
     }
 }
 
-/// The error a guest's memory growth past its limit traps with.
-#[derive(Debug, Clone, Copy)]
-pub struct MemoryLimitExceeded;
-
-impl std::fmt::Display for MemoryLimitExceeded {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("memory limit exceeded")
-    }
+/// `nanos`, or less: what is left until `deadline` plus two epoch ticks, so that the epoch
+/// deadline has passed when the sleep ends.
+pub fn cap(nanos: u64, deadline: Instant) -> u64 {
+    let left = deadline.saturating_duration_since(Instant::now()) + EPOCH_TICK * 2;
+    nanos.min(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX))
 }
 
-impl std::error::Error for MemoryLimitExceeded {}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
 
-/// Caps the linear memory of a store, summed over all its memories.
-struct MemoryLimiter {
-    limit: u64,
-    used: u64,
-    exceeded: bool,
-}
-
-/// Table elements a store may hold in one table.
-const MAX_TABLE_ELEMENTS: usize = 1_000_000;
-
-impl ResourceLimiter for MemoryLimiter {
-    fn memory_growing(
-        &mut self,
-        current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        let after = self.used - current as u64 + desired as u64;
-        if after > self.limit {
-            self.exceeded = true;
-            return Err(MemoryLimitExceeded.into());
-        }
-        self.used = after;
-        Ok(true)
-    }
-
-    fn table_growing(
-        &mut self,
-        _current: usize,
-        desired: usize,
-        _maximum: Option<usize>,
-    ) -> wasmtime::Result<bool> {
-        Ok(desired <= MAX_TABLE_ELEMENTS)
-    }
-}
-
-/// A monotonic clock that advances one microsecond per reading: deterministic, and loops that wait
-/// for time to pass still terminate.
-#[derive(Default)]
-struct FakeMonotonicClock {
-    now_ns: AtomicU64,
-}
-
-impl HostMonotonicClock for FakeMonotonicClock {
-    fn resolution(&self) -> u64 {
-        1_000
-    }
-
-    fn now(&self) -> u64 {
-        self.now_ns.fetch_add(1_000, Ordering::Relaxed) + 1_000
-    }
-}
-
-/// A wall clock that starts at 2024-01-01T00:00:00Z and advances one microsecond per reading.
-#[derive(Default)]
-struct FakeWallClock {
-    elapsed_ns: AtomicU64,
-}
-
-/// 2024-01-01T00:00:00Z in seconds since the Unix epoch.
-const FAKE_EPOCH_SECONDS: u64 = 1_704_067_200;
-
-impl HostWallClock for FakeWallClock {
-    fn resolution(&self) -> Duration {
-        Duration::from_micros(1)
-    }
-
-    fn now(&self) -> Duration {
-        let elapsed = self.elapsed_ns.fetch_add(1_000, Ordering::Relaxed) + 1_000;
-        Duration::from_secs(FAKE_EPOCH_SECONDS) + Duration::from_nanos(elapsed)
+    #[test]
+    fn a_sleep_is_cut_at_the_deadline() {
+        let deadline = Instant::now() + Duration::from_millis(100);
+        assert_eq!(cap(1_000, deadline), 1_000, "a short sleep is untouched");
+        let capped = cap(3_600 * 1_000_000_000, deadline);
+        assert!(capped > 95_000_000 && capped <= 102_000_000, "{capped}");
+        let past = Instant::now() - Duration::from_secs(1);
+        assert!(
+            cap(u64::MAX, past) <= 2_000_000,
+            "a deadline already passed: one tick"
+        );
     }
 }

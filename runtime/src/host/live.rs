@@ -8,12 +8,13 @@
 //! Once it exits, traps or crosses a limit, it has ended: that call and every later one answer
 //! the same outcome.
 
-use crate::bindings::python::Python;
-use crate::bindings::types::{CallError, Member, Output, Raised, RunOutcome, Target};
-use crate::host::HostContext;
-use crate::limits::Limits;
-use crate::python::PythonComponent;
+use crate::runners::bindings::Runner;
+use crate::runners::bindings::types::{CallError, Member, Output, Raised, RunOutcome, Target};
+use crate::runners::linker::CandidateState;
+use crate::runners::outcome::failed;
+use crate::runners::python::PythonRunner;
 use crate::sandbox::Job;
+use crate::sandbox::limits::Limits;
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 
@@ -26,8 +27,8 @@ pub const MAX_ANSWER_BYTES: usize = 8 << 20;
 
 /// A candidate program held in a sandbox of its own for its owner to call.
 pub struct LiveCandidate {
-    job: Job,
-    instance: Python,
+    job: Job<()>,
+    instance: Runner,
     members: Vec<Member>,
     wall_left: Duration,
     ended: Option<RunOutcome>,
@@ -37,17 +38,17 @@ impl LiveCandidate {
     /// Starts `source` in a fresh instance of `component` with `limits` and executes it once as
     /// module `solution`. An exception while loading is `raised`; an exit or a limit `ended`.
     pub fn open(
-        component: &PythonComponent,
+        python: &PythonRunner,
         engine: &Engine,
         source: &str,
         limits: &Limits,
         seed: u64,
     ) -> Result<LiveCandidate, CallError> {
-        let mut job = Job::new(engine, limits, seed, b"", HostContext::default());
+        let mut job = Job::new(engine, limits, seed, b"", ());
         let started = Instant::now();
-        let instance = match component.pre().instantiate(&mut job.store) {
+        let instance = match python.pre().instantiate(&mut job.store) {
             Ok(instance) => instance,
-            Err(error) => return Err(CallError::Ended(crate::runner::failed(&job, &error))),
+            Err(error) => return Err(CallError::Ended(failed(&job, &error))),
         };
         let mut live = LiveCandidate {
             job,
@@ -116,8 +117,8 @@ impl LiveCandidate {
     fn enter<T>(
         &mut self,
         call: impl FnOnce(
-            &Python,
-            &mut wasmtime::Store<crate::sandbox::JobState>,
+            &Runner,
+            &mut wasmtime::Store<CandidateState>,
         ) -> wasmtime::Result<Result<T, CallError>>,
     ) -> Result<T, CallError> {
         if let Some(outcome) = &self.ended {
@@ -139,7 +140,7 @@ impl LiveCandidate {
             Ok(answer) => return answer,
             Err(error) => {
                 // The outcome carries what was not taken yet; drain it so that it is not taken twice.
-                let outcome = crate::runner::failed(&self.job, &error);
+                let outcome = failed(&self.job, &error);
                 self.job.stdout.take();
                 self.job.stderr.take();
                 outcome

@@ -1,0 +1,60 @@
+//! What a trusted instance's store carries for its `sandbox` calls ([`HostContext`]), and the view
+//! of the services behind it ([`Services`]): the interface asks the services for runners and
+//! Python verifications without knowing how they are set up.
+
+use crate::runners::Runners;
+use crate::runners::bindings::types::{self, PythonMode, Verdict, VerifyError};
+use crate::sandbox::JobState;
+use std::sync::Arc;
+
+/// Live candidates one job may hold open at once.
+pub const MAX_OPEN_CANDIDATES: usize = 4;
+
+/// Component instances one scoring thread may hold at once: a verifier, a Python verifier it runs,
+/// the live candidates that one opens, and the runs they make.
+pub const INSTANCES_PER_THREAD: u32 = 2 + MAX_OPEN_CANDIDATES as u32 + 2;
+
+/// The store state of a trusted instance: the sandbox core's, with the host's context.
+pub type HostState = JobState<HostContext>;
+
+/// How a Python verifier's run ended when it gave no verdict: it said why (`Err(VerifyError)`),
+/// or its instance failed (a limit, a trap), described.
+pub type PythonVerdict = Result<Verdict, VerifyError>;
+
+/// What serves a trusted instance's `sandbox` calls.
+pub trait Services: Send + Sync {
+    /// The runners of candidate programs.
+    fn runners(&self) -> &Arc<Runners>;
+
+    /// Runs the Python verifier `source`, read as `mode`, on `completion` of `task` in a trusted
+    /// instance of its own with `limits` (unset ones: the services' defaults), seeded with `seed`.
+    fn python_verify(
+        &self,
+        mode: PythonMode,
+        source: &str,
+        task: &str,
+        completion: &str,
+        limits: &types::Limits,
+        seed: u64,
+    ) -> PythonVerdict;
+}
+
+/// What a trusted instance's store carries: the services its `sandbox` calls use (none: every
+/// call is refused), the seed of its candidates, and how many live candidates it holds.
+#[derive(Clone, Default)]
+pub struct HostContext {
+    pub(crate) services: Option<Arc<dyn Services>>,
+    pub(crate) seed: u64,
+    pub(crate) open_candidates: usize,
+}
+
+impl HostContext {
+    /// A context whose `sandbox` calls use `services`, its candidates seeded with `seed`.
+    pub fn new(services: Arc<dyn Services>, seed: u64) -> Self {
+        HostContext {
+            services: Some(services),
+            seed,
+            open_candidates: 0,
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The host's `sandbox` interface, as a trusted instance calls it: run a candidate program in a
+//! fresh sandbox of its own, hold one as a live candidate, or run a Python verifier in a trusted
+//! sandbox of its own. Time spent waiting for those is credited back to the caller's wall clock.
+
+use crate::host::bindings::{sandbox, types};
+use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, Services};
+use crate::host::live::LiveCandidate;
+use crate::runners::memo;
+use crate::runners::outcome::unsupported;
+use std::sync::Arc;
+use std::time::Instant;
+use wasmtime::component::Resource;
+
+const NO_RUNNERS: &str = "this sandbox cannot run candidate programs";
+
+impl types::Host for HostState {}
+
+impl HostState {
+    /// The services this instance may use, if any.
+    fn services(&self) -> Option<Arc<dyn Services>> {
+        self.ext.services.clone()
+    }
+
+    /// Runs `work`, crediting the time it takes back to this job's wall clock.
+    fn waiting<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
+        let started = Instant::now();
+        let result = work(self);
+        self.credit_wall(started.elapsed());
+        result
+    }
+}
+
+impl sandbox::Host for HostState {
+    fn run(
+        &mut self,
+        language: String,
+        source: String,
+        stdin: String,
+        limits: types::Limits,
+    ) -> types::RunOutcome {
+        let Some(services) = self.services() else {
+            return unsupported(NO_RUNNERS.into());
+        };
+        let seed = self.ext.seed;
+        self.waiting(|_| {
+            let runners = services.runners();
+            let limits = runners.limits_for(&limits);
+            let key = memo::key(
+                &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
+                &limits,
+                seed,
+            );
+            runners.run_memo.get_or_compute(key, || {
+                runners.run(&language, &source, &stdin, &limits, seed)
+            })
+        })
+    }
+
+    fn call(
+        &mut self,
+        language: String,
+        source: String,
+        entry: String,
+        args_json: Vec<String>,
+        limits: types::Limits,
+    ) -> Vec<Result<String, types::RunOutcome>> {
+        let Some(services) = self.services() else {
+            return vec![Err(unsupported(NO_RUNNERS.into())); args_json.len()];
+        };
+        let seed = self.ext.seed;
+        self.waiting(|_| {
+            let runners = services.runners();
+            let limits = runners.limits_for(&limits);
+            let mut parts: Vec<&[u8]> =
+                vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
+            parts.extend(args_json.iter().map(|a| a.as_bytes()));
+            let key = memo::key(&parts, &limits, seed);
+            runners.call_memo.get_or_compute(key, || {
+                runners.call(&language, &source, &entry, &args_json, &limits, seed)
+            })
+        })
+    }
+
+    fn python_verify(
+        &mut self,
+        mode: types::PythonMode,
+        source: String,
+        task: String,
+        completion: String,
+        limits: types::Limits,
+    ) -> Result<types::Verdict, types::VerifyError> {
+        let Some(services) = self.services() else {
+            return Err(types::VerifyError::Failed(NO_RUNNERS.into()));
+        };
+        let seed = self.ext.seed;
+        self.waiting(|_| services.python_verify(mode, &source, &task, &completion, &limits, seed))
+    }
+}
+
+fn invalid(message: &str) -> types::CallError {
+    types::CallError::Invalid(message.to_string())
+}
+
+impl HostState {
+    fn live(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+    ) -> Result<&mut LiveCandidate, types::CallError> {
+        self.table()
+            .get_mut(candidate)
+            .map_err(|e| invalid(&format!("not a live candidate of this sandbox: {e}")))
+    }
+
+    /// Runs `f` on a live candidate, crediting the time it takes to this job's deadline.
+    fn with_live<T>(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+        f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
+    ) -> Result<T, types::CallError> {
+        self.waiting(|state| state.live(candidate).and_then(f))
+    }
+}
+
+impl sandbox::HostCandidate for HostState {
+    fn open(
+        &mut self,
+        language: String,
+        source: String,
+        limits: types::Limits,
+    ) -> Result<Resource<LiveCandidate>, types::CallError> {
+        let Some(services) = self.services() else {
+            return Err(invalid(NO_RUNNERS));
+        };
+        if self.ext.open_candidates >= MAX_OPEN_CANDIDATES {
+            return Err(invalid(&format!(
+                "at most {MAX_OPEN_CANDIDATES} live candidates may be open at once in one verification"
+            )));
+        }
+        let seed = self.ext.seed;
+        let live = self.waiting(|_| {
+            let runners = services.runners();
+            let limits = runners.limits_for(&limits);
+            match live_runtime(runners, &language) {
+                Ok(python) => {
+                    LiveCandidate::open(&python, runners.engine(), &source, &limits, seed)
+                }
+                Err(message) => Err(invalid(&message)),
+            }
+        })?;
+        let resource = self
+            .table()
+            .push(live)
+            .map_err(|e| invalid(&format!("the host could not hold another candidate: {e}")))?;
+        self.ext.open_candidates += 1;
+        Ok(resource)
+    }
+
+    fn members(&mut self, candidate: Resource<LiveCandidate>) -> Vec<types::Member> {
+        self.live(&candidate)
+            .map(|live| live.members().to_vec())
+            .unwrap_or_default()
+    }
+
+    fn call(
+        &mut self,
+        candidate: Resource<LiveCandidate>,
+        target: types::Target,
+        args: String,
+        kwargs: String,
+    ) -> Result<String, types::CallError> {
+        self.with_live(&candidate, |live| live.call(&target, &args, &kwargs))
+    }
+
+    fn get(
+        &mut self,
+        candidate: Resource<LiveCandidate>,
+        target: types::Target,
+    ) -> Result<String, types::CallError> {
+        self.with_live(&candidate, |live| live.get(&target))
+    }
+
+    fn take_output(&mut self, candidate: Resource<LiveCandidate>) -> types::Output {
+        self.live(&candidate)
+            .map(LiveCandidate::take_output)
+            .unwrap_or(types::Output {
+                stdout: String::new(),
+                stderr: String::new(),
+            })
+    }
+
+    fn fuel_used(&mut self, candidate: Resource<LiveCandidate>) -> u64 {
+        self.live(&candidate).map_or(0, |live| live.fuel_used())
+    }
+
+    fn drop(&mut self, candidate: Resource<LiveCandidate>) -> wasmtime::Result<()> {
+        self.table().delete(candidate)?;
+        self.ext.open_candidates = self.ext.open_candidates.saturating_sub(1);
+        Ok(())
+    }
+}
+
+/// The runtime a live candidate in `language` runs in: only Python candidates can be held live.
+fn live_runtime(
+    runners: &crate::runners::Runners,
+    language: &str,
+) -> Result<Arc<crate::runners::python::PythonRunner>, String> {
+    match rewardbox_toolchains::Language::parse(language) {
+        Some(rewardbox_toolchains::Language::Python) => runners.python(),
+        Some(other) => Err(format!(
+            "a {} candidate cannot be held live: only Python candidates can",
+            other.name()
+        )),
+        None => Err(format!(
+            "no runner for language {language:?} (rewardbox runs {})",
+            crate::runners::languages().join(", ")
+        )),
+    }
+}

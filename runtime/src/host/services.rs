@@ -1,0 +1,140 @@
+//! [`HostServices`]: what a process sets up once for trusted instances: the candidate runners, the
+//! linker of trusted instances (WASI, capped sleeps and the `sandbox` interface), the trusted
+//! CPython, and the memo of Python verdicts.
+
+use crate::host::bindings::Verifier;
+use crate::host::bindings::types::{self, PythonMode};
+use crate::host::context::{HostContext, HostState, PythonVerdict, Services};
+use crate::host::python_verifier::{TrustedPython, mode_byte};
+use crate::runners::memo::{self, RunMemo};
+use crate::runners::{Runners, candidate_limits};
+use crate::sandbox::limits::Limits;
+use std::sync::{Arc, OnceLock, Weak};
+use wasmtime::Engine;
+use wasmtime::component::{HasSelf, Linker};
+
+/// The services of trusted instances, shared by every thread.
+pub struct HostServices {
+    runners: Arc<Runners>,
+    linker: Linker<HostState>,
+    python: OnceLock<Result<Arc<TrustedPython>, String>>,
+    /// Limits of a Python verifier run through `sandbox.python-verify` where unset.
+    pub verifier_defaults: Limits,
+    /// Verdicts of earlier identical Python verifications.
+    pub verdict_memo: RunMemo<PythonVerdict>,
+    /// These services, for the contexts of the trusted instances they start.
+    me: Weak<HostServices>,
+}
+
+impl HostServices {
+    /// Services over `runners`; Python verifiers run through `sandbox.python-verify` get
+    /// `verifier_defaults` where the caller sets no limit.
+    pub fn new(runners: Arc<Runners>, verifier_defaults: Limits) -> anyhow::Result<Arc<Self>> {
+        let linker = trusted_linker(runners.engine())?;
+        Ok(Arc::new_cyclic(|me| HostServices {
+            runners,
+            linker,
+            python: OnceLock::new(),
+            verifier_defaults,
+            verdict_memo: RunMemo::default(),
+            me: me.clone(),
+        }))
+    }
+
+    /// The runners of candidate programs.
+    pub fn runners(&self) -> &Arc<Runners> {
+        &self.runners
+    }
+
+    /// The engine everything is compiled for.
+    pub fn engine(&self) -> &Engine {
+        self.runners.engine()
+    }
+
+    /// The linker of trusted instances: a verifier component is linked with it.
+    pub fn linker(&self) -> &Linker<HostState> {
+        &self.linker
+    }
+
+    /// The context of a trusted instance served by these services, its candidates seeded with
+    /// `seed`.
+    pub fn context(&self, seed: u64) -> HostContext {
+        match self.me.upgrade() {
+            Some(me) => HostContext::new(me, seed),
+            None => HostContext::default(),
+        }
+    }
+
+    /// The CPython component linked as a trusted runtime, on first use.
+    pub fn python(&self) -> Result<Arc<TrustedPython>, String> {
+        self.python
+            .get_or_init(|| {
+                let runner = self.runners.python()?;
+                TrustedPython::link(&self.linker, runner.component()).map(Arc::new)
+            })
+            .clone()
+    }
+}
+
+impl Services for HostServices {
+    fn runners(&self) -> &Arc<Runners> {
+        HostServices::runners(self)
+    }
+
+    /// Prepared once per distinct source; identical verifications answered from the memo.
+    fn python_verify(
+        &self,
+        mode: PythonMode,
+        source: &str,
+        task: &str,
+        completion: &str,
+        limits: &types::Limits,
+        seed: u64,
+    ) -> PythonVerdict {
+        let limits = candidate_limits(
+            limits,
+            &self.verifier_defaults,
+            self.runners.max_candidate.as_ref(),
+        );
+        let python = self.python().map_err(types::VerifyError::Failed)?;
+        let prepared = python
+            .prepare(self.engine(), mode, source, &limits)
+            .map_err(|e| types::VerifyError::InvalidTask(format!("it does not compile: {e}")))?;
+        let key = memo::key(
+            &[
+                b"python-verify",
+                &[mode_byte(mode)],
+                source.as_bytes(),
+                task.as_bytes(),
+                completion.as_bytes(),
+            ],
+            &limits,
+            seed,
+        );
+        self.verdict_memo.get_or_compute(key, || {
+            python
+                .verify(
+                    self.engine(),
+                    self.context(seed),
+                    &prepared,
+                    task,
+                    completion,
+                    &limits,
+                    seed,
+                )
+                .0
+        })
+    }
+}
+
+/// The linker of trusted instances on `engine`.
+fn trusted_linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking WASI: {e}"))?;
+    crate::sandbox::sleep::cap_sleeps(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking capped sleeps: {e}"))?;
+    Verifier::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |state| state)
+        .map_err(|e| anyhow::anyhow!("linking the sandbox interface: {e}"))?;
+    Ok(linker)
+}

@@ -1,0 +1,70 @@
+//! The JavaScript runtime (`guests/js`: the Boa engine as a component of the `runner` world):
+//! Node.js-style programs on stdin (`run`) and functions called on JSON arguments (`call`), each
+//! in a fresh instance with the candidate's limits.
+
+use crate::runners::bindings::types::RunOutcome;
+use crate::runners::bindings::{Runner, RunnerPre};
+use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
+use crate::runners::runtime::Runtime;
+use crate::sandbox::Job;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::limits::Limits;
+use wasmtime::Engine;
+
+/// The JavaScript runner component.
+pub static JS_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_JS_RUNNER_WASM"));
+
+/// The JavaScript runner, compiled and linked for candidate instances.
+pub struct JavaScriptRunner {
+    pre: RunnerPre<CandidateState>,
+}
+
+impl JavaScriptRunner {
+    /// Compiles (or loads from `cache`) the JavaScript runner and links it.
+    pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<JavaScriptRunner, String> {
+        let component = cache
+            .load(engine, JS_RUNNER_WASM)
+            .map_err(|e| format!("the JavaScript runtime: {e:#}"))?;
+        let pre = candidate_linker(engine, Some(&component))
+            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
+            .and_then(|pre| Ok(RunnerPre::new(pre)?))
+            .map_err(|e| format!("linking the JavaScript runtime: {e:#}"))?;
+        Ok(JavaScriptRunner { pre })
+    }
+}
+
+impl Runtime for JavaScriptRunner {
+    fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        let mut job = Job::new(engine, limits, seed, stdin.as_bytes(), ());
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|r: Runner| r.call_run(&mut job.store, source));
+        run_outcome(&job, result)
+    }
+
+    /// When the instance dies mid-way, the cases are re-run one per fresh instance.
+    fn call(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
+            self.pre
+                .instantiate(&mut *store)
+                .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
+        })
+    }
+}

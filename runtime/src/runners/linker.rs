@@ -1,0 +1,69 @@
+//! The linker of candidate instances: WASI (its filesystem only what the job mounts), sleeps that
+//! end with the job's wall clock, and nothing else. A runtime's imports of rewardbox's own
+//! interfaces (the CPython component imports the host's `sandbox` interface, which only trusted
+//! instances get) trap when a candidate calls them.
+
+use crate::sandbox::JobState;
+use wasmtime::Engine;
+use wasmtime::component::types::ComponentItem;
+use wasmtime::component::{Component, Linker, ResourceType};
+
+/// The namespace of rewardbox's own interfaces in `wit/`.
+const OWN_INTERFACES: &str = "rewardbox:";
+
+/// The store state of a candidate's instance: the sandbox core's, with nothing of the layers
+/// above.
+pub type CandidateState = JobState<()>;
+
+/// A linker for candidate instances of `component` on `engine`: WASI and capped sleeps, and every
+/// other import of `component` (if given) a trap.
+pub fn candidate_linker(
+    engine: &Engine,
+    component: Option<&Component>,
+) -> anyhow::Result<Linker<CandidateState>> {
+    let mut linker = Linker::new(engine);
+    wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking WASI for candidates: {e}"))?;
+    crate::sandbox::sleep::cap_sleeps(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking capped sleeps for candidates: {e}"))?;
+    if let Some(component) = component {
+        trap_own_imports(&mut linker, engine, component)
+            .map_err(|e| anyhow::anyhow!("stubbing a runtime's trusted imports: {e:#}"))?;
+    }
+    Ok(linker)
+}
+
+/// Defines every function of `component`'s imports of rewardbox's own interfaces as a trap, and
+/// their resource types as types no candidate can make. WASI is left as linked: stubbing it would
+/// shadow the real functions for an older WASI version the component names.
+fn trap_own_imports(
+    linker: &mut Linker<CandidateState>,
+    engine: &Engine,
+    component: &Component,
+) -> anyhow::Result<()> {
+    let ty = component.component_type();
+    for (name, import) in ty.imports(engine) {
+        let ComponentItem::ComponentInstance(instance) = import.ty else {
+            continue;
+        };
+        if !name.starts_with(OWN_INTERFACES) {
+            continue;
+        }
+        let mut stub = linker.instance(name)?;
+        for (export, item) in instance.exports(engine) {
+            match item.ty {
+                ComponentItem::ComponentFunc(_) => {
+                    let what = format!("{name}#{export}");
+                    stub.func_new(export, move |_, _, _, _| {
+                        wasmtime::bail!("a candidate may not call the host's `{what}`")
+                    })?;
+                }
+                ComponentItem::Resource(_) => {
+                    stub.resource(export, ResourceType::host::<()>(), |_, _| Ok(()))?;
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

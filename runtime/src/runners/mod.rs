@@ -1,0 +1,209 @@
+//! Candidate runtimes: one module per runtime ([`python`] — CPython, [`javascript`] — Boa,
+//! [`compiled`] — C, C++ and Rust through confined compilers), each behind the [`Runtime`] trait,
+//! and [`Runners`], the set of them a process uses, which answers `run` and `call` for a language.
+//!
+//! Every run is a fresh instance in a fresh [`crate::sandbox::Job`] with the candidate's limits
+//! and nothing in its store beyond the sandbox core's: a candidate never reaches the host's
+//! `sandbox` interface (see [`linker`]). The runtimes are compiled lazily (cached as `.cwasm`),
+//! once per process, and shared by every thread; identical runs are answered from [`memo`].
+//!
+//! This layer sits on the sandbox core and knows nothing of verifiers, live candidates' owners or
+//! the host interface.
+
+pub mod bindings;
+pub mod compiled;
+pub mod javascript;
+pub mod linker;
+pub mod memo;
+pub mod outcome;
+pub mod python;
+pub mod runtime;
+
+use crate::runners::bindings::types::{self, RunOutcome};
+use crate::runners::compiled::CompiledPrograms;
+use crate::runners::javascript::JavaScriptRunner;
+use crate::runners::memo::RunMemo;
+use crate::runners::outcome::unsupported;
+use crate::runners::python::PythonRunner;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::limits::Limits;
+use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox_toolchains::{Language, Toolchains};
+use std::sync::{Arc, OnceLock};
+use wasmtime::Engine;
+
+pub use python::PYTHON_RUNNER_WASM;
+pub use runtime::Runtime;
+
+/// Languages a candidate may be written in: Python when this build embeds CPython, and the others
+/// (each compiled language needs its compiler on the host; see [`Runners::available`]).
+pub fn languages() -> Vec<&'static str> {
+    Language::ALL
+        .iter()
+        .filter(|l| **l != Language::Python || PYTHON_RUNNER_WASM.is_some())
+        .map(|l| l.name())
+        .collect()
+}
+
+/// Limits of a candidate run unless the verifier asks for others: fuel for a few seconds of
+/// Python, 256 MiB, 1 MiB of output, and a wall-clock safety net.
+pub const CANDIDATE_DEFAULT: Limits = Limits {
+    fuel: 10_000_000_000,
+    wall_ms: 20_000,
+    memory_bytes: 256 << 20,
+    output_bytes: 1 << 20,
+};
+
+/// A runtime loaded on first use, or why it cannot be.
+type Loaded<R> = Result<Arc<R>, String>;
+
+/// The candidate runtimes of this process, loaded on first use.
+pub struct Runners {
+    engine: Engine,
+    cache: ComponentCache,
+    python: OnceLock<Loaded<PythonRunner>>,
+    javascript: OnceLock<Loaded<JavaScriptRunner>>,
+    compiled: Arc<CompiledPrograms>,
+    /// Limits of a candidate run where the caller leaves them unset.
+    pub defaults: Limits,
+    /// The most a caller may ask for a candidate's run (`None`: no cap).
+    pub max_candidate: Option<Limits>,
+    /// Outcomes of earlier identical `run`s.
+    pub run_memo: RunMemo<RunOutcome>,
+    /// Results of earlier identical `call`s.
+    pub call_memo: RunMemo<Vec<Result<String, RunOutcome>>>,
+}
+
+impl Runners {
+    /// Runtimes compiled for `engine`, cached in `cache`.
+    pub fn new(engine: Engine, cache: ComponentCache) -> anyhow::Result<Runners> {
+        let toolchains = Toolchains::new(cache.dir(), CompileLimits::default());
+        Ok(Runners {
+            compiled: Arc::new(CompiledPrograms::new(&engine, toolchains)?),
+            engine,
+            cache,
+            python: OnceLock::new(),
+            javascript: OnceLock::new(),
+            defaults: CANDIDATE_DEFAULT,
+            max_candidate: None,
+            run_memo: RunMemo::default(),
+            call_memo: RunMemo::default(),
+        })
+    }
+
+    /// The engine the runtimes are compiled for.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The compiled-component cache the runtimes load from.
+    pub fn cache(&self) -> &ComponentCache {
+        &self.cache
+    }
+
+    /// The CPython runtime, compiling it on first use.
+    pub fn python(&self) -> Loaded<PythonRunner> {
+        self.python
+            .get_or_init(|| PythonRunner::load(&self.engine, &self.cache).map(Arc::new))
+            .clone()
+    }
+
+    /// The JavaScript runtime, compiling it on first use.
+    pub fn javascript(&self) -> Loaded<JavaScriptRunner> {
+        self.javascript
+            .get_or_init(|| JavaScriptRunner::load(&self.engine, &self.cache).map(Arc::new))
+            .clone()
+    }
+
+    /// The compilers of compiled languages.
+    pub fn toolchains(&self) -> &Toolchains {
+        self.compiled.toolchains()
+    }
+
+    /// The runtime of candidates in `language`, or why this host has none.
+    pub fn runtime(&self, language: &str) -> Result<Arc<dyn Runtime>, String> {
+        match Language::parse(language) {
+            Some(Language::Python) => self.python().map(|r| r as Arc<dyn Runtime>),
+            Some(Language::JavaScript) => self.javascript().map(|r| r as Arc<dyn Runtime>),
+            Some(compiled) => Ok(Arc::new(self.compiled.runtime(compiled))),
+            None => Err(unknown_language(language)),
+        }
+    }
+
+    /// Whether this host can run candidates in `language`, or why not (what to install).
+    pub fn available(&self, language: &str) -> Result<(), String> {
+        match Language::parse(language) {
+            Some(Language::Python) => self.python().map(|_| ()),
+            Some(Language::JavaScript) => self.javascript().map(|_| ()),
+            Some(compiled) => self.compiled.toolchains().available(compiled),
+            None => Err(unknown_language(language)),
+        }
+    }
+
+    /// Runs `source` in `language` with `stdin` in a fresh instance. A language this host cannot
+    /// run is an `unsupported` outcome saying why.
+    pub fn run(
+        &self,
+        language: &str,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        match self.runtime(language) {
+            Ok(runtime) => runtime.run(&self.engine, source, stdin, limits, seed),
+            Err(message) => unsupported(message),
+        }
+    }
+
+    /// Executes `source` in `language` once in a fresh instance and calls `entry` on each JSON
+    /// argument list. A language whose programs cannot be called answers `unsupported` outcomes.
+    pub fn call(
+        &self,
+        language: &str,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        match self.runtime(language) {
+            Ok(runtime) => runtime.call(&self.engine, source, entry, args_json, limits, seed),
+            Err(message) => vec![Err(unsupported(message)); args_json.len()],
+        }
+    }
+
+    /// The limits of one candidate run: `requested` where set, [`Runners::defaults`] elsewhere,
+    /// each at most [`Runners::max_candidate`]'s.
+    pub fn limits_for(&self, requested: &types::Limits) -> Limits {
+        candidate_limits(requested, &self.defaults, self.max_candidate.as_ref())
+    }
+}
+
+fn unknown_language(language: &str) -> String {
+    format!(
+        "no runner for language {language:?} (rewardbox runs {})",
+        languages().join(", ")
+    )
+}
+
+/// The limits of one candidate run: the request where set, the defaults elsewhere, each at most
+/// `max`'s when there is a cap.
+pub fn candidate_limits(
+    requested: &types::Limits,
+    defaults: &Limits,
+    max: Option<&Limits>,
+) -> Limits {
+    let limits = Limits {
+        fuel: requested.fuel.unwrap_or(defaults.fuel),
+        wall_ms: requested.wall_ms.map_or(defaults.wall_ms, u64::from),
+        memory_bytes: requested.memory_bytes.unwrap_or(defaults.memory_bytes),
+        output_bytes: requested
+            .output_bytes
+            .map_or(defaults.output_bytes, u64::from),
+    };
+    match max {
+        Some(max) => limits.clamp_to(max),
+        None => limits,
+    }
+}

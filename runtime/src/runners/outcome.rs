@@ -1,0 +1,152 @@
+//! How a candidate run ended, as data: the outcome of a runner's `run`, the results of its `call`,
+//! and the outcomes of runs that did not return (an exit, a limit, a trap) or could not be made.
+
+use crate::runners::bindings::types::{RunOutcome, RunStatus};
+use crate::runners::linker::CandidateState;
+use crate::sandbox::limits::Limits;
+use crate::sandbox::{Job, RunFailure};
+use wasmtime::{Engine, Store};
+
+/// The outcome of a runner's `run` in `job`: what the runner said, with the output the host
+/// captured, or how the instance ended when it did not return.
+pub fn run_outcome<X: Send>(job: &Job<X>, result: wasmtime::Result<RunOutcome>) -> RunOutcome {
+    match result {
+        Ok(outcome) => RunOutcome {
+            status: outcome.status,
+            exit_code: outcome.exit_code,
+            stdout: job.stdout.text(),
+            stderr: job.stderr.text(),
+            fuel_used: job.fuel_used(),
+        },
+        Err(error) => failed(job, &error),
+    }
+}
+
+/// The results of a runner's `call` of `expected` argument lists in `job`: each value, or its
+/// error as a failed program's outcome; `Err` when the instance ended (every case lost).
+fn call_results(
+    job: &Job<()>,
+    result: wasmtime::Result<Vec<Result<String, String>>>,
+    expected: usize,
+) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome> {
+    let fuel_used = job.fuel_used();
+    match result {
+        Ok(results) if results.len() == expected => Ok(results
+            .into_iter()
+            .map(|r| r.map_err(|message| error_outcome(message, fuel_used)))
+            .collect()),
+        Ok(_) => Err(crashed("the runner returned the wrong number of results")),
+        Err(error) => Err(failed(job, &error)),
+    }
+}
+
+/// Calls a runner component's `call` on `args_json` in fresh jobs with `limits`: `call` instantiates
+/// the component in the store it is given and calls it on the argument lists it is given. All the
+/// lists go to one instance; when it dies mid-way, each list gets a fresh instance of its own.
+pub fn call_in_fresh_jobs(
+    engine: &Engine,
+    limits: &Limits,
+    seed: u64,
+    args_json: &[String],
+    call: impl Fn(
+        &mut Store<CandidateState>,
+        &[String],
+    ) -> wasmtime::Result<Vec<Result<String, String>>>,
+) -> Vec<Result<String, RunOutcome>> {
+    call_each(args_json, |args| {
+        let mut job = Job::new(engine, limits, seed, b"", ());
+        let result = call(&mut job.store, args);
+        call_results(&job, result, args.len())
+    })
+}
+
+/// Calls `call_once` on all of `args_json` in one instance; when that instance dies mid-way (fuel,
+/// memory, an exit), re-runs the cases one per fresh instance, so that each gets its own outcome.
+fn call_each(
+    args_json: &[String],
+    call_once: impl Fn(&[String]) -> Result<Vec<Result<String, RunOutcome>>, RunOutcome>,
+) -> Vec<Result<String, RunOutcome>> {
+    match call_once(args_json) {
+        Ok(results) => results,
+        Err(outcome) if args_json.len() <= 1 => vec![Err(outcome); args_json.len()],
+        Err(_) => args_json
+            .iter()
+            .map(|args| match call_once(std::slice::from_ref(args)) {
+                Ok(mut one) => one
+                    .pop()
+                    .unwrap_or_else(|| Err(crashed("the runner returned no result"))),
+                Err(outcome) => Err(outcome),
+            })
+            .collect(),
+    }
+}
+
+/// An exception (or refused value) in one call: the message, as a failed program's stderr.
+pub fn error_outcome(message: String, fuel_used: u64) -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::ExitedNonzero,
+        exit_code: Some(1),
+        stdout: String::new(),
+        stderr: message,
+        fuel_used,
+    }
+}
+
+/// The outcome of a run this host cannot make: `unsupported`, with the reason.
+pub fn unsupported(message: String) -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::Unsupported,
+        exit_code: None,
+        stdout: String::new(),
+        stderr: format!("rewardbox: {message}"),
+        fuel_used: 0,
+    }
+}
+
+/// The outcome of a runtime that failed on its own (not the program): `crashed`, with the reason.
+pub fn crashed(message: &str) -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::Crashed,
+        exit_code: None,
+        stdout: String::new(),
+        stderr: format!("rewardbox: {message}"),
+        fuel_used: 0,
+    }
+}
+
+/// How a run that did not return ended: an exit with a code, a limit, or a trap.
+pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
+    let (stdout, mut stderr, fuel_used) = (job.stdout.text(), job.stderr.text(), job.fuel_used());
+    if let Some(exit) = error.downcast_ref::<wasmtime_wasi::I32Exit>() {
+        return RunOutcome {
+            status: if exit.0 == 0 {
+                RunStatus::Ok
+            } else {
+                RunStatus::ExitedNonzero
+            },
+            exit_code: Some(exit.0),
+            stdout,
+            stderr,
+            fuel_used,
+        };
+    }
+    let failure = job.classify(error);
+    let status = match &failure {
+        RunFailure::FuelExhausted { .. } => RunStatus::FuelExhausted,
+        RunFailure::Timeout { .. } => RunStatus::Timeout,
+        RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
+        RunFailure::OutputExceeded { .. } => RunStatus::OutputExceeded,
+        RunFailure::StackOverflow | RunFailure::Trap { .. } => RunStatus::Crashed,
+    };
+    if !stderr.is_empty() && !stderr.ends_with('\n') {
+        stderr.push('\n');
+    }
+    stderr.push_str(&format!("rewardbox: the program {failure}"));
+    RunOutcome {
+        status,
+        exit_code: None,
+        stdout,
+        stderr,
+        fuel_used,
+    }
+}

@@ -1,0 +1,125 @@
+//! The CPython runtime (`guests/python`, built with componentize-py): runs a candidate program,
+//! calls its function, or starts it for a live candidate, each in a fresh instance.
+//!
+//! The same component is also the trusted runtime of Python verifiers, which import the host's
+//! `sandbox` interface; that side lives in the host layer ([`crate::host::python_verifier`]). Here,
+//! in a candidate's instance, those imports trap.
+
+use crate::runners::bindings::Runner;
+use crate::runners::bindings::RunnerPre;
+use crate::runners::bindings::types::RunOutcome;
+use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
+use crate::runners::runtime::Runtime;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::limits::Limits;
+use crate::sandbox::{Job, Mount};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// The CPython component, when this build has one (built by `build.rs` with componentize-py).
+#[cfg(rewardbox_python_runner)]
+pub static PYTHON_RUNNER_WASM: Option<&[u8]> =
+    Some(include_bytes!(env!("REWARDBOX_PYTHON_RUNNER_WASM")));
+/// The CPython component, when this build has one: this one was built without componentize-py
+/// (run `scripts/setup.sh`, which installs it, then rebuild).
+#[cfg(not(rewardbox_python_runner))]
+pub static PYTHON_RUNNER_WASM: Option<&[u8]> = None;
+
+/// The CPython component, compiled and linked for candidate instances.
+pub struct PythonRunner {
+    component: Component,
+    pre: RunnerPre<CandidateState>,
+}
+
+impl PythonRunner {
+    /// Compiles (or loads from `cache`) the CPython component and links it for candidates.
+    pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<PythonRunner, String> {
+        let wasm = PYTHON_RUNNER_WASM.ok_or_else(|| {
+            "this build has no Python runtime (build it with componentize-py installed: run \
+             scripts/setup.sh, then rebuild)"
+                .to_string()
+        })?;
+        let component = cache
+            .load(engine, wasm)
+            .map_err(|e| format!("the Python runtime: {e:#}"))?;
+        let pre = candidate_linker(engine, Some(&component))
+            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
+            .and_then(|pre| Ok(RunnerPre::new(pre)?))
+            .map_err(|e| format!("linking the Python runtime: {e:#}"))?;
+        Ok(PythonRunner { component, pre })
+    }
+
+    /// The compiled component, for the trusted side to link with the host's interface.
+    pub fn component(&self) -> &Component {
+        &self.component
+    }
+
+    /// The component linked for candidate instances.
+    pub fn pre(&self) -> &RunnerPre<CandidateState> {
+        &self.pre
+    }
+
+    /// Runs `source` with `stdin` in a fresh instance that sees `mounts` (a workspace, say).
+    pub fn run_with_files(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+        mounts: &[Mount<'_>],
+    ) -> RunOutcome {
+        let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), (), mounts);
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|p: Runner| p.call_run(&mut job.store, source));
+        run_outcome(&job, result)
+    }
+}
+
+impl Runtime for PythonRunner {
+    fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        self.run_with_files(engine, source, stdin, limits, seed, &[])
+    }
+
+    /// When the instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per
+    /// fresh instance, so that each gets its own outcome.
+    fn call(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
+            self.pre
+                .instantiate(&mut *store)
+                .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
+        })
+    }
+}
+
+/// A Python program that runs `code` as `__main__` (its tracebacks naming `filename`) with `dir`
+/// as the working directory and first on `sys.path`: how a program is run over a mounted
+/// workspace.
+pub fn program_in(dir: &str, code: &str, filename: &str) -> String {
+    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    format!(
+        "import os as _rb_os, sys as _rb_sys\n_rb_os.chdir({dir})\n_rb_sys.path.insert(0, {dir})\n\
+         del _rb_os, _rb_sys\nexec(compile({code}, {filename}, \"exec\"), {{\"__name__\": \"__main__\"}})\n",
+        dir = quote(dir),
+        code = quote(code),
+        filename = quote(filename),
+    )
+}

@@ -1,0 +1,31 @@
+//! The one trait every candidate runtime implements.
+
+use crate::runners::bindings::types::RunOutcome;
+use crate::sandbox::limits::Limits;
+use wasmtime::Engine;
+
+/// A candidate runtime: runs a program on stdin, or calls one of its functions on JSON arguments,
+/// each time in a fresh instance with `limits`.
+pub trait Runtime: Send + Sync {
+    /// Runs `source` with `stdin`.
+    fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome;
+
+    /// Executes `source` once and calls `entry` on each JSON argument list: each result is the
+    /// canonical JSON of the value returned, or the outcome that ended the call.
+    fn call(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>>;
+}

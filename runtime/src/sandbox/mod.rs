@@ -1,0 +1,22 @@
+//! The sandbox core: the bottom layer of the runtime, which knows only wasmtime.
+//!
+//! Once per process, the [`engine`] (pooling allocator, fuel, epoch interruption, its ticker
+//! thread) and the compiled-component [`cache`]; once per job, a [`job::Job`]: a fresh store with
+//! its [`limits`] (fuel, wall clock, memory, output), captured and capped output ([`capture`]),
+//! fake [`clocks`], sleeps that end with the job's wall clock ([`sleep`]), and the host
+//! directories a guest may see. Every limit is enforced here, and a failed run is classified here.
+//!
+//! The layers above keep what they need in the store through the job's extension slot
+//! ([`job::JobState::ext`]): the candidate runners put nothing there, the host's `sandbox`
+//! interface its context. Nothing in this layer names a runner, a verifier or the host interface.
+
+pub mod cache;
+pub mod capture;
+pub mod clocks;
+pub mod engine;
+pub mod job;
+pub mod limits;
+pub mod memory;
+pub mod sleep;
+
+pub use job::{Job, JobState, Mount, RunFailure};
