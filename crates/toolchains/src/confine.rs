@@ -1,7 +1,12 @@
 //! Runs a compiler outside the sandbox, confined: Linux Landlock lets it open only the paths it is
 //! given (its toolchain read-only, one temp directory read-write) and refuses TCP connects and
-//! binds; resource limits cap its memory, the files it writes and its CPU time; a wall-clock limit
-//! kills its whole process group; stdin is empty and stderr is kept up to a cap.
+//! binds; resource limits cap its memory and the files it writes; stdin is empty and stderr is kept
+//! up to a cap.
+//!
+//! Time is bounded by CPU, over the whole process group (the driver and every compiler it
+//! starts): a compile that uses its CPU budget is stopped, whatever the machine's load, and that
+//! is the program's doing. A wall-clock limit, far above the budget, is only a safety net: a
+//! compile it stops without having used its CPU budget was starved by a busy host.
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
@@ -21,7 +26,9 @@ pub struct Confinement {
     pub readable: Vec<PathBuf>,
     /// Directories it may read, write, create in and delete from.
     pub writable: Vec<PathBuf>,
-    /// Wall-clock time before its process group is killed.
+    /// CPU time (user and system) its whole process group may use before it is killed.
+    pub cpu: Duration,
+    /// Wall-clock time before its process group is killed, used or not: a safety net.
     pub wall: Duration,
     /// Private memory (`RLIMIT_DATA`) each of its processes may hold.
     pub memory_bytes: u64,
@@ -38,7 +45,9 @@ pub struct Finished {
     pub success: bool,
     /// Its exit code, or `None` when a signal ended it.
     pub code: Option<i32>,
-    /// Whether the wall-clock limit killed it.
+    /// Whether it was killed for using its CPU budget.
+    pub cpu_exceeded: bool,
+    /// Whether the wall-clock safety net killed it (before it used its CPU budget).
     pub timed_out: bool,
     /// Whether a resource limit (memory, file size, CPU) ended it, as far as the signal tells.
     pub killed_by_limit: bool,
@@ -46,7 +55,7 @@ pub struct Finished {
     pub stderr: String,
     /// How long it ran.
     pub elapsed: Duration,
-    /// The CPU time (user and system) it and the processes it waited for used.
+    /// The CPU time (user and system) its process group used, as far as it could be seen.
     pub cpu: Duration,
 }
 
@@ -75,7 +84,8 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     let rules = Mutex::new(Some(ruleset(confinement)?));
     let memory = confinement.memory_bytes;
     let file = confinement.file_bytes;
-    let cpu_seconds = confinement.wall.as_secs() + 2;
+    // A last resort per process, should the group's accounting miss one.
+    let cpu_seconds = confinement.cpu.as_secs() * 2 + 2;
     // SAFETY: getpid has no preconditions.
     let parent = unsafe { libc::getpid() };
     command
@@ -130,12 +140,15 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     });
     let pid = child.id() as i32;
     let mut timed_out = false;
+    let mut cpu_exceeded = false;
     let mut pause = Duration::from_millis(1);
-    // wait4 rather than Child::try_wait: it also reports the CPU time the compiler got, which
-    // tells a compile too slow for its limit from a host too busy to run it.
+    let mut next_look = Instant::now();
+    // wait4 rather than Child::try_wait: it also reports the CPU time the compiler and the
+    // processes it waited for used.
     let mut raw_status: libc::c_int = 0;
     // SAFETY: rusage is plain data; all-zero is a valid value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut group_cpu = Duration::ZERO;
     loop {
         // SAFETY: waits for our own child, with pointers to locals.
         let reaped = unsafe { libc::wait4(pid, &mut raw_status, libc::WNOHANG, &mut usage) };
@@ -148,8 +161,13 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
                 std::io::Error::last_os_error()
             ));
         }
-        if started.elapsed() >= confinement.wall {
-            timed_out = true;
+        if Instant::now() >= next_look {
+            group_cpu = group_cpu.max(cpu_of_group(pid));
+            next_look = Instant::now() + CPU_LOOK_INTERVAL;
+        }
+        cpu_exceeded = group_cpu >= confinement.cpu;
+        timed_out = !cpu_exceeded && started.elapsed() >= confinement.wall;
+        if cpu_exceeded || timed_out {
             // SAFETY: kills the process group the child leads (it was started with its own),
             // then reaps the child, as above.
             unsafe {
@@ -168,7 +186,10 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     }
     let status = std::process::ExitStatus::from_raw(raw_status);
     let seconds = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let cpu = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+    // The driver and what it waited for, and what is left of its group (helpers it did not wait
+    // for, or compilers killed with it): the most the group was seen to use.
+    let cpu =
+        (seconds(usage.ru_utime) + seconds(usage.ru_stime) + cpu_of_group(pid)).max(group_cpu);
     // Helpers the compiler started may still hold stderr open: end them with it.
     // SAFETY: as above; the group may already be gone, which is fine.
     unsafe { libc::killpg(pid, libc::SIGKILL) };
@@ -177,15 +198,54 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
     Ok(Finished {
         success: status.success(),
         code: status.code(),
+        cpu_exceeded,
         timed_out,
         killed_by_limit: matches!(
             signal,
             Some(libc::SIGKILL | libc::SIGXCPU | libc::SIGXFSZ | libc::SIGSEGV)
-        ) && !timed_out,
+        ) && !timed_out
+            && !cpu_exceeded,
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         elapsed: started.elapsed(),
         cpu,
     })
+}
+
+/// How often the process group's CPU time is read while it runs.
+const CPU_LOOK_INTERVAL: Duration = Duration::from_millis(25);
+
+/// The CPU time (user and system, its own and that of the children it reaped) of every live
+/// process in process group `group`, from `/proc`.
+pub fn cpu_of_group(group: libc::pid_t) -> Duration {
+    // SAFETY: sysconf has no preconditions.
+    let ticks_per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    let mut ticks = 0u64;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the command name: state, ppid, pgrp, ..., utime (11), stime (12),
+        // cutime (13), cstime (14), counted from 0.
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        if fields.len() < 15 || fields[2].parse::<libc::pid_t>().ok() != Some(group) {
+            continue;
+        }
+        ticks += fields[11..15]
+            .iter()
+            .map(|f| f.parse::<u64>().unwrap_or(0))
+            .sum::<u64>();
+    }
+    Duration::from_millis(ticks * 1000 / ticks_per_second)
 }
 
 fn limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
@@ -213,9 +273,12 @@ mod tests {
                 "/lib".into(),
                 "/lib64".into(),
                 "/etc/ld.so.cache".into(),
+                // The shell gives background jobs /dev/null for stdin.
+                "/dev/null".into(),
             ],
             writable: vec![dir.to_path_buf()],
-            wall: Duration::from_secs(5),
+            cpu: Duration::from_secs(5),
+            wall: Duration::from_secs(60),
             memory_bytes: 256 << 20,
             file_bytes: 1 << 20,
             stderr_bytes: 4096,
@@ -255,43 +318,38 @@ mod tests {
         std::fs::remove_dir_all(dir).ok();
     }
 
+    /// A process that waits without working is stopped by the wall-clock net, having used
+    /// almost none of its CPU budget: what a starved compile looks like.
     #[test]
-    fn a_hang_is_killed_at_the_wall_clock_limit() {
+    fn a_wait_is_stopped_by_the_wall_clock_net_with_its_cpu_unused() {
         let dir = temp_dir("hang");
         let mut limits = confinement(&dir);
         limits.wall = Duration::from_millis(300);
         let mut command = Command::new("/bin/sh");
         command.arg("-c").arg("sleep 30 & sleep 30");
         let finished = run(command, &limits).unwrap();
-        assert!(finished.timed_out);
+        assert!(finished.timed_out && !finished.cpu_exceeded, "{finished:?}");
         assert!(!finished.success);
-        assert!(
-            finished.cpu < Duration::from_millis(200),
-            "{:?}",
-            finished.cpu
-        );
-        assert!(
-            finished.elapsed < Duration::from_secs(5),
-            "{:?}",
-            finished.elapsed
-        );
+        assert!(finished.cpu < limits.cpu, "{:?}", finished.cpu);
         std::fs::remove_dir_all(dir).ok();
     }
 
+    /// Work is stopped at the CPU budget of the whole group, counted over every process in it
+    /// (here two busy children of the shell, killed with it), whatever the machine's load: CPU
+    /// time only grows while the group runs.
     #[test]
-    fn the_cpu_time_of_a_busy_compile_is_measured() {
+    fn work_is_stopped_at_the_cpu_budget_of_the_whole_group() {
         let dir = temp_dir("busy");
         let mut limits = confinement(&dir);
-        limits.wall = Duration::from_millis(700);
+        limits.cpu = Duration::from_millis(600);
+        limits.wall = Duration::from_secs(600);
         let mut command = Command::new("/bin/sh");
-        command.arg("-c").arg("while :; do :; done");
+        command
+            .arg("-c")
+            .arg("(while :; do :; done) & (while :; do :; done) & wait");
         let finished = run(command, &limits).unwrap();
-        assert!(finished.timed_out);
-        assert!(
-            finished.cpu > Duration::from_millis(150),
-            "{:?}",
-            finished.cpu
-        );
+        assert!(finished.cpu_exceeded && !finished.timed_out, "{finished:?}");
+        assert!(finished.cpu >= limits.cpu, "{:?}", finished.cpu);
         std::fs::remove_dir_all(dir).ok();
     }
 

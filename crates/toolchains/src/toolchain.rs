@@ -20,7 +20,11 @@ const MEMO_ENTRIES: usize = 256;
 /// Limits on one compilation (the compiler runs outside the sandbox).
 #[derive(Debug, Clone, Copy)]
 pub struct CompileLimits {
-    /// Wall-clock time one compilation may take.
+    /// CPU time (over the compiler and every process it starts) one compilation may use: past
+    /// it, the program is refused, however busy the machine.
+    pub cpu: Duration,
+    /// Wall-clock time after which a compilation that has not used its CPU budget is given up
+    /// as starved by a busy host (the program is then not judged).
     pub wall: Duration,
     /// Private memory each compiler process may hold.
     pub memory_bytes: u64,
@@ -31,10 +35,11 @@ pub struct CompileLimits {
 }
 
 impl Default for CompileLimits {
-    /// 20 s, 2 GiB, 64 MiB files, 4 KiB of message.
+    /// 20 s of CPU, 120 s of wall clock, 2 GiB, 64 MiB files, 4 KiB of message.
     fn default() -> Self {
         CompileLimits {
-            wall: Duration::from_secs(20),
+            cpu: Duration::from_secs(20),
+            wall: Duration::from_secs(120),
             memory_bytes: 2 << 30,
             file_bytes: 64 << 20,
             message_bytes: 4096,
@@ -255,7 +260,8 @@ impl Toolchains {
                 }
             };
             let limits = CompileLimits {
-                wall: Duration::from_secs(900),
+                cpu: Duration::from_secs(900),
+                wall: Duration::from_secs(1800),
                 ..self.limits
             };
             match self
@@ -349,6 +355,7 @@ impl Toolchains {
         let confinement = Confinement {
             readable: vec![zig.install_dir().to_path_buf()],
             writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
+            cpu: limits.cpu,
             wall: limits.wall,
             memory_bytes: limits.memory_bytes,
             file_bytes: limits.file_bytes,
@@ -461,14 +468,15 @@ impl Toolchains {
         let confinement = Confinement {
             readable,
             writable,
+            cpu: limits.cpu,
             wall: limits.wall,
             memory_bytes: limits.memory_bytes,
             file_bytes: limits.file_bytes,
             stderr_bytes: limits.message_bytes * 4,
         };
         let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
-        if finished.timed_out {
-            return Err(timed_out(finished.cpu, limits.wall));
+        if finished.cpu_exceeded || finished.timed_out {
+            return Err(out_of_time(&finished, limits));
         }
         if !finished.success {
             let mut message = clean_message(&finished.stderr, dir, limits.message_bytes);
@@ -489,21 +497,22 @@ impl Toolchains {
     }
 }
 
-/// A compile stopped at the wall-clock limit: the program's fault when the compiler was busy on
-/// it most of that time, the host's when it got less than half of it (an overloaded machine),
-/// so that a slow host never turns a sound program into a compile error.
-fn timed_out(cpu: Duration, wall: Duration) -> CompileError {
-    if cpu * 2 >= wall {
+/// A compile stopped for time: the program's fault when it used its CPU budget, the host's when
+/// the wall-clock net stopped it first (an overloaded machine), so that a slow host never turns a
+/// sound program into a compile error.
+fn out_of_time(finished: &confine::Finished, limits: &CompileLimits) -> CompileError {
+    if finished.cpu_exceeded {
         CompileError::Program(format!(
-            "compilation took longer than the limit of {} s",
-            wall.as_secs_f64()
+            "compilation used more than its {} s of CPU",
+            limits.cpu.as_secs_f64()
         ))
     } else {
         CompileError::Unavailable(format!(
-            "the host is too busy to compile: the compiler got {:.1} s of CPU in the {} s \
-             compile limit, so the program was not judged",
-            cpu.as_secs_f64(),
-            wall.as_secs_f64()
+            "the host is too busy to compile: the compiler got {:.1} s of CPU in {} s, short of \
+             its {} s budget, so the program was not judged",
+            finished.cpu.as_secs_f64(),
+            limits.wall.as_secs_f64(),
+            limits.cpu.as_secs_f64()
         ))
     }
 }
@@ -558,23 +567,33 @@ impl WorkDir {
 mod tests {
     use super::*;
 
-    /// A compile that used its time is the program's fault; one starved of CPU is the host's.
+    /// A compile that used its CPU budget is the program's fault; one the wall-clock net
+    /// stopped first was starved, the host's.
     #[test]
     fn a_timeout_is_blamed_on_whoever_used_the_time() {
-        let wall = Duration::from_secs(20);
+        let limits = CompileLimits::default();
+        let finished = |cpu_exceeded, timed_out, cpu| confine::Finished {
+            success: false,
+            code: None,
+            cpu_exceeded,
+            timed_out,
+            killed_by_limit: false,
+            stderr: String::new(),
+            elapsed: limits.wall,
+            cpu,
+        };
         let table = [
-            (Duration::from_secs(19), true),
-            (Duration::from_secs(10), true),
-            (Duration::from_millis(9_900), false),
-            (Duration::from_secs(1), false),
-            (Duration::ZERO, false),
+            (finished(true, false, limits.cpu), true),
+            (finished(true, false, limits.cpu * 2), true),
+            (finished(false, true, limits.cpu / 2), false),
+            (finished(false, true, Duration::ZERO), false),
         ];
-        for (cpu, programs_fault) in table {
-            let error = timed_out(cpu, wall);
+        for (finished, programs_fault) in table {
+            let error = out_of_time(&finished, &limits);
             assert_eq!(
                 matches!(error, CompileError::Program(_)),
                 programs_fault,
-                "{cpu:?}: {error}"
+                "{finished:?}: {error}"
             );
         }
     }

@@ -144,7 +144,6 @@ fn the_compiler_reads_no_host_file() {
         ),
     ];
     for (language, source) in &table {
-        let started = std::time::Instant::now();
         match toolchains.compile(*language, source) {
             Err(CompileError::Program(message)) => {
                 assert!(!message.contains("root:"), "{message}");
@@ -159,11 +158,6 @@ fn the_compiler_reads_no_host_file() {
             }
             other => panic!("{language:?} {source}: {other:?}"),
         }
-        assert!(
-            started.elapsed().as_secs() < 15,
-            "{source} took {:?}",
-            started.elapsed()
-        );
     }
     std::fs::remove_file(&secret).ok();
     std::fs::remove_dir_all(dir).ok();
@@ -176,35 +170,31 @@ fn a_compile_that_runs_too_long_is_stopped() {
     let shared = dir.parent().unwrap().join("zig");
     std::fs::create_dir_all(&shared).unwrap();
     let _ = std::os::unix::fs::symlink(&shared, dir.join("zig"));
+    // A small CPU budget and a wall-clock net far above it: however busy the machine (the
+    // other tests of this binary compile at the same time), only CPU used counts.
     let limits = CompileLimits {
-        wall: std::time::Duration::from_secs(2),
+        cpu: std::time::Duration::from_secs(2),
+        wall: std::time::Duration::from_secs(600),
         ..CompileLimits::default()
     };
     let toolchains = Toolchains::new(Some(&dir), limits);
-    // Template instantiation that grows exponentially: no compiler finishes it.
-    let bomb = "template<int N> struct F { static const long v = F<N-1>::v + F<N-2>::v + F<N-1>::v * 0 + F<N-2>::v * 0; };\n\
-                template<> struct F<0> { static const long v = 0; };\ntemplate<> struct F<1> { static const long v = 1; };\n\
-                template<int N, int M> struct G { static const long v = G<N-1, M>::v + G<N, M-1>::v; };\n\
-                template<int M> struct G<0, M> { static const long v = 1; };\ntemplate<int N> struct G<N, 0> { static const long v = 1; };\n\
-                int main(){ return (int)(G<900, 900>::v & 1); }\n";
-    // Build zig's C++ library first, outside this test's short limit.
-    let _ = toolchains.compile(Language::Cpp, "int main(){}\n");
-    // On a machine too busy to give the compiler half of its time the compile is the host's
-    // fault, not the program's (a masked error, tried again by the next request): the other
-    // tests of this binary compile at the same time, so that may happen here too.
-    for attempt in 1..=4 {
-        let started = std::time::Instant::now();
-        let outcome = toolchains.compile(Language::Cpp, bomb);
-        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
-        match outcome {
-            Err(CompileError::Program(message)) => {
-                assert!(message.contains("limit"), "{message}");
-                break;
-            }
-            Err(CompileError::Unavailable(message))
-                if message.contains("too busy") && attempt < 4 => {}
-            other => panic!("{other:?}"),
+    // 27 million distinct template instantiations, none deeper than clang's limit of 1024: no
+    // compiler finishes it in seconds.
+    let bomb = "template<int N, int M, int K> struct G { static const unsigned long v = G<N-1, M, K>::v + G<N, M-1, K>::v + G<N, M, K-1>::v; };\n\
+                template<int M, int K> struct G<0, M, K> { static const unsigned long v = 1; };\n\
+                template<int N, int K> struct G<N, 0, K> { static const unsigned long v = 1; };\n\
+                template<int N, int M> struct G<N, M, 0> { static const unsigned long v = 1; };\n\
+                template<int M> struct G<0, M, 0> { static const unsigned long v = 1; };\n\
+                template<int N> struct G<N, 0, 0> { static const unsigned long v = 1; };\n\
+                template<int K> struct G<0, 0, K> { static const unsigned long v = 1; };\n\
+                template<> struct G<0, 0, 0> { static const unsigned long v = 1; };\n\
+                int main(){ return (int)(G<300, 300, 300>::v & 1); }\n";
+    // zig's C++ library is built on first use, under its own far larger budget.
+    match toolchains.compile(Language::Cpp, bomb) {
+        Err(CompileError::Program(message)) => {
+            assert!(message.contains("2 s of CPU"), "{message}")
         }
+        other => panic!("{other:?}"),
     }
     std::fs::remove_dir_all(dir).ok();
 }
