@@ -119,6 +119,15 @@ fn c_cases(secret: &str) -> Vec<Case> {
             "denied\ndenied\n",
             Passed,
         ),
+        // `assert` is live, as with gcc's and clang's defaults (no NDEBUG): a failed one aborts
+        // before the expected line is printed, never a silent pass.
+        case(
+            "assert",
+            "#include <assert.h>\n#include <stdio.h>\nint main(void){int n=2;assert(n+n==5);puts(\"after\");return 0;}",
+            "",
+            "after\n",
+            Crashed,
+        ),
         // WASI preview 1 has no sockets: a program that opens one does not even compile.
         case(
             "socket",
@@ -133,6 +142,20 @@ fn c_cases(secret: &str) -> Vec<Case> {
 fn cpp_cases(secret: &str) -> Vec<Case> {
     use CaseStatus::*;
     vec![
+        case(
+            "assert",
+            "#include <bits/stdc++.h>\nint main(){std::vector<int> v{1,2};assert(v.size()==3);std::cout<<\"after\"<<std::endl;}",
+            "",
+            "after\n",
+            Crashed,
+        ),
+        case(
+            "cassert",
+            "#include <cassert>\n#include <cstdio>\nint main(){int n=2;assert(n*n==5);std::puts(\"after\");}",
+            "",
+            "after\n",
+            Crashed,
+        ),
         case(
             "hello",
             "#include <iostream>\nint main(){std::cout<<\"hello\"<<std::endl;}",

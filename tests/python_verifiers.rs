@@ -339,3 +339,30 @@ fn the_same_completion_gets_the_same_verdict_and_fuel() {
     assert_eq!(a[0].score, 1.0, "{}", a[0].detail);
     assert_eq!(a[0].fuel, b[0].fuel);
 }
+
+/// A run the host could not make is the host's failure even when the verifier swallows it: a
+/// careful `try: ... except Exception: return 0` around a run the host refused still gives a
+/// masked `verifier_error`, never the candidate's 0.
+#[test]
+fn a_host_failure_the_verifier_swallows_is_still_masked() {
+    let s = scorer();
+    let verifier = r#"
+import rewardbox
+
+def verify(completion, task):
+    try:
+        rewardbox.run_program("print(1)", "", language="cobol")
+    except Exception:
+        return 0.0
+    return 1.0
+"#;
+    let r = score(&s, python_task(verifier, json!({}), &[fenced("x = 1")]));
+    assert_eq!(
+        r[0].status,
+        rewardbox::Status::VerifierError,
+        "{}: {}",
+        r[0].score,
+        r[0].detail
+    );
+    assert!(r[0].detail.contains("cobol"), "{}", r[0].detail);
+}

@@ -92,6 +92,13 @@ impl Judge for VerifierComponent {
             .and_then(|bindings| bindings.call_verify(&mut job.store, task_json, completion));
         let fuel = job.fuel_used();
         let wall_us = started.elapsed().as_micros() as u64;
+        if let Some(fault) = job.store.data().ext.host_fault() {
+            return Judged::Result(CompletionResult::verifier_error(
+                format!("the host failed a run the verifier asked for: {fault}"),
+                fuel,
+                wall_us,
+            ));
+        }
         match outcome {
             Ok(Ok(verdict)) => Judged::Result(checked(verdict, fuel, wall_us)),
             Ok(Err(types::VerifyError::InvalidTask(message))) => Judged::InvalidTask(message),

@@ -249,7 +249,14 @@ impl Toolchains {
             return done.result.clone().map_err(CompileError::Unavailable);
         }
         let result = if marker.is_file() && !pch_missing {
-            Ok(())
+            // Once per process, the precompiled header is tried on a sound program: one that
+            // cannot serve (a cache copied or moved from elsewhere, a clang that reads it
+            // otherwise) is dropped and built again here, before any program pays for it.
+            if language == Language::Cpp && warm.get(&language).is_none() {
+                self.check_pch(zig)
+            } else {
+                Ok(())
+            }
         } else {
             let trivial = match language {
                 Language::C => {
@@ -286,6 +293,27 @@ impl Toolchains {
             },
         );
         result.map_err(CompileError::Unavailable)
+    }
+
+    /// Compiles a sound program with the precompiled header; when that fails, for whatever
+    /// reason, the header is dropped and built again.
+    fn check_pch(&self, zig: &Zig) -> Result<(), String> {
+        let pch = self.pch_path(zig);
+        let limits = CompileLimits {
+            cpu: Duration::from_secs(900),
+            wall: Duration::from_secs(1800),
+            ..self.limits
+        };
+        let probe = "#include <bits/stdc++.h>\nint main(){std::vector<int> v{1,2};std::cout<<v.size()<<std::endl;}\n";
+        match self.run_compiler_once(Language::Cpp, probe, &limits, Some(&pch)) {
+            Err(CompileError::Program(_)) => {
+                let _ = std::fs::remove_file(&pch);
+                self.build_pch(Language::Cpp, zig, &limits)
+                    .map_err(|e| format!("rebuilding the precompiled bits/stdc++.h: {e}"))
+            }
+            Err(CompileError::Unavailable(message)) => Err(message),
+            Ok(_) => Ok(()),
+        }
     }
 
     /// Where the `bits/stdc++.h` shim lives for zig: beside zig's cache, one directory per version

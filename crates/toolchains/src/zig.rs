@@ -54,7 +54,10 @@ impl Zig {
 
     /// The flags a program in `language` is compiled with (part of the cache key).
     pub fn flags(language: Language) -> Vec<String> {
-        let mut flags: Vec<String> = ["-target", "wasm32-wasi", "-O2", "-s"]
+        // zig's -O2 defines NDEBUG, which compiles every `assert` out: gcc and clang define
+        // nothing of the kind at -O2, and a judge must not turn a failed assert into a pass.
+        // zig puts its own flags first, so the -U wins.
+        let mut flags: Vec<String> = ["-target", "wasm32-wasi", "-O2", "-UNDEBUG", "-s"]
             .map(String::from)
             .to_vec();
         match language {

@@ -279,5 +279,28 @@ fn a_touched_header_or_damaged_precompiled_header_is_not_the_programs_fault() {
     // The next compile builds it again.
     fresh().compile(Language::Cpp, &program(4)).unwrap();
     assert!(pch[0].is_file());
-    std::fs::remove_dir_all(dir).ok();
+
+    // The whole cache is moved (the precompiled header names paths that are gone): every
+    // program still compiles, and a sound compile error is still the program's.
+    let moved = cache_dir("pch-moved");
+    std::fs::rename(&dir, &moved).unwrap();
+    let in_moved = Toolchains::new(Some(&moved), CompileLimits::default());
+    for n in 5..7 {
+        let compiled = in_moved.compile(Language::Cpp, &program(n));
+        assert!(
+            compiled.is_ok(),
+            "{:?}",
+            compiled.err().map(|e| e.to_string())
+        );
+    }
+    match in_moved.compile(
+        Language::Cpp,
+        "#include <bits/stdc++.h>\nint main(){ undefined_name(); }\n",
+    ) {
+        Err(CompileError::Program(message)) => {
+            assert!(message.contains("undefined_name"), "{message}")
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(moved).ok();
 }

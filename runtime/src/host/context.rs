@@ -46,6 +46,11 @@ pub struct HostContext {
     pub(crate) services: Option<Arc<dyn Services>>,
     pub(crate) seed: u64,
     pub(crate) open_candidates: usize,
+    /// Why the host failed a run this instance asked for (a host too busy to run a candidate, a
+    /// language it cannot run, a nested verification that failed), if it did: whatever the
+    /// instance concludes from such a run, its verdict is the host's failure, masked, and never
+    /// the candidate's score.
+    pub(crate) host_fault: Option<String>,
 }
 
 impl HostContext {
@@ -55,6 +60,12 @@ impl HostContext {
             services: Some(services),
             seed,
             open_candidates: 0,
+            host_fault: None,
         }
+    }
+
+    /// Why the host failed a run this instance asked for, if it did (see the field's doc).
+    pub fn host_fault(&self) -> Option<&str> {
+        self.host_fault.as_deref()
     }
 }

@@ -21,6 +21,15 @@ impl HostState {
         self.ext.services.clone()
     }
 
+    /// Keeps `outcome`'s reason when it is the host's failure (see [`HostContext::host_fault`]).
+    ///
+    /// [`HostContext::host_fault`]: crate::host::context::HostContext::host_fault
+    fn note(&mut self, outcome: &types::RunOutcome) {
+        if outcome.status == types::RunStatus::Unsupported && self.ext.host_fault.is_none() {
+            self.ext.host_fault = Some(outcome.stderr.clone());
+        }
+    }
+
     /// Runs `work`, crediting the time it takes back to this job's wall clock.
     fn waiting<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
         let started = Instant::now();
@@ -42,7 +51,7 @@ impl sandbox::Host for HostState {
             return unsupported(NO_RUNNERS.into());
         };
         let seed = self.ext.seed;
-        self.waiting(|_| {
+        let outcome = self.waiting(|_| {
             let runners = services.runners();
             let limits = runners.limits_for(&limits);
             let key = memo::key(
@@ -53,7 +62,9 @@ impl sandbox::Host for HostState {
             runners.run_memo.get_or_compute(key, || {
                 runners.run(&language, &source, &stdin, &limits, seed)
             })
-        })
+        });
+        self.note(&outcome);
+        outcome
     }
 
     fn call(
@@ -68,7 +79,7 @@ impl sandbox::Host for HostState {
             return vec![Err(unsupported(NO_RUNNERS.into())); args_json.len()];
         };
         let seed = self.ext.seed;
-        self.waiting(|_| {
+        let results = self.waiting(|_| {
             let runners = services.runners();
             let limits = runners.limits_for(&limits);
             let mut parts: Vec<&[u8]> =
@@ -78,7 +89,11 @@ impl sandbox::Host for HostState {
             runners.call_memo.get_or_compute(key, || {
                 runners.call(&language, &source, &entry, &args_json, &limits, seed)
             })
-        })
+        });
+        for failed in results.iter().filter_map(|r| r.as_ref().err()) {
+            self.note(failed);
+        }
+        results
     }
 
     fn python_verify(
@@ -93,7 +108,14 @@ impl sandbox::Host for HostState {
             return Err(types::VerifyError::Failed(NO_RUNNERS.into()));
         };
         let seed = self.ext.seed;
-        self.waiting(|_| services.python_verify(mode, &source, &task, &completion, &limits, seed))
+        let verdict = self
+            .waiting(|_| services.python_verify(mode, &source, &task, &completion, &limits, seed));
+        if let Err(types::VerifyError::Failed(message)) = &verdict
+            && self.ext.host_fault.is_none()
+        {
+            self.ext.host_fault = Some(format!("a Python verification it ran failed: {message}"));
+        }
+        verdict
     }
 }
 
@@ -117,7 +139,11 @@ impl HostState {
         candidate: &Resource<LiveCandidate>,
         f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
     ) -> Result<T, types::CallError> {
-        self.waiting(|state| state.live(candidate).and_then(f))
+        let result = self.waiting(|state| state.live(candidate).and_then(f));
+        if let Err(types::CallError::Ended(outcome)) = &result {
+            self.note(outcome);
+        }
+        result
     }
 }
 
@@ -146,7 +172,11 @@ impl sandbox::HostCandidate for HostState {
                 }
                 Err(message) => Err(invalid(&message)),
             }
-        })?;
+        });
+        if let Err(types::CallError::Ended(outcome)) = &live {
+            self.note(outcome);
+        }
+        let live = live?;
         let resource = self
             .table()
             .push(live)

@@ -128,6 +128,7 @@ impl LiveCandidate {
         self.job.set_wall(wall_ms);
         let started = Instant::now();
         let result = call(&self.instance, &mut self.job.store);
+        self.job.call_returned();
         self.wall_left = self.wall_left.saturating_sub(started.elapsed());
         let outcome = match result {
             Ok(Err(CallError::Ended(exit))) => RunOutcome {

@@ -10,7 +10,7 @@ use crate::host::bindings::python::{Python, PythonPre};
 use crate::host::bindings::types::{Prepared, PythonMode, RunOutcome, VerifyError};
 use crate::host::context::{HostContext, HostState, PythonVerdict};
 use crate::runners::memo::{self, RunMemo, Weigh};
-use crate::runners::outcome::run_outcome;
+use crate::runners::outcome::{run_outcome, unsupported};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::{Job, Mount};
 use std::path::PathBuf;
@@ -54,7 +54,12 @@ impl TrustedPython {
             .pre
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_run(&mut job.store, source));
-        run_outcome(&job, result)
+        match job.store.data().ext.host_fault() {
+            Some(fault) => unsupported(format!(
+                "the host failed a run the script asked for: {fault}"
+            )),
+            None => run_outcome(&job, result),
+        }
     }
 
     /// `source` compiled as `mode`, once per process per distinct source (the compile error
@@ -108,6 +113,10 @@ impl TrustedPython {
             .pre
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_verify(&mut job.store, prepared, task, completion));
+        if let Some(fault) = job.store.data().ext.host_fault() {
+            let message = format!("the host failed a run the verifier asked for: {fault}");
+            return (Err(VerifyError::Failed(message)), job.fuel_used());
+        }
         let verdict = match result {
             Ok(verdict) => verdict,
             Err(error) => Err(VerifyError::Failed(format!(
@@ -138,6 +147,11 @@ impl Weigh for Result<Prepared, String> {
 }
 
 impl Weigh for PythonVerdict {
+    /// A verification that failed may have failed for the host's reasons: never remembered.
+    fn deterministic(&self) -> bool {
+        !matches!(self, Err(VerifyError::Failed(_)))
+    }
+
     fn bytes(&self) -> usize {
         match self {
             Ok(v) => {

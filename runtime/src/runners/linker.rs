@@ -1,5 +1,5 @@
 //! The linker of candidate instances: WASI (its filesystem only what the job mounts), sleeps that
-//! end with the job's wall clock, and nothing else. A runtime's imports of rewardbox's own
+//! cost fuel and never wait, and nothing else. A runtime's imports of rewardbox's own
 //! interfaces (the CPython component imports the host's `sandbox` interface, which only trusted
 //! instances get) trap when a candidate calls them.
 
@@ -15,7 +15,7 @@ const OWN_INTERFACES: &str = "rewardbox:";
 /// above.
 pub type CandidateState = JobState<()>;
 
-/// A linker for candidate instances of `component` on `engine`: WASI and capped sleeps, and every
+/// A linker for candidate instances of `component` on `engine`: WASI and charged sleeps, and every
 /// other import of `component` (if given) a trap.
 pub fn candidate_linker(
     engine: &Engine,
@@ -24,8 +24,8 @@ pub fn candidate_linker(
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking WASI for candidates: {e}"))?;
-    crate::sandbox::sleep::cap_sleeps(&mut linker)
-        .map_err(|e| anyhow::anyhow!("linking capped sleeps for candidates: {e}"))?;
+    crate::sandbox::sleep::charge_sleeps(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking charged sleeps for candidates: {e}"))?;
     if let Some(component) = component {
         trap_own_imports(&mut linker, engine, component)
             .map_err(|e| anyhow::anyhow!("stubbing a runtime's trusted imports: {e:#}"))?;

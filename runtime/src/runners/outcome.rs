@@ -134,6 +134,8 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
     let status = match &failure {
         RunFailure::FuelExhausted { .. } => RunStatus::FuelExhausted,
         RunFailure::Timeout { .. } => RunStatus::Timeout,
+        // Not the program's doing: a verifier reports it as its own failure, masked.
+        RunFailure::HostBusy { .. } => RunStatus::Unsupported,
         RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
         RunFailure::OutputExceeded { .. } => RunStatus::OutputExceeded,
         RunFailure::StackOverflow | RunFailure::Trap { .. } => RunStatus::Crashed,

@@ -3,7 +3,8 @@
 //! Also where a failed run is classified.
 
 use crate::sandbox::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
-use crate::sandbox::clocks::{FakeMonotonicClock, FakeWallClock};
+use crate::sandbox::clocks::FakeTime;
+use crate::sandbox::cpu::{self, CpuMeter};
 use crate::sandbox::engine::{EPOCH_TICK, ticks_for};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
@@ -35,6 +36,10 @@ pub struct JobState<X> {
     limiter: MemoryLimiter,
     /// When the job's wall-clock budget ends: no sleep of the guest lasts past it.
     wall_deadline: Instant,
+    /// The guest's fake time, which its clocks read and its sleeps advance.
+    time: FakeTime,
+    /// Wall-clock time the guest chose to spend asleep (trusted instances' sleeps really wait).
+    slept: Duration,
     /// Wall-clock ticks the job spent waiting on work that is not its own, not yet credited
     /// back to its deadline.
     credit_ticks: u64,
@@ -44,9 +49,17 @@ pub struct JobState<X> {
 }
 
 impl<X> JobState<X> {
-    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sandbox::sleep`]).
-    pub(crate) fn capped_sleep(&self, nanos: u64) -> u64 {
-        cap(nanos, self.wall_deadline)
+    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sandbox::sleep`]); the
+    /// time is counted as the guest's own use of its wall clock.
+    pub(crate) fn capped_sleep(&mut self, nanos: u64) -> u64 {
+        let capped = cap(nanos, self.wall_deadline);
+        self.slept += Duration::from_nanos(capped);
+        capped
+    }
+
+    /// The guest's fake time (see [`crate::sandbox::clocks`]).
+    pub(crate) fn time(&self) -> &FakeTime {
+        &self.time
     }
 
     /// The guest's resource table: where the layers above keep the resources they hand it.
@@ -81,6 +94,7 @@ pub struct Job<X: 'static> {
     pub stderr: CapturedOutput,
     budget: OutputBudget,
     limits: Limits,
+    cpu: CpuMeter,
 }
 
 impl<X: Send + 'static> Job<X> {
@@ -103,6 +117,7 @@ impl<X: Send + 'static> Job<X> {
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);
+        let time = FakeTime::default();
         let mut wasi = WasiCtx::builder();
         wasi.stdin(MemoryInputPipe::new(stdin.to_vec()))
             .stdout(stdout.clone())
@@ -110,8 +125,8 @@ impl<X: Send + 'static> Job<X> {
             .secure_random(StdRng::seed_from_u64(seed))
             .insecure_random(StdRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
             .insecure_random_seed(u128::from(seed))
-            .wall_clock(FakeWallClock::default())
-            .monotonic_clock(FakeMonotonicClock::default())
+            .wall_clock(time.wall())
+            .monotonic_clock(time.monotonic())
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
@@ -130,6 +145,8 @@ impl<X: Send + 'static> Job<X> {
             table: ResourceTable::new(),
             limiter: MemoryLimiter::new(limits.memory_bytes),
             wall_deadline: Instant::now() + Duration::from_millis(limits.wall_ms),
+            time,
+            slept: Duration::ZERO,
             credit_ticks: 0,
             ext,
         };
@@ -156,6 +173,7 @@ impl<X: Send + 'static> Job<X> {
             stderr,
             budget,
             limits: *limits,
+            cpu: CpuMeter::start(),
         }
     }
 
@@ -167,6 +185,8 @@ impl<X: Send + 'static> Job<X> {
         self.limits.fuel = limits.fuel;
         self.limits.output_bytes = limits.output_bytes;
         self.limits.wall_ms = limits.wall_ms;
+        self.cpu.reset();
+        self.store.data_mut().slept = Duration::ZERO;
     }
 
     /// Gives the guest `wall_ms` of wall clock from now: its epoch deadline, and the end of any
@@ -174,6 +194,13 @@ impl<X: Send + 'static> Job<X> {
     pub fn set_wall(&mut self, wall_ms: u64) {
         self.store.set_epoch_deadline(ticks_for(wall_ms));
         self.store.data_mut().wall_deadline = Instant::now() + Duration::from_millis(wall_ms);
+        self.cpu.resume();
+    }
+
+    /// A call into the guest (begun after [`Job::set_wall`]) returned: its CPU time is kept
+    /// toward the job's.
+    pub fn call_returned(&mut self) {
+        self.cpu.pause();
     }
 
     /// The limits the job runs under.
@@ -206,9 +233,20 @@ impl<X: Send + 'static> Job<X> {
             Some(Trap::OutOfFuel) => RunFailure::FuelExhausted {
                 limit: self.limits.fuel,
             },
-            Some(Trap::Interrupt) => RunFailure::Timeout {
-                limit_ms: self.limits.wall_ms,
-            },
+            Some(Trap::Interrupt) => {
+                // Its own use of the wall clock: its work, and the sleeps it chose.
+                let used = self.cpu.used() + self.store.data().slept;
+                if cpu::starved(used, Duration::from_millis(self.limits.wall_ms)) {
+                    RunFailure::HostBusy {
+                        cpu_ms: used.as_millis() as u64,
+                        limit_ms: self.limits.wall_ms,
+                    }
+                } else {
+                    RunFailure::Timeout {
+                        limit_ms: self.limits.wall_ms,
+                    }
+                }
+            }
             Some(Trap::StackOverflow) => RunFailure::StackOverflow,
             Some(trap) => RunFailure::Trap {
                 message: trap.to_string(),
@@ -250,8 +288,11 @@ fn tail(stderr: &str) -> Option<String> {
 pub enum RunFailure {
     /// It ran out of fuel.
     FuelExhausted { limit: u64 },
-    /// It ran past its wall-clock limit.
+    /// It ran past its wall-clock limit, having used at least half of it in CPU time.
     Timeout { limit_ms: u64 },
+    /// The wall clock stopped it when it had used less than half of its limit in CPU time and
+    /// sleeps of its own: the host was too busy to run it, which says nothing about the program (the host's fault).
+    HostBusy { cpu_ms: u64, limit_ms: u64 },
     /// It tried to grow its memory past the limit.
     MemoryExceeded { limit: u64 },
     /// It wrote more than its output limit.
@@ -272,6 +313,11 @@ impl std::fmt::Display for RunFailure {
             RunFailure::Timeout { limit_ms } => {
                 write!(f, "exceeded the wall-clock limit of {limit_ms} ms")
             }
+            RunFailure::HostBusy { cpu_ms, limit_ms } => write!(
+                f,
+                "was not judged: the host was too busy to run it (it got {cpu_ms} ms of CPU, \
+                 sleeps included, in its wall-clock limit of {limit_ms} ms)"
+            ),
             RunFailure::MemoryExceeded { limit } => {
                 write!(
                     f,

@@ -3,7 +3,8 @@
 //! Once per process, the [`engine`] (pooling allocator, fuel, epoch interruption, its ticker
 //! thread) and the compiled-component [`cache`]; once per job, a [`job::Job`]: a fresh store with
 //! its [`limits`] (fuel, wall clock, memory, output), captured and capped output ([`capture`]),
-//! fake [`clocks`], sleeps that end with the job's wall clock ([`sleep`]), and the host
+//! fake [`clocks`], the guest's CPU time ([`cpu`], which tells a program that used its wall
+//! clock from a host that starved it), sleeps that end with the job's wall clock ([`sleep`]), and the host
 //! directories a guest may see. Every limit is enforced here, and a failed run is classified here.
 //!
 //! The layers above keep what they need in the store through the job's extension slot
@@ -13,6 +14,7 @@
 pub mod cache;
 pub mod capture;
 pub mod clocks;
+pub mod cpu;
 pub mod engine;
 pub mod job;
 pub mod limits;

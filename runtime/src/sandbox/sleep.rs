@@ -1,15 +1,21 @@
-//! Sleeps that end with the wall clock: WASI's `monotonic-clock.subscribe-duration` and
-//! `subscribe-instant`, shadowed so that a guest's wait is never longer than what is left of its
-//! job's wall-clock budget.
+//! Sleeps: WASI's `monotonic-clock.subscribe-duration` and `subscribe-instant`, shadowed.
 //!
 //! The wall-clock limit is enforced by epoch interruption, which stops wasm code but not a host
-//! call the guest is blocked in: without the cap, `time.sleep(3600)` under a 2 s limit would hold
-//! its thread for an hour. With it, the sleep ends at the deadline (plus a tick), and the next
-//! epoch check ends the job with `timeout`.
+//! call the guest is blocked in: unshadowed, `time.sleep(3600)` under a 2 s limit would hold its
+//! thread for an hour. Two policies:
+//!
+//! - [`cap_sleeps`], for trusted instances (verifiers, episode scripts): a sleep really waits,
+//!   but never past what is left of the job's wall-clock budget (plus a tick), after which the
+//!   next epoch check ends the job.
+//! - [`charge_sleeps`], for candidates: a sleep does not wait at all. A candidate's sandbox holds
+//!   nothing that could change while it waits (no network, no other process, fake clocks), so a
+//!   sleep is only time passing on its fake clocks: they advance by the sleep's length, and the
+//!   sleep costs fuel as if the candidate had worked that long ([`SLEEP_FUEL_PER_MS`]). A sleeping
+//!   candidate so spends its own budget, deterministically, and none of the host's time.
 
 use crate::sandbox::job::JobState;
-use wasmtime::StoreContextMut;
 use wasmtime::component::{Linker, Resource};
+use wasmtime::{StoreContextMut, Trap};
 use wasmtime_wasi::clocks::WasiClocksView;
 use wasmtime_wasi::p2::DynPollable;
 use wasmtime_wasi::p2::bindings::clocks::monotonic_clock::Host as MonotonicClock;
@@ -17,31 +23,93 @@ use wasmtime_wasi::p2::bindings::clocks::monotonic_clock::Host as MonotonicClock
 /// The monotonic-clock interface as `wasmtime_wasi::p2::add_to_linker_sync` registers it.
 const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
 
+/// Fuel a candidate's sleep costs per millisecond: about what a millisecond of its work costs,
+/// so that a sleep is bounded by the fuel limit like a busy loop of the same length.
+pub const SLEEP_FUEL_PER_MS: u64 = 1_000_000;
+
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
-/// already hold WASI) with capped ones.
+/// already hold WASI) with ones that really wait, capped at the job's wall-clock deadline.
 pub fn cap_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> anyhow::Result<()> {
+    shadow_sleeps(linker, |store, nanos| {
+        let state = store.data_mut();
+        let capped = state.capped_sleep(nanos);
+        state.clocks().subscribe_duration(capped)
+    })
+}
+
+/// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
+/// already hold WASI) with sleeps that advance the guest's fake clocks, charge it
+/// [`SLEEP_FUEL_PER_MS`], and return at once. A sleep the guest's fuel cannot pay for ends it,
+/// out of fuel.
+pub fn charge_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> anyhow::Result<()> {
+    shadow_sleeps(linker, |store, nanos| {
+        let cost = sleep_fuel(nanos);
+        // An engine without fuel metering (a benchmark's) has no budget to charge.
+        if let Ok(fuel) = store.get_fuel() {
+            if cost > fuel {
+                store.set_fuel(0)?;
+                return Err(Trap::OutOfFuel.into());
+            }
+            store.set_fuel(fuel - cost)?;
+        }
+        let state = store.data_mut();
+        state.time().advance(nanos);
+        state.clocks().subscribe_duration(0)
+    })
+}
+
+/// The fuel a sleep of `nanos` costs, rounded up to a whole microsecond's.
+fn sleep_fuel(nanos: u64) -> u64 {
+    nanos
+        .div_ceil(1_000)
+        .saturating_mul(SLEEP_FUEL_PER_MS / 1_000)
+}
+
+/// What a sleep policy does with a sleep of so many nanoseconds: the pollable the guest waits on.
+type Sleep<X> =
+    fn(&mut StoreContextMut<'_, JobState<X>>, u64) -> wasmtime::Result<Resource<DynPollable>>;
+
+/// Shadows `subscribe-duration` and `subscribe-instant` (by the guest's own fake clock, as WASI
+/// computes it) with `sleep`, given the store and the sleep's length in nanoseconds.
+fn shadow_sleeps<X: Send + 'static>(
+    linker: &mut Linker<JobState<X>>,
+    sleep: Sleep<X>,
+) -> anyhow::Result<()> {
     linker.allow_shadowing(true);
     let mut clock = linker.instance(MONOTONIC_CLOCK)?;
     clock.func_wrap(
         "subscribe-duration",
-        |mut store: StoreContextMut<'_, JobState<X>>, (nanos,): (u64,)| {
-            let state = store.data_mut();
-            let capped = state.capped_sleep(nanos);
-            let pollable: Resource<DynPollable> = state.clocks().subscribe_duration(capped)?;
-            Ok((pollable,))
+        move |mut store: StoreContextMut<'_, JobState<X>>, (nanos,): (u64,)| {
+            Ok((sleep(&mut store, nanos)?,))
         },
     )?;
     clock.func_wrap(
         "subscribe-instant",
-        |mut store: StoreContextMut<'_, JobState<X>>, (when,): (u64,)| {
-            let state = store.data_mut();
-            // By the guest's own (fake) clock, as WASI computes it, then capped.
-            let now = state.clocks().now()?;
-            let capped = state.capped_sleep(when.saturating_sub(now));
-            let pollable: Resource<DynPollable> = state.clocks().subscribe_duration(capped)?;
-            Ok((pollable,))
+        move |mut store: StoreContextMut<'_, JobState<X>>, (when,): (u64,)| {
+            let now = store.data_mut().clocks().now()?;
+            Ok((sleep(&mut store, when.saturating_sub(now))?,))
         },
     )?;
     linker.allow_shadowing(false);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sleep_costs_fuel_by_its_length() {
+        let table = [
+            (0, 0),
+            (1, 1_000),
+            (1_000, 1_000),
+            (1_000_000, SLEEP_FUEL_PER_MS),
+            (3_600_000_000_000, 3_600_000 * SLEEP_FUEL_PER_MS),
+            (u64::MAX, u64::MAX),
+        ];
+        for (nanos, fuel) in table {
+            assert_eq!(sleep_fuel(nanos), fuel, "{nanos} ns");
+        }
+    }
 }
