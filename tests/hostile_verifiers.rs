@@ -211,3 +211,75 @@ fn a_file_that_is_not_a_verifier_component_is_an_invalid_task() {
     );
     assert!(!hostile().is_empty());
 }
+
+/// A verifier path that names a device, a FIFO or a directory is refused at once with a line
+/// number and a reason (never read forever, never a hang), and the other lines are scored.
+#[test]
+fn verifier_paths_must_be_regular_files() {
+    let dir = std::env::temp_dir().join(format!("rewardbox-verifier-paths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo_wasm = dir.join("fifo.wasm");
+    let fifo_py = dir.join("fifo.py");
+    for fifo in [&fifo_wasm, &fifo_py] {
+        let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a NUL-terminated path, a mode.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    }
+    let folder = dir.join("folder.wasm");
+    std::fs::create_dir_all(&folder).unwrap();
+    let s = scorer();
+    let mut lines: Vec<String> = [
+        "/dev/zero".to_string(),
+        fifo_wasm.display().to_string(),
+        fifo_py.display().to_string(),
+        folder.display().to_string(),
+    ]
+    .iter()
+    .map(|v| json!({"id": v, "verifier": v, "completions": ["a"]}).to_string())
+    .collect();
+    lines.push(
+        json!({"id": "ok", "verifier": "exact", "reference": "a", "completions": ["a"]})
+            .to_string(),
+    );
+    let results = score_lines(&s, &lines);
+    for (i, result) in results.iter().take(4).enumerate() {
+        let detail = result.detail.as_deref().unwrap_or_default();
+        assert!(
+            detail.starts_with(&format!("line {}: \"verifier\"", i + 1))
+                && detail.contains("not a regular file"),
+            "{detail}"
+        );
+    }
+    assert_eq!(results[4].results[0].score, 1.0);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Each distinct Python source a task brings is compiled and held; past the bound, the oldest
+/// are forgotten (and compiled again if they come back), so a stream of distinct sources does not
+/// grow the process forever.
+#[test]
+fn verifiers_from_task_sources_are_bounded() {
+    let s = scorer();
+    let total = rewardbox::registry::MAX_LOADED_SOURCES + 20;
+    let tasks: Vec<rewardbox::Task> = (0..total)
+        .map(|i| {
+            rewardbox::Task::from_value(json!({
+                "id": i.to_string(), "verifier": "python",
+                "verifier_code": format!("def verify(task, completion):\n    return completion == '{i}'\n"),
+                "completions": [i.to_string()],
+            }))
+            .unwrap()
+        })
+        .collect();
+    for result in s.score_tasks(&tasks) {
+        assert_eq!(
+            result.results[0].score, 1.0,
+            "{:?}",
+            result.results[0].detail
+        );
+    }
+    assert_eq!(
+        s.loaded_verifier_sources(),
+        rewardbox::registry::MAX_LOADED_SOURCES
+    );
+}

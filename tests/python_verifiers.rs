@@ -349,7 +349,7 @@ fn a_host_failure_the_verifier_swallows_is_still_masked() {
     let verifier = r#"
 import rewardbox
 
-def verify(completion, task):
+def verify(task, completion):
     try:
         rewardbox.run_program("print(1)", "", language="cobol")
     except Exception:

@@ -10,7 +10,8 @@ use crate::sandbox::limits::Limits;
 use crate::task::Task;
 use crate::verifier::{Judge, PythonVerifier, VerifierComponent};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -28,13 +29,27 @@ pub enum VerifierPaths {
 
 type Loaded = Result<Arc<dyn Judge>, String>;
 
+/// The largest verifier file read: a component (`.wasm`) or a Python verifier (`.py`).
+pub const MAX_VERIFIER_FILE_BYTES: u64 = 64 << 20;
+
+/// Verifiers from task-given Python sources (`verifier_code`) kept loaded at once: every
+/// distinct source is compiled and held, so a stream of distinct sources forgets the oldest.
+pub const MAX_LOADED_SOURCES: usize = 256;
+
 /// Every verifier this process has loaded, by name or path.
 pub struct VerifierRegistry {
     services: Arc<HostServices>,
     cache: ComponentCache,
     limits: Limits,
     paths: VerifierPaths,
-    loaded: Mutex<HashMap<String, Arc<OnceLock<Loaded>>>>,
+    loaded: Mutex<LoadedVerifiers>,
+}
+
+/// Loaded verifiers by key, with the order in which task-given sources were loaded.
+#[derive(Default)]
+struct LoadedVerifiers {
+    by_key: HashMap<String, Arc<OnceLock<Loaded>>>,
+    sources: VecDeque<String>,
 }
 
 impl VerifierRegistry {
@@ -101,7 +116,7 @@ impl VerifierRegistry {
                     .iter()
                     .map(|b| format!("{b:02x}"))
                     .collect();
-                self.load_once(&format!("python:{digest}"), || {
+                self.load_once(&format!("{SOURCE_KEY}{digest}"), || {
                     PythonVerifier::new("python", source, self.services.clone(), &self.limits)
                         .map(|v| Arc::new(v) as Arc<dyn Judge>)
                         .map_err(|e| format!("\"verifier_code\" cannot be used: {e}"))
@@ -121,7 +136,10 @@ impl VerifierRegistry {
         if spec.ends_with(".py") {
             let path = self.allowed_path(spec)?;
             return self.load_once(&format!("python-path:{}", path.display()), || {
-                let source = std::fs::read_to_string(&path)
+                let source = read_verifier_file(&path)
+                    .and_then(|bytes| {
+                        String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".into())
+                    })
                     .map_err(|e| format!("cannot read the Python verifier {spec:?}: {e}"))?;
                 PythonVerifier::new(spec, &source, self.services.clone(), &self.limits)
                     .map(|v| Arc::new(v) as Arc<dyn Judge>)
@@ -131,7 +149,7 @@ impl VerifierRegistry {
         if looks_like_path(spec) {
             let path = self.allowed_path(spec)?;
             return self.load_once(&format!("path:{}", path.display()), || {
-                let wasm = std::fs::read(&path)
+                let wasm = read_verifier_file(&path)
                     .map_err(|e| format!("cannot read the verifier component {spec:?}: {e}"))?;
                 self.compile(spec, &wasm)
             });
@@ -144,14 +162,32 @@ impl VerifierRegistry {
     }
 
     fn load_once(&self, key: &str, load: impl FnOnce() -> Loaded) -> Loaded {
-        let slot = self
-            .loaded
-            .lock()
-            .expect("registry lock")
-            .entry(key.to_string())
-            .or_default()
-            .clone();
-        slot.get_or_init(load).clone()
+        let slot = {
+            let mut loaded = self.loaded.lock().expect("registry lock");
+            let LoadedVerifiers { by_key, sources } = &mut *loaded;
+            by_key
+                .entry(key.to_string())
+                .or_insert_with(|| {
+                    if key.starts_with(SOURCE_KEY) {
+                        sources.push_back(key.to_string());
+                    }
+                    Arc::default()
+                })
+                .clone()
+        };
+        let result = slot.get_or_init(load).clone();
+        let mut loaded = self.loaded.lock().expect("registry lock");
+        while loaded.sources.len() > MAX_LOADED_SOURCES {
+            if let Some(oldest) = loaded.sources.pop_front() {
+                loaded.by_key.remove(&oldest);
+            }
+        }
+        result
+    }
+
+    /// How many verifiers from task-given sources are loaded now.
+    pub fn loaded_sources(&self) -> usize {
+        self.loaded.lock().expect("registry lock").sources.len()
     }
 
     fn compile(&self, name: &str, wasm: &[u8]) -> Loaded {
@@ -165,9 +201,44 @@ impl VerifierRegistry {
     }
 }
 
+/// The key prefix of verifiers loaded from a task's `verifier_code`.
+const SOURCE_KEY: &str = "python:";
+
+/// Reads a verifier file: a regular file of at most [`MAX_VERIFIER_FILE_BYTES`]. Opened without
+/// blocking, so that a FIFO or a device named as a verifier is refused at once instead of
+/// hanging the request or reading forever.
+fn read_verifier_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".into());
+    }
+    if meta.len() > MAX_VERIFIER_FILE_BYTES {
+        return Err(format!(
+            "it is {} bytes, above the limit of {MAX_VERIFIER_FILE_BYTES}",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_VERIFIER_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_VERIFIER_FILE_BYTES {
+        return Err(format!(
+            "it grew above the limit of {MAX_VERIFIER_FILE_BYTES} bytes"
+        ));
+    }
+    Ok(bytes)
+}
+
 fn looks_like_path(spec: &str) -> bool {
     spec.ends_with(".wasm")
         || spec.contains(std::path::MAIN_SEPARATOR)
         || spec.contains('/')
-        || Path::new(spec).is_file()
+        || Path::new(spec).exists()
 }

@@ -110,6 +110,12 @@ impl Scorer {
         self.registry.services()
     }
 
+    /// How many verifiers compiled from tasks' `verifier_code` are held now (at most
+    /// [`crate::registry::MAX_LOADED_SOURCES`]).
+    pub fn loaded_verifier_sources(&self) -> usize {
+        self.registry.loaded_sources()
+    }
+
     /// Runs `work` on the scorer's thread pool (where instances of its engine are sized to run),
     /// waiting for it.
     pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
