@@ -275,6 +275,121 @@ fn run_code_speaks_sandbox_fusion() {
         json!({"code": "1", "language": "python", "files": {"../x": ""}}),
     );
     assert_eq!((status, bad["field"].clone()), (400, json!("files")));
+    // SandboxFusion's own default memory_limit_MB (-1) and absurd sizes are accepted (the
+    // server's maximum at most); a name the file system refuses is the request's error, with no
+    // host path in it.
+    for memory in [json!(-1), json!(1u64 << 44), json!(u64::MAX)] {
+        let (status, answer) = server.json(
+            "/run_code",
+            json!({"code": "print(2)", "language": "python", "memory_limit_MB": memory}),
+        );
+        assert_eq!(
+            (status, answer["run_result"]["stdout"].clone()),
+            (200, json!("2\n")),
+            "{memory}: {answer}"
+        );
+    }
+    let long_name = "n".repeat(300);
+    let (status, bad) = server.json(
+        "/run_code",
+        json!({"code": "1", "language": "python", "files": {long_name.clone(): ""}}),
+    );
+    assert_eq!(status, 400, "{bad}");
+    assert_eq!(bad["field"], format!("files.{long_name}"));
+    assert!(!bad.to_string().contains("rewardbox-run-"), "{bad}");
+}
+
+/// The policy reaches `/run_code` (verl sends its code there): a program may not fill the host's
+/// disk or memory through its working directory. Writing past the directory's budget stops it
+/// (its own failure); a sparse file counts whole; `fetch_files` reads back a bounded answer.
+#[test]
+fn run_code_keeps_the_hosts_disk_and_memory() {
+    let server = Server::start(|_| {});
+    let temp_before = temp_dir_bytes();
+    let (_, fill) = server.json(
+        "/run_code",
+        json!({"code": "chunk = b'x' * (1 << 20)\nwith open('fill', 'wb') as f:\n    for _ in range(2000):\n        f.write(chunk)\nprint('wrote it all')",
+               "language": "python", "run_timeout": 30}),
+    );
+    assert_eq!(fill["status"], "Failed", "{fill}");
+    assert!(
+        !fill["run_result"]["stdout"]
+            .as_str()
+            .unwrap()
+            .contains("wrote it all"),
+        "{fill}"
+    );
+    assert!(
+        fill["run_result"]["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("files may hold"),
+        "{fill}"
+    );
+    let (_, sparse) = server.json(
+        "/run_code",
+        json!({"code": "f = open('big', 'wb')\nf.truncate(1 << 30)\nf.close()\nprint('ok')",
+               "language": "python", "fetch_files": ["big"]}),
+    );
+    assert_eq!(sparse["status"], "Failed", "{sparse}");
+    assert_eq!(sparse["files"], json!({}), "{sparse}");
+    let (_, large) = server.json(
+        "/run_code",
+        json!({"code": "open('a', 'wb').write(b'a' * (5 << 20))\nopen('b', 'wb').write(b'b' * (12 << 20))\nopen('c', 'wb').write(b'c')",
+               "language": "python", "fetch_files": ["a", "b", "c"]}),
+    );
+    assert_eq!(large["status"], "Success", "{}", large["run_result"]);
+    let files = large["files"].as_object().unwrap();
+    assert!(
+        files.contains_key("a") && !files.contains_key("b") && files.contains_key("c"),
+        "{:?}",
+        files.keys()
+    );
+    assert!(
+        large["run_result"]["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("\"b\" is 12582912 bytes"),
+        "{}",
+        large["run_result"]
+    );
+    // Every working directory is gone afterwards.
+    assert!(
+        temp_dir_bytes() <= temp_before + (64 << 20),
+        "{} -> {}",
+        temp_before,
+        temp_dir_bytes()
+    );
+}
+
+/// The bytes of the host's temp directory's rewardbox run directories.
+fn temp_dir_bytes() -> u64 {
+    fn walk(dir: &std::path::Path) -> u64 {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                let meta = e.path().symlink_metadata();
+                match meta {
+                    Ok(m) if m.is_dir() => walk(&e.path()),
+                    Ok(m) => m.len(),
+                    Err(_) => 0,
+                }
+            })
+            .sum()
+    }
+    std::fs::read_dir(std::env::temp_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("rewardbox-run-")
+        })
+        .map(|e| walk(&e.path()))
+        .sum()
 }
 
 /// C++, Rust and JavaScript through `/run_code`: compiled first, a compile error reported in
@@ -387,6 +502,29 @@ fn codegym_endpoints_drive_a_session() {
     assert_eq!(status, 404, "{missing}");
     let (status, bad) = server.json("/start", json!({"env_name": "codegym_v1"}));
     assert_eq!((status, bad["field"].clone()), (400, json!("env_str")));
+    assert!(
+        !missing.to_string().contains(&root().display().to_string()),
+        "{missing}"
+    );
+    // Session ids are 128 random bits; a start may not take an id in use (another client's).
+    let start = |body: Value| server.json("/start", body);
+    let env_str = "codegym_v1@Toy_1_I__SumListEnv@{\"values\": [1, 2]}";
+    let (_, a) = start(json!({"env_str": env_str}));
+    let (_, b) = start(json!({"env_str": env_str}));
+    for started in [&a, &b] {
+        let id = started["session_id"].as_str().unwrap();
+        assert!(
+            id.len() == 32 && id.bytes().all(|c| c.is_ascii_hexdigit()),
+            "{id}"
+        );
+    }
+    assert_ne!(a["session_id"], b["session_id"]);
+    let (status, taken) = start(json!({"env_str": env_str, "session_id": a["session_id"]}));
+    assert_eq!(status, 409, "{taken}");
+    let (status, _) = start(json!({"env_str": env_str, "session_id": "mine-1"}));
+    assert_eq!(status, 200);
+    let (status, _) = start(json!({"env_str": env_str, "session_id": "mine-1"}));
+    assert_eq!(status, 409);
 }
 
 #[test]

@@ -85,8 +85,6 @@ struct Inner {
     sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
     /// Sessions alive or starting (a slot is taken before a start, so the cap holds).
     alive: AtomicUsize,
-    counter: AtomicU64,
-    nonce: u64,
     epoch: Instant,
     _ticker: EpochTicker,
 }
@@ -104,10 +102,6 @@ impl Environments {
         let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
         let services = HostServices::new(runners.clone(), options.limits)?;
         let python = runners.python().map_err(|e| anyhow::anyhow!(e))?;
-        let nonce = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-            ^ (u64::from(std::process::id()) << 32);
         Ok(Environments {
             inner: Arc::new(Inner {
                 options,
@@ -116,8 +110,6 @@ impl Environments {
                 sources: Mutex::default(),
                 sessions: Mutex::default(),
                 alive: AtomicUsize::new(0),
-                counter: AtomicU64::new(0),
-                nonce,
                 epoch: Instant::now(),
                 _ticker: ticker,
             }),
@@ -130,8 +122,9 @@ impl Environments {
     }
 
     /// Starts a session from an environment string (`codegym_v1@<FileStem>@<json>`, or without
-    /// `codegym_v1@` with `env_name` `codegym_v1`). With `session_id`, the session gets that id
-    /// (an earlier session of that id is closed).
+    /// `codegym_v1@` with `env_name` `codegym_v1`). With `session_id`, the session gets that id,
+    /// unless a live session has it ([`EnvError::SessionInUse`]); without, an unguessable one
+    /// (128 random bits).
     pub fn start(&self, session_id: Option<&str>, env_str: &str) -> Result<Session, EnvError> {
         self.start_named(session_id, None, env_str)
     }
@@ -146,10 +139,17 @@ impl Environments {
     ) -> Result<Session, EnvError> {
         let parsed = EnvString::parse(env_name, env_str)?;
         let source = self.inner.source(&parsed.stem)?;
-        if let Some(id) = session_id {
-            self.inner.remove(id);
-        }
         self.reap();
+        if let Some(id) = session_id
+            && self
+                .inner
+                .sessions
+                .lock()
+                .expect("sessions lock")
+                .contains_key(id)
+        {
+            return Err(EnvError::SessionInUse(id.to_string()));
+        }
         let inner = &self.inner;
         if inner.alive.fetch_add(1, Ordering::AcqRel) >= inner.options.max_sessions {
             inner.alive.fetch_sub(1, Ordering::AcqRel);
@@ -159,20 +159,26 @@ impl Environments {
         }
         match inner.open(&parsed, &source) {
             Ok((state, observation)) => {
-                let id = session_id.map_or_else(|| inner.new_id(), str::to_string);
+                let id = match session_id {
+                    Some(id) => id.to_string(),
+                    None => new_id().map_err(|e| EnvError::StartFailed {
+                        status: "host_error".into(),
+                        detail: format!("the host could not draw a session id: {e}"),
+                    })?,
+                };
                 let cell = Arc::new(SessionCell {
                     state: Mutex::new(state),
                     last_used_ms: AtomicU64::new(inner.now_ms()),
                 });
-                if let Some(old) = inner
-                    .sessions
-                    .lock()
-                    .expect("sessions lock")
-                    .insert(id.clone(), cell.clone())
                 {
-                    // A racing start with the same id: the later one wins.
-                    drop(old);
-                    inner.alive.fetch_sub(1, Ordering::AcqRel);
+                    let mut sessions = inner.sessions.lock().expect("sessions lock");
+                    if sessions.contains_key(&id) {
+                        // A racing start with the same id: the first one keeps it.
+                        drop(sessions);
+                        inner.alive.fetch_sub(1, Ordering::AcqRel);
+                        return Err(EnvError::SessionInUse(id));
+                    }
+                    sessions.insert(id.clone(), cell.clone());
                 }
                 Ok(Session {
                     id,
@@ -283,21 +289,17 @@ impl SessionTable for Inner {
 }
 
 impl Inner {
-    fn new_id(&self) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        format!("{:012x}{:08x}", self.nonce & 0xffff_ffff_ffff, n)
-    }
-
     /// Environment file `stem`.py, read once.
     fn source(&self, stem: &str) -> Result<Arc<EnvFile>, EnvError> {
         if let Some(file) = self.sources.lock().expect("sources lock").get(stem) {
             return Ok(file.clone());
         }
         let path = env_file(&self.options.env_dir, stem);
+        // The message names the environment, never the host's path to it.
         let source = std::fs::read_to_string(&path).map_err(|e| {
             EnvError::UnknownEnvironment(format!(
-                "no environment {stem:?}: cannot read {}: {e}",
-                path.display()
+                "no environment {stem:?} in the environments directory: {}",
+                e.kind()
             ))
         })?;
         let file = Arc::new(EnvFile {
@@ -384,4 +386,13 @@ fn start_failed(error: CallError) -> EnvError {
             detail: m,
         },
     }
+}
+
+/// A fresh session id: 128 bits from the operating system's random source, as 32 hex digits, so
+/// that no client can guess another's session.
+fn new_id() -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bits = [0u8; 16];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bits)?;
+    Ok(bits.iter().map(|b| format!("{b:02x}")).collect())
 }

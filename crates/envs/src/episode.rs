@@ -23,6 +23,7 @@ use rewardbox::Limits;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
+use rewardbox::sandbox::workspace::{self, DiskBudget};
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -32,6 +33,12 @@ pub const WORKSPACE: &str = "/workspace";
 
 /// The most bytes the files of a workspace may hold (checked after each step).
 pub const WORKSPACE_LIMIT_BYTES: u64 = 64 << 20;
+
+/// What the workspace may hold, enforced while the agent's code writes and on `write_file`.
+const WORKSPACE_BUDGET: DiskBudget = DiskBudget {
+    bytes: WORKSPACE_LIMIT_BYTES,
+    entries: DiskBudget::DEFAULT.entries,
+};
 
 /// What describes an episode (DeepGym's multi-turn environment).
 #[derive(Debug, Clone, PartialEq)]
@@ -155,7 +162,7 @@ impl Environments {
         let workspace = tempfile::Builder::new()
             .prefix("rewardbox-episode-")
             .tempdir()
-            .map_err(|e| host_error(&std::env::temp_dir(), e))?;
+            .map_err(|e| host_error("a temporary workspace", e))?;
         let mut episode = Episode {
             envs: self.clone(),
             spec,
@@ -303,25 +310,44 @@ impl Episode {
         self.verify(&self.spec.final_verifier_code)
     }
 
+    /// Writes `content` at `path` in the workspace. Directories are made one level at a time and
+    /// the file opened without following a link, so a link the agent planted (a directory or the
+    /// file itself) never leads the host out of the workspace; the workspace's byte budget holds.
     fn write(&self, path: &str, content: &str) -> Result<(), EnvError> {
-        let target = self.workspace.path().join(relative_path(path)?);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| host_error(parent, e))?;
-            // Never follow a link the agent planted out of the workspace.
-            let inside = match (parent.canonicalize(), self.workspace.path().canonicalize()) {
-                (Ok(p), Ok(root)) => p.starts_with(root),
-                _ => false,
-            };
-            if !inside {
-                return Err(EnvError::BadRequest(format!(
-                    "{path:?} leads out of the workspace"
-                )));
+        use std::os::unix::fs::OpenOptionsExt;
+        let relative = relative_path(path)?;
+        let out = || EnvError::BadRequest(format!("{path:?} leads through a link or a file"));
+        let mut dir = self.workspace.path().to_path_buf();
+        let parents: Vec<_> = relative
+            .parent()
+            .into_iter()
+            .flat_map(|p| p.components())
+            .collect();
+        for part in parents {
+            dir.push(part);
+            match std::fs::symlink_metadata(&dir) {
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => return Err(out()),
+                Err(_) => std::fs::create_dir(&dir).map_err(|e| host_error(path, e))?,
             }
         }
+        let target = self.workspace.path().join(&relative);
         if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
             return Err(EnvError::BadRequest(format!("{path:?} is a symbolic link")));
         }
-        std::fs::write(&target, content).map_err(|e| host_error(&target, e))
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&target)
+            .map_err(|e| host_error(path, e))?;
+        std::io::Write::write_all(&mut file, content.as_bytes())
+            .map_err(|e| host_error(path, e))?;
+        workspace::within(self.workspace.path(), WORKSPACE_BUDGET).map_err(|exceeded| {
+            let _ = std::fs::remove_file(&target);
+            EnvError::BadRequest(format!("writing {path:?}: the workspace {exceeded}"))
+        })
     }
 
     /// Runs Python `code` as `__main__` in a fresh sandbox with the workspace as working
@@ -337,6 +363,7 @@ impl Episode {
             host: self.workspace.path(),
             guest: WORKSPACE,
             writable,
+            budget: Some(WORKSPACE_BUDGET),
         }];
         let services = self.envs.services();
         let outcome = if trusted {
@@ -434,9 +461,11 @@ fn last_line(text: &str) -> String {
         .to_string()
 }
 
-fn host_error(path: &Path, e: std::io::Error) -> EnvError {
+/// The host failed at something on `what` (a path in the workspace, as the request named it;
+/// never the host's own path).
+fn host_error(what: impl std::fmt::Display, e: std::io::Error) -> EnvError {
     EnvError::StartFailed {
         status: "host_error".into(),
-        detail: format!("the host could not use {}: {e}", path.display()),
+        detail: format!("the host could not use {what}: {e}"),
     }
 }

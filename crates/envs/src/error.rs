@@ -16,6 +16,8 @@ pub enum EnvError {
     TooManySessions { limit: usize },
     /// No live session has this id (never started, closed, or expired).
     UnknownSession(String),
+    /// A live session already has the id a start asked for (another client's, perhaps).
+    SessionInUse(String),
     /// The session broke in an earlier step (`status`: why); close it and start another.
     Broken { status: String, detail: String },
     /// This step crossed a limit, exited or trapped: the session is now broken.
@@ -37,6 +39,7 @@ impl EnvError {
             EnvError::StartFailed { .. } => "start_error",
             EnvError::TooManySessions { .. } => "too_many_sessions",
             EnvError::UnknownSession(_) => "unknown_session",
+            EnvError::SessionInUse(_) => "session_in_use",
             EnvError::Broken { .. } => "broken",
             EnvError::StepFailed { .. } => "step_failed",
             EnvError::Raised { .. } => "raised",
@@ -66,6 +69,11 @@ impl fmt::Display for EnvError {
                     "no live session {id:?} (never started, closed, or expired)"
                 )
             }
+            EnvError::SessionInUse(id) => write!(
+                f,
+                "a live session already has the id {id:?}: close it first (/stop), or start \
+                 without a session_id to get a fresh one"
+            ),
             EnvError::Broken { status, detail } => write!(
                 f,
                 "the session broke in an earlier step ({status}: {detail}); close it and start another"

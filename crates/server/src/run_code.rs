@@ -23,6 +23,8 @@ use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
+use rewardbox::sandbox::limits::MAX_MEMORY_MB;
+use rewardbox::sandbox::workspace::DiskBudget;
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
 use std::path::{Component, Path, PathBuf};
@@ -31,6 +33,22 @@ use std::time::Instant;
 
 /// Where the program sees its working directory.
 const WORKDIR: &str = "/workspace";
+
+/// What a program's working directory may hold: the files sent and those it writes. Past it the
+/// program is stopped, its own fault (`output_exceeded`, a `Failed` run).
+const WORKDIR_BUDGET: DiskBudget = DiskBudget::DEFAULT;
+
+/// Fuel a second of `run_timeout` buys: about what a second of a program's work costs in
+/// CPython-in-wasm (a `while True: pass` loop runs about this many fuel units per second of CPU).
+const FUEL_PER_SECOND: f64 = 2e9;
+
+/// How far the wall-clock net sits above `run_timeout`: a program stopped by the net without
+/// having used its time was starved by the host (a `SandboxError`, never a verdict).
+const WALL_NET_FACTOR: f64 = 4.0;
+
+/// The most bytes `fetch_files` reads back in one answer; a file past what is left is left out
+/// and said so in the run's stderr.
+const FETCH_BYTES: u64 = 16 << 20;
 
 /// The language SandboxFusion's `language` names, among those rewardbox runs.
 fn language(name: &str) -> Option<Language> {
@@ -72,13 +90,21 @@ pub async fn run_code(
     };
     let run_timeout = seconds("run_timeout", 10.0)?;
     seconds("compile_timeout", 10.0)?;
-    let memory_mb =
-        match field("memory_limit_MB") {
-            None => None,
-            Some(v) => Some(v.as_u64().filter(|m| *m > 0).ok_or_else(|| {
-                ApiError::bad_field("memory_limit_MB", "must be a positive integer")
-            })?),
-        };
+    let max = state.options.max_limits;
+    // SandboxFusion's default is -1, "no limit of the request's own": the operator's maximum.
+    let memory_bytes = match field("memory_limit_MB") {
+        None => CANDIDATE_DEFAULT.memory_bytes,
+        Some(v) => match v.as_i64().or_else(|| v.as_u64().map(|_| i64::MAX)) {
+            Some(mb) if mb <= 0 => max.memory_bytes,
+            Some(mb) => (mb as u64).min(MAX_MEMORY_MB) << 20,
+            None => {
+                return Err(ApiError::bad_field(
+                    "memory_limit_MB",
+                    "must be an integer (MiB; -1 for the server's maximum)",
+                ));
+            }
+        },
+    };
     let files = decode_files(field("files"))?;
     let fetch = match field("fetch_files") {
         None => Vec::new(),
@@ -97,10 +123,12 @@ pub async fn run_code(
             ));
         }
     };
-    let max = state.options.max_limits;
+    // `run_timeout` is a budget of work, so that the same program gets the same answer on a
+    // busy server: it becomes fuel, with a wall-clock net far above it.
     let limits = Limits {
-        wall_ms: (run_timeout * 1000.0) as u64,
-        memory_bytes: memory_mb.map_or(CANDIDATE_DEFAULT.memory_bytes, |mb| mb << 20),
+        fuel: (run_timeout * FUEL_PER_SECOND) as u64,
+        wall_ms: (run_timeout * 1000.0 * WALL_NET_FACTOR) as u64 + 1000,
+        memory_bytes,
         ..CANDIDATE_DEFAULT
     }
     .clamp_to(&max);
@@ -154,6 +182,7 @@ pub async fn run_code(
             host: workdir.path(),
             guest: WORKDIR,
             writable: true,
+            budget: Some(WORKDIR_BUDGET),
         }];
         let outcome = worker.scorer.install(|| {
             python.run_with_files(
@@ -166,13 +195,32 @@ pub async fn run_code(
             )
         });
         let seconds = started.elapsed().as_secs_f64();
+        if outcome.status == RunStatus::Unsupported {
+            return Ok(sandbox_error(outcome.stderr.clone()));
+        }
         let mut fetched = Map::new();
+        let mut left = FETCH_BYTES;
+        let mut notes = String::new();
         for path in &fetch {
-            if let Some(bytes) = workdir.read(path) {
-                fetched.insert(path.clone(), json!(BASE64.encode(bytes)));
+            match workdir.read(path, left) {
+                Fetched::File(bytes) => {
+                    left -= bytes.len() as u64;
+                    fetched.insert(path.clone(), json!(BASE64.encode(bytes)));
+                }
+                Fetched::TooLarge(size) => notes.push_str(&format!(
+                    "\nrewardbox: fetch_files: {path:?} is {size} bytes, more than is left of \
+                     the {FETCH_BYTES} bytes one answer carries; not returned"
+                )),
+                Fetched::Missing => {}
             }
         }
-        Ok::<Value, ApiError>(response(&outcome, seconds, fetched))
+        let mut answer = response(&outcome, seconds, fetched);
+        if !notes.is_empty()
+            && let Some(Value::String(stderr)) = answer.pointer_mut("/run_result/stderr")
+        {
+            stderr.push_str(&notes);
+        }
+        Ok::<Value, ApiError>(answer)
     })
     .await??;
     Ok(Json(answer))
@@ -297,24 +345,68 @@ impl Workdir {
         self.dir.path()
     }
 
+    /// Writes a file the request sent; a name the file system refuses (too long, a file where a
+    /// directory must be) is the request's error, named by the request's own path.
     fn write(&self, relative: &Path, bytes: &[u8]) -> Result<(), ApiError> {
+        let field = format!("files.{}", relative.display());
+        let refused = |e: std::io::Error| {
+            if e.kind() == std::io::ErrorKind::StorageFull {
+                ApiError::internal(format!("the host has no room for {field}: {e}"))
+            } else {
+                ApiError::bad_field(&field, format!("cannot be written: {}", e.kind()))
+            }
+        };
         let target = self.path().join(relative);
         if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                ApiError::internal(format!("cannot create {}: {e}", parent.display()))
-            })?;
+            std::fs::create_dir_all(parent).map_err(refused)?;
         }
-        std::fs::write(&target, bytes)
-            .map_err(|e| ApiError::internal(format!("cannot write {}: {e}", target.display())))
+        std::fs::write(&target, bytes).map_err(refused)
     }
 
-    /// A file the program left, never through a link out of the directory.
-    fn read(&self, relative: &str) -> Option<Vec<u8>> {
+    /// A file the program left, never through a link out of the directory, never a device or a
+    /// FIFO, and only when it holds at most `max` bytes.
+    fn read(&self, relative: &str, max: u64) -> Fetched {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
         let target = self.path().join(relative);
-        let inside = target
-            .canonicalize()
-            .ok()?
-            .starts_with(self.path().canonicalize().ok()?);
-        inside.then(|| std::fs::read(&target).ok()).flatten()
+        let inside = match (target.canonicalize(), self.path().canonicalize()) {
+            (Ok(file), Ok(root)) => file.starts_with(root),
+            _ => false,
+        };
+        let Some(file) = inside
+            .then(|| {
+                std::fs::OpenOptions::new()
+                    .read(true)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                    .open(&target)
+                    .ok()
+            })
+            .flatten()
+        else {
+            return Fetched::Missing;
+        };
+        let size = match file.metadata() {
+            Ok(meta) if meta.is_file() => meta.len(),
+            _ => return Fetched::Missing,
+        };
+        if size > max {
+            return Fetched::TooLarge(size);
+        }
+        let mut bytes = Vec::with_capacity(size as usize);
+        match file.take(max + 1).read_to_end(&mut bytes) {
+            Ok(_) if bytes.len() as u64 <= max => Fetched::File(bytes),
+            Ok(_) => Fetched::TooLarge(bytes.len() as u64),
+            Err(_) => Fetched::Missing,
+        }
     }
+}
+
+/// What reading back one of `fetch_files` found.
+enum Fetched {
+    /// The file's bytes.
+    File(Vec<u8>),
+    /// A file larger than what was left of the answer's budget (its size).
+    TooLarge(u64),
+    /// Nothing readable there: no such file, a directory, a link out, a device.
+    Missing,
 }

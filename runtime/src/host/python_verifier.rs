@@ -258,11 +258,13 @@ impl JudgeFiles {
                 host: &self.solution,
                 guest: "/solution",
                 writable: false,
+                budget: None,
             },
             Mount {
                 host: &self.judge,
                 guest: "/judge",
                 writable: false,
+                budget: None,
             },
         ]
     }

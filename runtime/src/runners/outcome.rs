@@ -8,8 +8,14 @@ use crate::sandbox::{Job, RunFailure};
 use wasmtime::{Engine, Store};
 
 /// The outcome of a runner's `run` in `job`: what the runner said, with the output the host
-/// captured, or how the instance ended when it did not return.
+/// captured, or how the instance ended when it did not return (or filled a directory past its
+/// budget).
 pub fn run_outcome<X: Send>(job: &Job<X>, result: wasmtime::Result<RunOutcome>) -> RunOutcome {
+    // A last write may have crossed a directory's budget after the last check.
+    let result = match (result, job.check_disk()) {
+        (Ok(_), Err(exceeded)) => Err(wasmtime::Error::new(exceeded)),
+        (result, _) => result,
+    };
     match result {
         Ok(outcome) => RunOutcome {
             status: outcome.status,
@@ -137,7 +143,9 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
         // Not the program's doing: a verifier reports it as its own failure, masked.
         RunFailure::HostBusy { .. } => RunStatus::Unsupported,
         RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
-        RunFailure::OutputExceeded { .. } => RunStatus::OutputExceeded,
+        RunFailure::OutputExceeded { .. } | RunFailure::DiskBudgetExceeded(_) => {
+            RunStatus::OutputExceeded
+        }
         RunFailure::StackOverflow | RunFailure::Trap { .. } => RunStatus::Crashed,
     };
     if !stderr.is_empty() && !stderr.ends_with('\n') {

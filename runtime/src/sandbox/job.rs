@@ -8,6 +8,7 @@ use crate::sandbox::cpu::{self, CpuMeter};
 use crate::sandbox::engine::{EPOCH_TICK, ticks_for};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
+use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, Watched};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::time::{Duration, Instant};
@@ -25,7 +26,13 @@ pub struct Mount<'a> {
     pub guest: &'a str,
     /// Whether the guest may create, change and delete files in it.
     pub writable: bool,
+    /// What a writable directory may hold (none: no bound beyond the host's).
+    pub budget: Option<DiskBudget>,
 }
+
+/// How often, in epoch ticks (milliseconds) of a guest's execution, its job checks its wall clock
+/// and the budgets of the directories it writes.
+pub const CHECK_TICKS: u64 = 10;
 
 /// The state of one job's store: WASI's context and resources, the memory limiter, the wall-clock
 /// deadline, and `ext`, what the layer that made the job keeps in it.
@@ -40,9 +47,8 @@ pub struct JobState<X> {
     time: FakeTime,
     /// Wall-clock time the guest chose to spend asleep (trusted instances' sleeps really wait).
     slept: Duration,
-    /// Wall-clock ticks the job spent waiting on work that is not its own, not yet credited
-    /// back to its deadline.
-    credit_ticks: u64,
+    /// The writable directories the guest may fill only so far.
+    watched: Vec<Watched>,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
     pub ext: X,
@@ -71,7 +77,7 @@ impl<X> JobState<X> {
     /// own (a verifier waiting for the candidate runs it asked for), so that its wall-clock limit
     /// bounds its own work only. Credited at its next deadline.
     pub fn credit_wall(&mut self, waited: Duration) {
-        self.credit_ticks += ticks_for(waited.as_millis() as u64);
+        self.wall_deadline += waited;
     }
 }
 
@@ -140,6 +146,16 @@ impl<X: Send + 'static> Job<X> {
             wasi.preopened_dir(mount.host, mount.guest, perms)
                 .expect("opening a directory the host created for the guest");
         }
+        let watched = mounts
+            .iter()
+            .filter(|m| m.writable)
+            .filter_map(|m| {
+                m.budget.map(|budget| Watched {
+                    dir: m.host.to_path_buf(),
+                    budget,
+                })
+            })
+            .collect();
         let state = JobState {
             wasi: wasi.build(),
             table: ResourceTable::new(),
@@ -147,7 +163,7 @@ impl<X: Send + 'static> Job<X> {
             wall_deadline: Instant::now() + Duration::from_millis(limits.wall_ms),
             time,
             slept: Duration::ZERO,
-            credit_ticks: 0,
+            watched,
             ext,
         };
         let mut store = Store::new(engine, state);
@@ -155,17 +171,23 @@ impl<X: Send + 'static> Job<X> {
         // Fails only on an engine built without fuel metering (a benchmark's), where the wall
         // clock alone bounds the run.
         let _ = store.set_fuel(limits.fuel);
-        store.set_epoch_deadline(ticks_for(limits.wall_ms));
-        // At the deadline, time the job spent waiting on others' work (see `credit_wall`) is
-        // credited back: the wall-clock limit bounds the job's own work.
-        store.epoch_deadline_callback(|mut ctx| {
-            let credit = std::mem::take(&mut ctx.data_mut().credit_ticks);
-            if credit > 0 {
-                ctx.data_mut().wall_deadline += EPOCH_TICK * credit as u32;
-                Ok(wasmtime::UpdateDeadline::Continue(credit))
-            } else {
-                Err(Trap::Interrupt.into())
+        store.set_epoch_deadline(ticks_for(limits.wall_ms).min(CHECK_TICKS));
+        // Every CHECK_TICKS of execution: the budgets of the directories it writes, then the
+        // wall clock (its deadline moved by the time it waited on others' work, see
+        // `credit_wall`).
+        store.epoch_deadline_callback(|ctx| {
+            let state = ctx.data();
+            for watched in &state.watched {
+                watched.check()?;
             }
+            let left = state
+                .wall_deadline
+                .saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Trap::Interrupt.into());
+            }
+            let ticks = ticks_for(left.as_millis() as u64).clamp(1, CHECK_TICKS);
+            Ok(wasmtime::UpdateDeadline::Continue(ticks))
         });
         Job {
             store,
@@ -192,7 +214,8 @@ impl<X: Send + 'static> Job<X> {
     /// Gives the guest `wall_ms` of wall clock from now: its epoch deadline, and the end of any
     /// sleep it starts.
     pub fn set_wall(&mut self, wall_ms: u64) {
-        self.store.set_epoch_deadline(ticks_for(wall_ms));
+        self.store
+            .set_epoch_deadline(ticks_for(wall_ms).min(CHECK_TICKS));
         self.store.data_mut().wall_deadline = Instant::now() + Duration::from_millis(wall_ms);
         self.cpu.resume();
     }
@@ -208,6 +231,16 @@ impl<X: Send + 'static> Job<X> {
         &self.limits
     }
 
+    /// Whether the directories the guest writes are within their budgets now (checked while it
+    /// runs, and by the owner once it has ended: a last write may have crossed one).
+    pub fn check_disk(&self) -> Result<(), DiskBudgetExceeded> {
+        self.store
+            .data()
+            .watched
+            .iter()
+            .try_for_each(Watched::check)
+    }
+
     /// Fuel consumed so far.
     pub fn fuel_used(&self) -> u64 {
         self.limits
@@ -217,6 +250,9 @@ impl<X: Send + 'static> Job<X> {
 
     /// Why a call into this job's guest failed, from the error it returned.
     pub fn classify(&self, error: &wasmtime::Error) -> RunFailure {
+        if let Some(exceeded) = error.downcast_ref::<DiskBudgetExceeded>() {
+            return RunFailure::DiskBudgetExceeded(*exceeded);
+        }
         if self.budget.exceeded() || error.downcast_ref::<OutputLimitExceeded>().is_some() {
             return RunFailure::OutputExceeded {
                 limit: self.limits.output_bytes,
@@ -297,6 +333,8 @@ pub enum RunFailure {
     MemoryExceeded { limit: u64 },
     /// It wrote more than its output limit.
     OutputExceeded { limit: u64 },
+    /// It wrote more into a directory than the directory's budget.
+    DiskBudgetExceeded(DiskBudgetExceeded),
     /// It exhausted its call stack (unbounded recursion).
     StackOverflow,
     /// It trapped for another reason, a Rust panic for instance.
@@ -328,6 +366,7 @@ impl std::fmt::Display for RunFailure {
             RunFailure::OutputExceeded { limit } => {
                 write!(f, "exceeded the output limit of {limit} bytes")
             }
+            RunFailure::DiskBudgetExceeded(exceeded) => write!(f, "{exceeded}"),
             RunFailure::StackOverflow => write!(f, "overflowed its call stack"),
             RunFailure::Trap {
                 message,

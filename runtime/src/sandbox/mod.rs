@@ -5,7 +5,7 @@
 //! its [`limits`] (fuel, wall clock, memory, output), captured and capped output ([`capture`]),
 //! fake [`clocks`], the guest's CPU time ([`cpu`], which tells a program that used its wall
 //! clock from a host that starved it), sleeps that end with the job's wall clock ([`sleep`]), and the host
-//! directories a guest may see. Every limit is enforced here, and a failed run is classified here.
+//! directories a guest may see, with a byte budget on those it writes ([`workspace`]). Every limit is enforced here, and a failed run is classified here.
 //!
 //! The layers above keep what they need in the store through the job's extension slot
 //! ([`job::JobState::ext`]): the candidate runners put nothing there, the host's `sandbox`
@@ -20,5 +20,6 @@ pub mod job;
 pub mod limits;
 pub mod memory;
 pub mod sleep;
+pub mod workspace;
 
 pub use job::{Job, JobState, Mount, RunFailure};
