@@ -534,3 +534,90 @@ fn a_missing_compiler_is_a_verifier_error_that_says_what_to_install() {
         assert!(detail.contains(needle), "{result}");
     }
 }
+
+/// `serve` refuses an empty token (the `--token "$UNSET"` slip would turn auth off) and a
+/// non-loopback address without a token, unless told `--allow-no-token`; each says what to do.
+#[test]
+fn serve_refuses_to_run_open_by_mistake() {
+    for (args, says) in [
+        (
+            &["serve", "--port", "0", "--token", ""][..],
+            "token is empty",
+        ),
+        (
+            &["serve", "--port", "0", "--token", "  "][..],
+            "token is empty",
+        ),
+        (
+            &["serve", "--port", "0", "--host", "0.0.0.0"][..],
+            "--allow-no-token",
+        ),
+    ] {
+        let output = rewardbox()
+            .args(args)
+            .env_remove("REWARDBOX_TOKEN")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?} started");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    let output = rewardbox()
+        .args(["serve", "--port", "0", "--token", ""])
+        .env("REWARDBOX_TOKEN", "")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+}
+
+/// SIGTERM with a client that holds a request open forever: the server drains for `--drain-s`
+/// and exits.
+#[test]
+fn sigterm_ends_the_server_despite_a_stalled_client() {
+    use std::io::{BufRead, Write};
+    let mut server = rewardbox()
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--drain-s",
+            "1",
+            "--body-timeout-s",
+            "3600",
+        ])
+        .env_remove("REWARDBOX_TOKEN")
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    let address = loop {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "the server ended");
+        if let Some(url) = line.trim().strip_prefix("rewardbox: serving on http://") {
+            break url.to_string();
+        }
+    };
+    let mut stalled = std::net::TcpStream::connect(&address).unwrap();
+    stalled
+        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{")
+        .unwrap();
+    // Give the server the request before the signal (it needs no more than to have read it;
+    // should the signal come first, the test still holds: the connection is drained the same).
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: signals our own child.
+    unsafe { libc::kill(server.id() as i32, libc::SIGTERM) };
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            assert!(status.success(), "{status:?}");
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(120),
+            "the server is still up after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stalled);
+}

@@ -739,3 +739,116 @@ fn shutdown_finishes_the_requests_in_flight() {
     assert_eq!(status, 200, "{body}");
     server.thread.take().unwrap().join().unwrap();
 }
+
+/// Reads from `socket` until the server closes it (or `within` passes); what it sent.
+fn read_until_closed(socket: &mut std::net::TcpStream, within: Duration) -> Option<String> {
+    use std::io::Read;
+    socket.set_read_timeout(Some(within)).unwrap();
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match socket.read(&mut buf) {
+            Ok(0) => return Some(String::from_utf8_lossy(&answer).into_owned()),
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some(String::from_utf8_lossy(&answer).into_owned());
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// How long a test waits for the server to close a connection it must close. The server's own
+/// deadlines here are 1 s; this only bounds a test that would otherwise hang.
+const CLOSED_WITHIN: Duration = Duration::from_secs(120);
+
+/// Idle clients cannot hold the server: connections past the cap are closed at once, one that
+/// sends no headers is closed at the header deadline, one that stalls mid-body gets a 408 at the
+/// body deadline and gives its in-flight slot back; afterwards the server answers.
+#[test]
+fn connections_are_bounded_and_stalled_clients_let_go() {
+    let server = Server::start(|o| {
+        o.max_connections = 3;
+        o.header_timeout = Duration::from_secs(1);
+        o.body_timeout = Duration::from_secs(1);
+        o.max_inflight = 1;
+    });
+    let task =
+        json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
+    // Three idle connections fill the cap; a fourth is closed without an answer.
+    let mut idle: Vec<_> = (0..3)
+        .map(|_| std::net::TcpStream::connect(server.address).unwrap())
+        .collect();
+    // The server has taken the three once an answer on a fourth is refused; until it has, the
+    // fourth may be served.
+    let refused = (0..200).any(|_| {
+        let mut extra = std::net::TcpStream::connect(server.address).unwrap();
+        let _ = extra.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n");
+        let answer = read_until_closed(&mut extra, CLOSED_WITHIN);
+        if answer.as_deref() == Some("") {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        false
+    });
+    assert!(refused, "a connection past the cap was served");
+    // The idle ones are closed at the header deadline, with no answer.
+    for socket in &mut idle {
+        assert_eq!(
+            read_until_closed(socket, CLOSED_WITHIN).as_deref(),
+            Some("")
+        );
+    }
+    assert_eq!(server.get("/healthz").0, 200);
+    // A body that stalls: 408, and the only in-flight slot is free again.
+    let mut stalled = std::net::TcpStream::connect(server.address).unwrap();
+    stalled
+        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":")
+        .unwrap();
+    let answer = read_until_closed(&mut stalled, CLOSED_WITHIN)
+        .expect("the server let the stalled body hang");
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let (status, text) = server.post("/score", &task, &[("content-type", "application/json")]);
+    assert_eq!(status, 200, "{text}");
+}
+
+/// Shutdown gives the requests in flight the drain time, then returns, even when a client
+/// holds a request open forever.
+#[test]
+fn shutdown_is_bounded_by_the_drain_time() {
+    let mut server = Server::start(|o| {
+        o.drain = Duration::from_secs(1);
+        o.body_timeout = Duration::from_secs(3600);
+    });
+    let mut stalled = std::net::TcpStream::connect(server.address).unwrap();
+    stalled
+        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{")
+        .unwrap();
+    // The request is in flight once the server counts it.
+    let in_flight = (0..600).any(|_| {
+        let metrics = server.get("/metrics").1;
+        // The /metrics request itself is one.
+        let counted = metrics
+            .lines()
+            .filter_map(|l| l.strip_prefix("rewardbox_requests_in_flight "))
+            .any(|n| n.trim().parse::<u64>().is_ok_and(|n| n >= 2));
+        if counted {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+        false
+    });
+    assert!(in_flight, "{}", server.get("/metrics").1);
+    let thread = server.thread.take().unwrap();
+    let _ = server.shutdown.take().unwrap().send(());
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        thread.join().unwrap();
+        let _ = done_tx.send(());
+    });
+    assert!(
+        done_rx.recv_timeout(CLOSED_WITHIN).is_ok(),
+        "the server kept waiting for a stalled client"
+    );
+    drop(stalled);
+}

@@ -19,9 +19,12 @@ pub struct ServeArgs {
     #[arg(long)]
     env_dir: Option<PathBuf>,
     /// Require "Authorization: Bearer <TOKEN>" on every request but /healthz
-    /// [default: $REWARDBOX_TOKEN, else none].
+    /// [default: $REWARDBOX_TOKEN, else none]. An empty token is refused.
     #[arg(long, env = "REWARDBOX_TOKEN")]
     token: Option<String>,
+    /// Serve an address other than loopback without a token (anyone who reaches it may run code).
+    #[arg(long)]
+    allow_no_token: bool,
     /// The largest request body, in MiB (413 past it).
     #[arg(long, default_value_t = 64)]
     max_body_mb: usize,
@@ -59,6 +62,18 @@ pub struct ServeArgs {
     /// Seed of the guests' random source.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Connections open at once (one more is closed at once).
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
+    /// Seconds a client has to send a request's headers (idle connections are closed after it).
+    #[arg(long, default_value_t = 30)]
+    header_timeout_s: u64,
+    /// Seconds a client has to send a request's body (408 past it).
+    #[arg(long, default_value_t = 120)]
+    body_timeout_s: u64,
+    /// Seconds the requests in flight get to finish after SIGTERM or Ctrl-C.
+    #[arg(long, default_value_t = 30)]
+    drain_s: u64,
     #[command(flatten)]
     cache: crate::CacheArgs,
 }
@@ -66,11 +81,25 @@ pub struct ServeArgs {
 /// Runs `rewardbox serve` until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let defaults = ServerOptions::default();
+    if args.token.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        anyhow::bail!(
+            "the token is empty (--token or REWARDBOX_TOKEN): give a non-empty one, or unset it \
+             to serve loopback without a token"
+        );
+    }
+    if args.token.is_none() && !args.host.is_loopback() && !args.allow_no_token {
+        anyhow::bail!(
+            "serving {} without a token lets anyone who reaches it run code here: set --token \
+             (or REWARDBOX_TOKEN), or pass --allow-no-token if the network is yours alone",
+            args.host
+        );
+    }
+    let seconds = |s: u64| std::time::Duration::from_secs(s.max(1));
     rewardbox_server::run(ServerOptions {
         host: args.host,
         port: args.port,
         env_dir: args.env_dir,
-        token: args.token.filter(|t| !t.is_empty()),
+        token: args.token,
         max_body_bytes: args.max_body_mb << 20,
         max_inflight: args.max_inflight.max(1),
         verifier_dir: args.verifier_dir,
@@ -88,5 +117,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         seed: args.seed,
         session_ttl: std::time::Duration::from_secs(args.session_ttl_s.max(1)),
         max_sessions: args.max_sessions,
+        max_connections: args.max_connections.max(1),
+        header_timeout: seconds(args.header_timeout_s),
+        body_timeout: seconds(args.body_timeout_s),
+        drain: std::time::Duration::from_secs(args.drain_s),
     })
 }

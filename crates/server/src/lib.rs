@@ -18,6 +18,7 @@
 mod codegym;
 mod error;
 mod guard;
+mod listen;
 mod metrics;
 mod observe;
 pub mod options;
@@ -67,12 +68,17 @@ fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Serves on `listener` until `shutdown` completes, then finishes the requests in flight.
+/// Serves on `listener` until `shutdown` completes, then gives the requests in flight
+/// `options.drain` to finish.
 pub async fn serve(
     options: ServerOptions,
     listener: tokio::net::TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        options.token.as_ref().is_none_or(|t| !t.trim().is_empty()),
+        "the token is empty: give a non-empty one, or none"
+    );
     let state = tokio::task::spawn_blocking(move || AppState::new(options)).await??;
     state.port.store(
         listener.local_addr()?.port(),
@@ -89,9 +95,12 @@ pub async fn serve(
             }
         }
     });
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    let limits = listen::ConnectionLimits {
+        max_connections: state.options.max_connections,
+        header_timeout: state.options.header_timeout,
+        drain: state.options.drain,
+    };
+    listen::serve_connections(listener, router(state), limits, shutdown).await;
     Ok(())
 }
 
@@ -102,14 +111,17 @@ pub fn run(options: ServerOptions) -> anyhow::Result<()> {
         .enable_all()
         .thread_name("rewardbox-http")
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let address = std::net::SocketAddr::new(options.host, options.port);
         let listener = tokio::net::TcpListener::bind(address)
             .await
             .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
         eprintln!("rewardbox: serving on http://{}", listener.local_addr()?);
         serve(options, listener, shutdown_signal()).await
-    })
+    });
+    // Work still running after the drain (a verifier past it) is not waited for.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served
 }
 
 async fn shutdown_signal() {
@@ -130,5 +142,5 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = terminate => {},
     }
-    eprintln!("rewardbox: shutting down after the requests in flight");
+    eprintln!("rewardbox: shutting down: the requests in flight get the drain time to finish");
 }

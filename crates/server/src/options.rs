@@ -41,6 +41,14 @@ pub struct ServerOptions {
     pub session_ttl: Duration,
     /// Sessions alive at most.
     pub max_sessions: usize,
+    /// Connections open at once; one more is closed at once.
+    pub max_connections: usize,
+    /// Time a client has to send a request's headers (idle kept-alive connections included).
+    pub header_timeout: Duration,
+    /// Time a client has to send a request's whole body once its headers are in (408 past it).
+    pub body_timeout: Duration,
+    /// Time the requests in flight get to finish after SIGTERM or Ctrl-C.
+    pub drain: Duration,
 }
 
 impl Default for ServerOptions {
@@ -67,6 +75,10 @@ impl Default for ServerOptions {
             seed: 0,
             session_ttl: Duration::from_secs(600),
             max_sessions: 4096,
+            max_connections: 1024,
+            header_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(120),
+            drain: Duration::from_secs(30),
         }
     }
 }
