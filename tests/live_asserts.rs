@@ -242,7 +242,7 @@ fn attacks_on_the_check_fail_with_a_clear_status() {
         ),
         (
             "trap inside a call",
-            "import sys\nsys.setrecursionlimit(10**7)\ndef add(a, b):\n    x = []\n    for _ in range(60000):\n        x = [x]\n    return len(repr(x))".into(),
+            "import os\ndef add(a, b):\n    os.abort()".into(),
             CaseStatus::Crashed,
         ),
         (

@@ -366,3 +366,47 @@ def verify(task, completion):
     );
     assert!(r[0].detail.contains("cobol"), "{}", r[0].detail);
 }
+
+/// Deep input raises a catchable exception in a verifier, as in native CPython, never a stack
+/// overflow of the instance: a careful verifier's `except` runs and its verdict stands.
+#[test]
+fn deep_nesting_raises_recursion_error_in_the_verifier() {
+    let s = scorer();
+    let cases = [
+        ("json.loads", "import json\njson.loads('[' * N + ']' * N)"),
+        (
+            "ast.literal_eval",
+            "import ast\nast.literal_eval('(' * N + ')' * N)",
+        ),
+        ("eval", "eval('-' * N + '1')"),
+        ("repr", "x = []\nfor _ in range(N):\n    x = [x]\nrepr(x)"),
+        (
+            "str of dicts",
+            "x = {}\nfor _ in range(N):\n    x = {'a': x}\nstr(x)",
+        ),
+        (
+            "json.dumps",
+            "import json\nx = []\nfor _ in range(N):\n    x = [x]\njson.dumps(x)",
+        ),
+        ("recursion", "def f(n):\n    return f(n + 1)\nf(0)"),
+    ];
+    for (name, code) in cases {
+        let body: String = code
+            .replace('N', "200000")
+            .lines()
+            .map(|l| format!("        {l}\n"))
+            .collect();
+        let verifier = format!(
+            "def verify(task, completion):\n    try:\n{body}        return 0.5\n    except (RecursionError, MemoryError, SyntaxError):\n        return 1.0\n"
+        );
+        let mut task = python_task(&verifier, json!({}), &[fenced("x = 1")]);
+        task["limits"] = json!({"fuel": 100_000_000_000u64, "wall_ms": 600_000, "memory_mb": 1024});
+        let r = score(&s, task);
+        assert_eq!(
+            (r[0].status, r[0].score),
+            (rewardbox::Status::Ok, 1.0),
+            "{name}: {}",
+            r[0].detail
+        );
+    }
+}

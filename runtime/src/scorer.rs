@@ -64,6 +64,7 @@ impl Scorer {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("rewardbox-{i}"))
+            .stack_size(crate::sandbox::engine::THREAD_STACK_BYTES)
             .build()?;
         let engine = build_engine(threads, INSTANCES_PER_THREAD)?;
         let ticker = EpochTicker::start(&engine);

@@ -83,6 +83,22 @@ impl Judge for VerifierComponent {
         limits: &Limits,
         seed: u64,
     ) -> Judged {
+        crate::sandbox::stack::with_room(|| {
+            self.judge_here(engine, task_json, completion, limits, seed)
+        })
+    }
+}
+
+impl VerifierComponent {
+    /// [`Judge::judge`] on the current thread.
+    fn judge_here(
+        &self,
+        engine: &Engine,
+        task_json: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Judged {
         let started = Instant::now();
         let host = self.services.context(seed);
         let mut job = Job::new(engine, limits, seed, b"", host);

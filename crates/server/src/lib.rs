@@ -110,6 +110,8 @@ pub fn run(options: ServerOptions) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("rewardbox-http")
+        // Sessions' guests run on its blocking threads: room for their stack.
+        .thread_stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
         .build()?;
     let served = runtime.block_on(async move {
         let address = std::net::SocketAddr::new(options.host, options.port);

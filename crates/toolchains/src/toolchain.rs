@@ -237,10 +237,14 @@ impl Toolchains {
         }
         let mut warm = self.warm.lock().unwrap_or_else(|e| e.into_inner());
         let zig = self.zig()?;
+        // Per compiler version and flags: zig builds its libraries for the flags it is given, so
+        // new flags warm up again, outside any program's budget.
+        let flags = Zig::flags(language).join(" ");
         let marker = self.zig_cache.join(format!(
-            "rewardbox-warm-{}-{}",
+            "rewardbox-warm-{}-{}-{}",
             language.name(),
-            zig.version
+            zig.version,
+            hex(&key(&[flags.as_bytes()])[..6])
         ));
         let pch_missing = language == Language::Cpp && !self.pch_path(zig).is_file();
         if let Some(done) = warm.get(&language)

@@ -15,6 +15,7 @@ use crate::runners::outcome::failed;
 use crate::runners::python::PythonRunner;
 use crate::sandbox::Job;
 use crate::sandbox::limits::Limits;
+use crate::sandbox::stack::with_room;
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 
@@ -38,6 +39,17 @@ impl LiveCandidate {
     /// Starts `source` in a fresh instance of `component` with `limits` and executes it once as
     /// module `solution`. An exception while loading is `raised`; an exit or a limit `ended`.
     pub fn open(
+        python: &PythonRunner,
+        engine: &Engine,
+        source: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> Result<LiveCandidate, CallError> {
+        with_room(|| LiveCandidate::open_here(python, engine, source, limits, seed))
+    }
+
+    /// [`LiveCandidate::open`] on the current thread.
+    fn open_here(
         python: &PythonRunner,
         engine: &Engine,
         source: &str,
@@ -114,9 +126,10 @@ impl LiveCandidate {
 
     /// Runs one export of the candidate within what is left of its wall-clock budget, and turns
     /// an exit, a trap or a limit into the candidate's end.
-    fn enter<T>(
+    fn enter<T: Send>(
         &mut self,
-        call: impl FnOnce(
+        call: impl Send
+        + FnOnce(
             &Runner,
             &mut wasmtime::Store<CandidateState>,
         ) -> wasmtime::Result<Result<T, CallError>>,
@@ -127,7 +140,8 @@ impl LiveCandidate {
         let wall_ms = self.wall_left.as_millis() as u64;
         self.job.set_wall(wall_ms);
         let started = Instant::now();
-        let result = call(&self.instance, &mut self.job.store);
+        let (instance, store) = (&self.instance, &mut self.job.store);
+        let result = with_room(|| call(instance, store));
         self.job.call_returned();
         self.wall_left = self.wall_left.saturating_sub(started.elapsed());
         let outcome = match result {

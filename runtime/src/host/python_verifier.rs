@@ -12,6 +12,7 @@ use crate::host::context::{HostContext, HostState, PythonVerdict};
 use crate::runners::memo::{self, RunMemo, Weigh};
 use crate::runners::outcome::{run_outcome, unsupported};
 use crate::sandbox::limits::Limits;
+use crate::sandbox::stack::with_room;
 use crate::sandbox::{Job, Mount};
 use std::path::PathBuf;
 use wasmtime::Engine;
@@ -49,17 +50,19 @@ impl TrustedPython {
         seed: u64,
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
-        let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), host, mounts);
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|p: Python| p.call_run(&mut job.store, source));
-        match job.store.data().ext.host_fault() {
-            Some(fault) => unsupported(format!(
-                "the host failed a run the script asked for: {fault}"
-            )),
-            None => run_outcome(&job, result),
-        }
+        with_room(|| {
+            let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), host, mounts);
+            let result = self
+                .pre
+                .instantiate(&mut job.store)
+                .and_then(|p: Python| p.call_run(&mut job.store, source));
+            match job.store.data().ext.host_fault() {
+                Some(fault) => unsupported(format!(
+                    "the host failed a run the script asked for: {fault}"
+                )),
+                None => run_outcome(&job, result),
+            }
+        })
     }
 
     /// `source` compiled as `mode`, once per process per distinct source (the compile error
@@ -73,15 +76,17 @@ impl TrustedPython {
     ) -> Result<Prepared, String> {
         let key = memo::key(&[&[mode_byte(mode)], source.as_bytes()], limits, 0);
         self.prepared.get_or_compute(key, || {
-            let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
-            let result = self
-                .pre
-                .instantiate(&mut job.store)
-                .and_then(|p: Python| p.call_prepare(&mut job.store, mode, source));
-            match result {
-                Ok(prepared) => prepared,
-                Err(error) => Err(format!("compiling it {}", job.classify(&error))),
-            }
+            with_room(|| {
+                let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
+                let result = self
+                    .pre
+                    .instantiate(&mut job.store)
+                    .and_then(|p: Python| p.call_prepare(&mut job.store, mode, source));
+                match result {
+                    Ok(prepared) => prepared,
+                    Err(error) => Err(format!("compiling it {}", job.classify(&error))),
+                }
+            })
         })
     }
 
@@ -108,7 +113,27 @@ impl TrustedPython {
             None
         };
         let mounts = files.as_ref().map(JudgeFiles::mounts).unwrap_or_default();
-        let mut job = Job::with_files(engine, limits, seed, b"", host, &mounts);
+        with_room(|| {
+            self.verify_in(
+                engine, host, prepared, task, completion, limits, seed, &mounts,
+            )
+        })
+    }
+
+    /// [`TrustedPython::verify`] on the current thread, its files mounted.
+    #[allow(clippy::too_many_arguments)]
+    fn verify_in(
+        &self,
+        engine: &Engine,
+        host: HostContext,
+        prepared: &Prepared,
+        task: &str,
+        completion: &str,
+        limits: &Limits,
+        seed: u64,
+        mounts: &[Mount<'_>],
+    ) -> (PythonVerdict, u64) {
+        let mut job = Job::with_files(engine, limits, seed, b"", host, mounts);
         let result = self
             .pre
             .instantiate(&mut job.store)

@@ -27,6 +27,7 @@ use crate::runners::outcome::unsupported;
 use crate::runners::python::PythonRunner;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::limits::Limits;
+use crate::sandbox::stack::with_room;
 use rewardbox_toolchains::toolchain::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};
@@ -150,10 +151,10 @@ impl Runners {
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        match self.runtime(language) {
+        with_room(|| match self.runtime(language) {
             Ok(runtime) => runtime.run(&self.engine, source, stdin, limits, seed),
             Err(message) => unsupported(message),
-        }
+        })
     }
 
     /// Executes `source` in `language` once in a fresh instance and calls `entry` on each JSON
@@ -167,10 +168,10 @@ impl Runners {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        match self.runtime(language) {
+        with_room(|| match self.runtime(language) {
             Ok(runtime) => runtime.call(&self.engine, source, entry, args_json, limits, seed),
             Err(message) => vec![Err(unsupported(message)); args_json.len()],
-        }
+        })
     }
 
     /// The limits of one candidate run: `requested` where set, [`Runners::defaults`] elsewhere,

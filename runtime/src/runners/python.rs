@@ -70,12 +70,14 @@ impl PythonRunner {
         seed: u64,
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
-        let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), (), mounts);
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|p: Runner| p.call_run(&mut job.store, source));
-        run_outcome(&job, result)
+        crate::sandbox::stack::with_room(|| {
+            let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), (), mounts);
+            let result = self
+                .pre
+                .instantiate(&mut job.store)
+                .and_then(|p: Runner| p.call_run(&mut job.store, source));
+            run_outcome(&job, result)
+        })
     }
 }
 

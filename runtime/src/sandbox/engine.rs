@@ -19,6 +19,20 @@ const KEEP_RESIDENT_BYTES: usize = 16 << 20;
 /// Decommits gathered before one batch of system calls.
 const DECOMMIT_BATCH: usize = 64;
 
+/// The native stack a guest's wasm may use (wasmtime's default is 512 KiB). CPython in wasm
+/// guards its C recursion by its own (linear-memory) stack and raises `RecursionError` there, as
+/// native CPython does; but wasm frames live on the native stack, and the deepest paths measured
+/// (`str` of 200,000 nested dicts, a Python recursion under `sys.setrecursionlimit(10**6)`) need
+/// more than 128 MiB of it to reach CPython's guard. With less, the stack overflowed first and a
+/// verifier's `except RecursionError` never ran. Reserved address space only: a guest touches
+/// what it uses.
+pub const WASM_STACK_BYTES: usize = 256 << 20;
+
+/// The stack of a thread that runs guests: the guest's [`WASM_STACK_BYTES`] and the host's frames
+/// around it. The scorer's threads and the server's are made with it; on any other thread a guest
+/// runs on a thread of its own (see [`crate::sandbox::stack`]).
+pub const THREAD_STACK_BYTES: usize = 320 << 20;
+
 /// Component instances the pool holds per thread when the caller does not say: a verifier, a
 /// Python verifier it runs, a few live candidates and their runs.
 pub const DEFAULT_INSTANCES_PER_THREAD: u32 = 8;
@@ -65,6 +79,9 @@ pub fn build_engine_with_fuel(
         .epoch_interruption(true)
         .cranelift_opt_level(OptLevel::Speed)
         .parallel_compilation(true)
+        .max_wasm_stack(WASM_STACK_BYTES)
+        // wasmtime requires room for the wasm stack on a fiber's stack, used or not.
+        .async_stack_size(WASM_STACK_BYTES + (1 << 20))
         .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&config).map_err(|e| anyhow::anyhow!("could not create the wasmtime engine: {e}"))
 }
@@ -80,6 +97,8 @@ pub fn build_session_engine() -> anyhow::Result<Engine> {
         .epoch_interruption(true)
         .cranelift_opt_level(OptLevel::Speed)
         .parallel_compilation(true)
+        .max_wasm_stack(WASM_STACK_BYTES)
+        .async_stack_size(WASM_STACK_BYTES + (1 << 20))
         .memory_reservation(1 << 30)
         .memory_guard_size(32 << 20)
         .memory_init_cow(true)

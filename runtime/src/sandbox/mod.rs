@@ -20,6 +20,7 @@ pub mod job;
 pub mod limits;
 pub mod memory;
 pub mod sleep;
+pub mod stack;
 pub mod workspace;
 
 pub use job::{Job, JobState, Mount, RunFailure};

@@ -7,7 +7,7 @@
 //! | `sleep`       | sleeps 5 ms at a time, forever                     | exceeded the wall-clock limit   |
 //! | `memory`      | allocates 1 MiB at a time, forever                 | exceeded the memory limit       |
 //! | `output`      | prints to stdout forever                           | exceeded the output limit       |
-//! | `recursion`   | recurses without bound                             | overflowed its call stack       |
+//! | `recursion`   | recurses without bound                             | out of bounds memory access     |
 //! | `deep-frames` | recurses with large frames (shadow stack)          | out of bounds memory access     |
 //! | `panic`       | panics                                             | trapped, with the panic message |
 //! | `nan`         | returns score NaN                                  | score NaN                       |
