@@ -191,9 +191,16 @@ fn native_python() -> Option<PathBuf> {
 }
 
 fn main() {
+    // On a thread with room for a guest's stack, as the scorer's threads are.
+    rewardbox::sandbox::stack::with_room(measure)
+}
+
+fn measure() {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // Threads with room for a guest's stack, as the scorer's are.
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
         .build_global()
         .ok();
     let cache_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache");

@@ -110,6 +110,7 @@ fn main() {
     // 1. Start-up.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
         .build()
         .expect("pool");
     let n = STARTS;

@@ -47,6 +47,11 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn main() {
+    // On a thread with room for a guest's stack (a session's steps then run in place).
+    rewardbox::sandbox::stack::with_room(measure)
+}
+
+fn measure() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let env_dir = root.join("tests/data/codegym");
     let mut options = EnvOptions::new(&env_dir);

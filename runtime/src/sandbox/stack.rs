@@ -5,11 +5,12 @@
 //! a stack overflow. A thread with less room than that (a test's 2 MiB, tokio's blocking threads,
 //! a Python thread's 8 MiB) would hit its guard page first, which kills the process. Every entry
 //! into a guest goes through [`with_room`]: on a thread with room (the scorer's pool, the server's
-//! runtime) it just runs; on any other thread the guest runs on a thread of its own with room,
-//! while the caller waits.
+//! runtime) it just runs; on any other thread it is handed to a pool of threads with room (made
+//! on first need, one per core), while the caller waits.
 
 use crate::sandbox::engine::{THREAD_STACK_BYTES, WASM_STACK_BYTES};
 use std::cell::Cell;
+use std::sync::OnceLock;
 
 /// Host frames beyond the guest's stack that a call into it may need.
 const HOST_MARGIN: usize = 2 << 20;
@@ -19,21 +20,23 @@ thread_local! {
     static STACK_LOW: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Runs `work` where the stack has room for a guest: here, or on a thread of its own.
+/// Runs `work` where the stack has room for a guest: here, or on a thread with room.
 pub fn with_room<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     if room_here() >= WASM_STACK_BYTES + HOST_MARGIN {
         return work();
     }
-    std::thread::scope(|scope| {
-        let thread = std::thread::Builder::new()
-            .name("rewardbox-guest".into())
+    roomy_threads().install(work)
+}
+
+/// Threads with room for a guest's stack, for callers on threads without (made on first use).
+fn roomy_threads() -> &'static rayon::ThreadPool {
+    static POOL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("rewardbox-guest-{i}"))
             .stack_size(THREAD_STACK_BYTES)
-            .spawn_scoped(scope, work)
-            .expect("starting a thread with room for a guest's stack");
-        match thread.join() {
-            Ok(value) => value,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+            .build()
+            .expect("starting threads with room for a guest's stack")
     })
 }
 
