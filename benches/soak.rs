@@ -1,0 +1,420 @@
+//! Soak: `rewardbox serve` under mixed sound and hostile traffic at its concurrency limit, over
+//! loopback, for `REWARDBOX_SOAK_SECONDS` (default 600).
+//!
+//! Clients (more of them than `--max-inflight`, so some requests are refused with 429 and tried
+//! again) send, in turn: sound requests whose verdicts are known (`/score` with `exact` and a
+//! Python `verifier_code`, `/run_code` in Python and C) and hostile ones (a program that fills its
+//! working directory, a sparse GiB read back with `fetch_files`, an infinite loop, a memory bomb, a
+//! hostile verifier that loops, a verifier fed 200,000 nested brackets, a candidate that sleeps an
+//! hour, a body that stalls, an idle connection, half a request). Every 10 s it samples the
+//! server's resident memory, its open file descriptors and what its temp directories hold.
+//!
+//! It reports requests served, refusals, the samples over time, and the disk and memory before and
+//! after; it fails if any sound request got a wrong answer.
+//!
+//! Run: `cargo bench --bench soak` (`REWARDBOX_SOAK_SECONDS=60` for a short one).
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Requests the server handles at once.
+const MAX_INFLIGHT: usize = 8;
+/// Clients sending at once: past the limit, so that refusals happen.
+const CLIENTS: usize = 12;
+/// How often the server is sampled.
+const SAMPLE_EVERY: Duration = Duration::from_secs(10);
+
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(600)))
+        .build()
+        .into()
+}
+
+/// What a kind of request is and what its answer must be.
+struct Kind {
+    name: &'static str,
+    path: &'static str,
+    body: Value,
+    /// Whether the answer is right (for hostile requests: the attack was contained).
+    check: fn(&Value) -> bool,
+}
+
+fn scores(answer: &Value) -> Vec<f64> {
+    answer["results"]
+        .as_array()
+        .map(|r| r.iter().filter_map(|c| c["score"].as_f64()).collect())
+        .unwrap_or_default()
+}
+
+fn statuses(answer: &Value) -> Vec<String> {
+    answer["results"]
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .filter_map(|c| c["status"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn kinds(hostile_verifier: &str) -> Vec<Kind> {
+    let fenced = |code: &str| format!("```python\n{code}\n```");
+    vec![
+        Kind {
+            name: "sound /score exact",
+            path: "/score",
+            body: json!({"id": "e", "verifier": "exact", "reference": "a", "completions": ["a", "b"]}),
+            check: |a| scores(a) == [1.0, 0.0],
+        },
+        Kind {
+            name: "sound /score python verifier",
+            path: "/score",
+            body: json!({"id": "p", "verifier": "python",
+                "verifier_code": "def verify(task, completion):\n    return completion.strip() == '7'\n",
+                "completions": ["7", "8"]}),
+            check: |a| scores(a) == [1.0, 0.0],
+        },
+        Kind {
+            name: "sound /score code (asserts)",
+            path: "/score",
+            body: json!({"id": "c", "verifier": "code", "tests": {"asserts": "assert add(2, 3) == 5", "entry_point": "add"},
+                "completions": [fenced("def add(a, b):\n    return a + b"), fenced("def add(a, b):\n    return a - b")]}),
+            check: |a| scores(a) == [1.0, 0.0],
+        },
+        Kind {
+            name: "sound /run_code python",
+            path: "/run_code",
+            body: json!({"code": "print(sum(range(1000)))", "language": "python"}),
+            check: |a| a["status"] == "Success" && a["run_result"]["stdout"] == "499500\n",
+        },
+        Kind {
+            name: "sound /run_code c",
+            path: "/run_code",
+            body: json!({"code": "#include <stdio.h>\nint main(void){long a,b;scanf(\"%ld %ld\",&a,&b);printf(\"%ld\\n\",a+b);return 0;}",
+                "language": "c", "stdin": "40 2"}),
+            check: |a| a["status"] == "Success" && a["run_result"]["stdout"] == "42\n",
+        },
+        Kind {
+            name: "hostile /run_code fills its directory",
+            path: "/run_code",
+            body: json!({"code": "chunk = b'x' * (1 << 20)\nwith open('fill', 'wb') as f:\n    for _ in range(2000):\n        f.write(chunk)",
+                "language": "python", "run_timeout": 30}),
+            check: |a| a["status"] == "Failed",
+        },
+        Kind {
+            name: "hostile /run_code sparse GiB + fetch",
+            path: "/run_code",
+            body: json!({"code": "f = open('big', 'wb')\nf.truncate(1 << 30)\nf.close()",
+                "language": "python", "fetch_files": ["big"]}),
+            check: |a| a["status"] == "Failed" && a["files"] == json!({}),
+        },
+        Kind {
+            name: "hostile /run_code infinite loop",
+            path: "/run_code",
+            body: json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
+            check: |a| a["run_result"]["status"] == "TimeLimitExceeded",
+        },
+        Kind {
+            name: "hostile /run_code memory bomb",
+            path: "/run_code",
+            body: json!({"code": "x = []\nwhile True:\n    x.append(bytearray(1 << 20))",
+                "language": "python", "memory_limit_MB": 64}),
+            check: |a| a["status"] == "Failed",
+        },
+        Kind {
+            name: "hostile /score verifier that loops",
+            path: "/score",
+            body: json!({"id": "h", "verifier": hostile_verifier, "attack": "loop",
+                "limits": {"fuel": 50_000_000}, "completions": ["a"]}),
+            check: |a| statuses(a) == ["verifier_error"],
+        },
+        Kind {
+            name: "hostile /score deep nesting",
+            path: "/score",
+            body: json!({"id": "d", "verifier": "python",
+                "verifier_code": "import json\ndef verify(task, completion):\n    try:\n        json.loads('[' * 200000 + ']' * 200000)\n    except RecursionError:\n        return 0.0\n    return 1.0\n",
+                "completions": ["x"]}),
+            check: |a| scores(a) == [0.0] && statuses(a) == ["ok"],
+        },
+        Kind {
+            name: "hostile /score candidate sleeps an hour",
+            path: "/score",
+            body: json!({"id": "s", "verifier": "code", "tests": {"stdio": [{"stdin": "", "stdout": "1"}]},
+                "completions": [fenced("import time\ntime.sleep(3600)\nprint(1)")]}),
+            check: |a| scores(a) == [0.0] && statuses(a) == ["ok"],
+        },
+    ]
+}
+
+/// Connection-level abuse: a body that stalls, an idle connection, half a request.
+fn abuse(address: &str, which: usize) {
+    let Ok(mut socket) = std::net::TcpStream::connect(address) else {
+        return;
+    };
+    match which % 3 {
+        0 => {
+            let _ = socket.write_all(
+                b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":",
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        1 => std::thread::sleep(Duration::from_millis(200)),
+        _ => {
+            let _ = socket.write_all(b"POST /run_code HTTP/1.1\r\nhost: x\r\n");
+        }
+    }
+}
+
+/// A line of `/proc/<pid>/status`, in bytes.
+fn status_bytes(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |d| d.count())
+}
+
+/// Bytes under the temp directory's `rewardbox-*` entries (work directories of runs, judges,
+/// compiles): what the server leaves on disk.
+fn temp_bytes() -> u64 {
+    fn walk(dir: &std::path::Path) -> u64 {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| match e.path().symlink_metadata() {
+                Ok(m) if m.is_dir() => walk(&e.path()),
+                Ok(m) => m.len(),
+                Err(_) => 0,
+            })
+            .sum()
+    }
+    std::fs::read_dir(std::env::temp_dir())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("rewardbox-"))
+        .map(|e| match e.path().symlink_metadata() {
+            Ok(m) if m.is_dir() => walk(&e.path()),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+fn main() {
+    let seconds: u64 = std::env::var("REWARDBOX_SOAK_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(600);
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("soak");
+    std::fs::create_dir_all(&dir).expect("bench directory");
+    let hostile = PathBuf::from(test_guests::HOSTILE_VERIFIER);
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        l.local_addr().expect("address").port()
+    };
+    let server = Served(
+        Command::new(env!("CARGO_BIN_EXE_rewardbox"))
+            .args(["serve", "--port", &port.to_string()])
+            .args(["--max-inflight", &MAX_INFLIGHT.to_string()])
+            .args([
+                "--max-connections",
+                "64",
+                "--header-timeout-s",
+                "5",
+                "--body-timeout-s",
+                "5",
+            ])
+            .arg("--verifier-dir")
+            .arg(hostile.parent().expect("the hostile verifier's directory"))
+            .arg("--cache-dir")
+            .arg(dir.join("cache"))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("rewardbox serve"),
+    );
+    let pid = server.0.id();
+    let address = format!("127.0.0.1:{port}");
+    let base = format!("http://{address}");
+    for _ in 0..600 {
+        if agent()
+            .get(&format!("{base}/healthz"))
+            .call()
+            .is_ok_and(|r| r.status() == 200)
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let hostile_name = hostile.file_name().unwrap().to_string_lossy().into_owned();
+    let kinds = kinds(&hostile_name);
+    // Warm up: every kind once (compiles, first instances), outside the figures.
+    for kind in &kinds {
+        let mut r = agent()
+            .post(&format!("{base}{}", kind.path))
+            .header("content-type", "application/json")
+            .send(&kind.body.to_string())
+            .expect("warm-up request");
+        let answer: Value = serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+        assert!((kind.check)(&answer), "warm-up {}: {answer}", kind.name);
+    }
+    let (disk_before, rss_before) = (temp_bytes(), status_bytes(pid, "VmRSS:"));
+
+    let served: Vec<AtomicU64> = kinds.iter().map(|_| AtomicU64::new(0)).collect();
+    let refused = AtomicU64::new(0);
+    let abuses = AtomicU64::new(0);
+    let wrong = Mutex::new(Vec::<String>::new());
+    let stop = AtomicBool::new(false);
+    let samples = Mutex::new(Vec::new());
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                let total: u64 = served.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+                samples.lock().unwrap().push((
+                    started.elapsed().as_secs(),
+                    status_bytes(pid, "VmRSS:"),
+                    open_fds(pid),
+                    temp_bytes(),
+                    total,
+                    refused.load(Ordering::Relaxed),
+                ));
+                let until = Instant::now() + SAMPLE_EVERY;
+                while Instant::now() < until && !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+        });
+        for client in 0..CLIENTS {
+            let (kinds, served, refused, abuses, wrong, base, address) =
+                (&kinds, &served, &refused, &abuses, &wrong, &base, &address);
+            let started = &started;
+            s.spawn(move || {
+                let agent = agent();
+                let mut i = client;
+                while started.elapsed() < Duration::from_secs(seconds) {
+                    i += CLIENTS;
+                    if i % 7 == 0 {
+                        abuse(address, i / 7);
+                        abuses.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let k = i % kinds.len();
+                    let kind = &kinds[k];
+                    let response = agent
+                        .post(&format!("{base}{}", kind.path))
+                        .header("content-type", "application/json")
+                        .send(&kind.body.to_string());
+                    let Ok(mut response) = response else {
+                        wrong
+                            .lock()
+                            .unwrap()
+                            .push(format!("{}: no answer", kind.name));
+                        continue;
+                    };
+                    if response.status() == 429 {
+                        refused.fetch_add(1, Ordering::Relaxed);
+                        let _ = response.body_mut().read_to_string();
+                        std::thread::sleep(Duration::from_millis(20));
+                        continue;
+                    }
+                    let text = response.body_mut().read_to_string().unwrap_or_default();
+                    let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                    if response.status() == 200 && (kind.check)(&answer) {
+                        served[k].fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        let mut text = text;
+                        text.truncate(300);
+                        wrong.lock().unwrap().push(format!(
+                            "{} ({}): {text}",
+                            kind.name,
+                            response.status()
+                        ));
+                    }
+                }
+            });
+        }
+        // The clients stop starting requests at the end and finish the one they are in.
+        std::thread::sleep(Duration::from_secs(seconds));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let elapsed = started.elapsed().as_secs_f64();
+    // Let the last work directories go.
+    std::thread::sleep(Duration::from_secs(2));
+    let (disk_after, rss_after) = (temp_bytes(), status_bytes(pid, "VmRSS:"));
+    let healthy = agent()
+        .get(&format!("{base}/healthz"))
+        .call()
+        .is_ok_and(|r| r.status() == 200);
+
+    let total: u64 = served.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+    println!(
+        "soak: {seconds} s of traffic ({elapsed:.0} s with the last requests), {CLIENTS} clients, --max-inflight {MAX_INFLIGHT}"
+    );
+    println!();
+    println!("| kind | answered right |");
+    println!("|---|---|");
+    for (kind, n) in kinds.iter().zip(&served) {
+        println!("| {} | {} |", kind.name, n.load(Ordering::Relaxed));
+    }
+    println!(
+        "| connection abuse (stalled body, idle, half a request) | {} |",
+        abuses.load(Ordering::Relaxed)
+    );
+    println!();
+    println!(
+        "requests answered right: {total} ({:.1}/s); refused with 429 and tried again: {}",
+        total as f64 / elapsed,
+        refused.load(Ordering::Relaxed)
+    );
+    println!();
+    println!("| t (s) | server RSS (MiB) | open fds | temp dirs (MiB) | answered | refused |");
+    println!("|---|---|---|---|---|---|");
+    for (t, rss, fds, disk, answered, refusals) in samples.into_inner().unwrap() {
+        println!(
+            "| {t} | {:.0} | {fds} | {:.1} | {answered} | {refusals} |",
+            rss as f64 / 1048576.0,
+            disk as f64 / 1048576.0
+        );
+    }
+    println!();
+    println!(
+        "server RSS before {:.0} MiB, after {:.0} MiB; temp dirs before {:.1} MiB, after {:.1} MiB; /healthz after: {}",
+        rss_before as f64 / 1048576.0,
+        rss_after as f64 / 1048576.0,
+        disk_before as f64 / 1048576.0,
+        disk_after as f64 / 1048576.0,
+        if healthy { "200" } else { "no answer" }
+    );
+    let wrong = wrong.into_inner().unwrap();
+    println!("wrong answers: {}", wrong.len());
+    for w in wrong.iter().take(20) {
+        println!("  {w}");
+    }
+    assert!(
+        wrong.is_empty() && healthy,
+        "the soak found wrong answers or a dead server"
+    );
+}
