@@ -540,7 +540,16 @@ fn get_reward_answers_openrlhf() {
     );
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["rewards"], json!([1.0, 0.0, 1.0]));
-    assert_eq!(answer["extra_logs"]["masked"], json!([false, false, false]));
+    assert_eq!(answer["extra_logs"]["masked"], json!([0.0, 0.0, 0.0]));
+    assert_eq!(answer["extra_logs"]["passed"], json!([1.0, 0.0, 1.0]));
+    // OpenRLHF makes a tensor of every `extra_logs` value: lists of numbers only.
+    for (name, values) in answer["extra_logs"].as_object().unwrap() {
+        let values = values.as_array().unwrap();
+        assert!(
+            values.len() == 3 && values.iter().all(Value::is_number),
+            "{name}: {values:?}"
+        );
+    }
     let (status, bad) = server.json("/get_reward", json!({"query": ["a"]}));
     assert_eq!((status, bad["field"].clone()), (400, json!("labels")));
 }

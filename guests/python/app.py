@@ -155,7 +155,16 @@ class WitWorld(wit_world.WitWorld):
             return [Err("loading the program failed: %s: %s" % (_type(e).__name__, e))] * len(args_json)
         function = scope.get(entry)
         if not _callable(function):
-            return [Err("the program defines no function named %r" % entry)] * len(args_json)
+            # LeetCode's (and TACO's) form: the function is a method of `class Solution`, called
+            # on one instance for all the cases, as the APPS/TACO graders verl uses do.
+            holder = scope.get("Solution")
+            if _isinstance(holder, _type) and _callable(getattr(holder, entry, None)):
+                try:
+                    function = getattr(holder(), entry)
+                except _BaseException as e:
+                    return [Err("Solution() failed: %s: %s" % (_type(e).__name__, e))] * len(args_json)
+        if not _callable(function):
+            return [Err("the program defines no function named %r (nor a method of class Solution)" % entry)] * len(args_json)
         results = []
         for raw in args_json:
             try:

@@ -5,14 +5,19 @@ In a verl config::
     custom_reward_function:
       path: <site-packages>/rewardbox/verl.py
       name: compute_score
+
+verl loads that file as a module of its own (not as part of the package), so its imports are
+absolute; it passes keyword arguments of its own (``reward_router_address``, whatever is in
+``custom_reward_function.reward_kwargs``), which are accepted and not used.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any, Dict, Optional
 
-from .trl import default_scorer
+from rewardbox.trl import default_scorer, score_rows
 
 #: Data sources graded by the ``math`` verifier (verl's usual math sets).
 MATH_SOURCES = (
@@ -70,6 +75,7 @@ def compute_score(
     solution_str: str,
     ground_truth: Any,
     extra_info: Optional[Dict[str, Any]] = None,
+    **_verl_kwargs: Any,
 ) -> Dict[str, Any]:
     """Scores one response for verl. Returns a dict with ``score`` (what verl trains on) and extra
     fields verl logs: ``acc`` (1.0 when passed), ``masked`` (1.0 when the verifier failed, scored
@@ -82,14 +88,27 @@ def compute_score(
     verifier = extra.pop("verifier", None) or verifier_for(data_source)
     task: Dict[str, Any] = {k: v for k, v in extra.items() if k not in _VERL_FIELDS}
     task.update(id=str(extra.get("index", "verl")), verifier=verifier, completions=[solution_str])
-    if verifier == "code" and "tests" not in task:
-        task["tests"] = code_tests(ground_truth)
-    elif "reference" not in task:
-        task["reference"] = ground_truth
-    result = default_scorer().score([task])[0]["results"][0]
+    try:
+        if verifier == "code" and "tests" not in task:
+            task["tests"] = code_tests(ground_truth)
+        elif "reference" not in task:
+            task["reference"] = ground_truth
+    except (ValueError, TypeError) as e:
+        return _unscorable(f"its ground_truth cannot be read: {e}")
+    line = score_rows(default_scorer(), [task])[0]
+    if line.get("status") or not line.get("results"):
+        return _unscorable(str(line.get("detail", line.get("status"))))
+    result = line["results"][0]
     return {
         "score": 0.0 if result.get("mask") else float(result["score"]),
         "acc": 1.0 if result["passed"] else 0.0,
         "masked": 1.0 if result.get("mask") else 0.0,
         "fuel": float(result["fuel"]),
     }
+
+
+def _unscorable(why: str) -> Dict[str, Any]:
+    """The answer for a row that cannot be scored: 0, flagged ``masked``, with a warning (verl
+    takes a number for every row; one bad row must not stop the training step)."""
+    warnings.warn(f"rewardbox: a row cannot be scored, reward 0 (masked): {why}", stacklevel=3)
+    return {"score": 0.0, "acc": 0.0, "masked": 1.0, "fuel": 0.0}

@@ -66,3 +66,88 @@ def test_verl_code_sources_grade_programs(scorer, monkeypatch):
     assert compute_score("codecontests", wrong, gt)["score"] == 0.5
     calls = '{"fn_name": "double", "inputs": [[2], [5]], "outputs": [[4], [10]]}'
     assert compute_score("apps", "```python\ndef double(x):\n    return 2 * x\n```", calls)["score"] == 1.0
+
+
+def _load_like_verl(path):
+    """What verl's `get_custom_reward_fn` does with `custom_reward_function.path` and `.name`
+    (verl/trainer/ppo/reward.py): the file loaded as a module named `custom_module`, outside its
+    package, and the function wrapped to receive `reward_kwargs` as keyword arguments."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("custom_module", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["custom_module"] = module
+    spec.loader.exec_module(module)
+    raw_fn = getattr(module, "compute_score")
+    reward_kwargs = {"flavour": "strict"}
+
+    def wrapped_fn(*args, **kwargs):
+        return raw_fn(*args, **kwargs, **reward_kwargs)
+
+    return wrapped_fn
+
+
+def test_verl_loads_the_adapter_by_path_and_passes_its_keywords(scorer, monkeypatch):
+    import rewardbox.verl as verl_module
+
+    monkeypatch.setattr(trl_module, "_DEFAULT_SCORER", scorer)
+    compute = _load_like_verl(verl_module.__file__)
+    # verl's naive reward manager calls with keywords, newer ones add reward_router_address.
+    scored = compute(
+        data_source="openai/gsm8k",
+        solution_str="The answer is $\\boxed{72}$",
+        ground_truth="72",
+        extra_info={"index": 0, "split": "train"},
+        reward_router_address="127.0.0.1:0",
+    )
+    assert scored["score"] == 1.0
+
+
+def test_verl_code_grades_leetcode_class_solution(scorer, monkeypatch):
+    monkeypatch.setattr(trl_module, "_DEFAULT_SCORER", scorer)
+    gt = '{"fn_name": "twoSum", "inputs": [[[2, 7, 11, 15], 9], [[3, 2, 4], 6]], "outputs": [[0, 1], [1, 2]]}'
+    right = (
+        "```python\nclass Solution:\n    def twoSum(self, nums, target):\n"
+        "        seen = {}\n        for i, n in enumerate(nums):\n"
+        "            if target - n in seen:\n                return [seen[target - n], i]\n"
+        "            seen[n] = i\n```"
+    )
+    wrong = "```python\nclass Solution:\n    def twoSum(self, nums, target):\n        return [0, 1]\n```"
+    assert compute_score("taco", right, gt)["score"] == 1.0
+    assert compute_score("taco", wrong, gt)["score"] == 0.5
+
+
+def test_verl_a_row_that_cannot_be_read_is_masked_not_fatal(scorer, monkeypatch):
+    import warnings
+
+    monkeypatch.setattr(trl_module, "_DEFAULT_SCORER", scorer)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bad = compute_score("codecontests", "```python\nprint(1)\n```", '{"inputs": ["1"]}')
+    assert bad == {"score": 0.0, "acc": 0.0, "masked": 1.0, "fuel": 0.0}
+    assert any("cannot be scored" in str(w.message) for w in caught)
+
+
+def test_trl_code_reward_reads_tests_per_row_and_masks_a_bad_row(scorer):
+    import warnings
+
+    reward_fn = rewardbox.trl_reward(verifier="code", scorer=scorer)
+    add = '{"asserts": "assert add(2, 3) == 5", "entry_point": "add"}'
+    twice = {"call": {"entry_point": "twice", "cases": [{"args": [4], "expected": 8}]}}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rewards = reward_fn(
+            prompts=["p1", "p2", "p3"],
+            completions=[
+                "```python\ndef add(a, b):\n    return a + b\n```",
+                "```python\ndef twice(x):\n    return 2 * x\n```",
+                "```python\ndef add(a, b):\n    return a + b\n```",
+            ],
+            tests=[add, twice, None],
+        )
+    assert rewards == [1.0, 1.0, None]
+    assert any("row 2" in str(w.message) for w in caught)
+    # A reference column for the others, with extra fields from columns by name.
+    numeric = rewardbox.trl_reward(verifier="numeric", reference_column="solution", field_columns=["tolerance"], scorer=scorer)
+    assert numeric(prompts=["p"], completions=["5.01"], solution=["5"], tolerance=[0.1]) == [1.0]

@@ -5,7 +5,9 @@
 //! Each query's response is the query without its prompt (when the prompt is a prefix). Its
 //! label is the reference answer for the server's `--reward-verifier` (`math` by default), or a
 //! JSON object of task fields naming its own `"verifier"`. A masked result (the verifier failed)
-//! gets `--masked-reward` (OpenRLHF takes numbers only) and is listed in `extra_logs.masked`.
+//! gets `--masked-reward` (OpenRLHF takes numbers only) and 1.0 in `extra_logs.masked`; every
+//! `extra_logs` value is a list of numbers (OpenRLHF makes each a tensor), and why a result was
+//! masked is in `details`.
 
 use crate::error::{ApiError, parse_json};
 use crate::state::{AppState, blocking};
@@ -101,30 +103,42 @@ pub async fn get_reward(
     state.metrics.completions(&results);
     let masked_reward = state.options.masked_reward;
     let mut rewards = Vec::with_capacity(results.len());
-    let mut statuses = Vec::with_capacity(results.len());
+    let mut details = Vec::with_capacity(results.len());
     let mut masked = Vec::with_capacity(results.len());
+    let mut passed = Vec::with_capacity(results.len());
+    let mut fuel = Vec::with_capacity(results.len());
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
     for result in &results {
         match result.results.first() {
             Some(r) if r.status == Status::Ok => {
                 rewards.push(r.score);
-                statuses.push(json!("ok"));
-                masked.push(false);
+                details.push(json!(""));
+                masked.push(0.0);
+                passed.push(flag(r.passed));
+                fuel.push(r.fuel as f64);
             }
             Some(r) => {
                 rewards.push(masked_reward);
-                statuses.push(json!(r.detail));
-                masked.push(true);
+                details.push(json!(r.detail));
+                masked.push(1.0);
+                passed.push(0.0);
+                fuel.push(r.fuel as f64);
             }
             None => {
                 rewards.push(masked_reward);
-                statuses.push(json!(result.detail.clone().unwrap_or_default()));
-                masked.push(true);
+                details.push(json!(result.detail.clone().unwrap_or_default()));
+                masked.push(1.0);
+                passed.push(0.0);
+                fuel.push(0.0);
             }
         }
     }
+    // OpenRLHF turns every `extra_logs` value into a tensor: numbers only there. Why a result
+    // was masked goes in `details`, which it does not read.
     Ok(Json(json!({
         "rewards": rewards,
         "scores": rewards,
-        "extra_logs": {"status": statuses, "masked": masked},
+        "extra_logs": {"masked": masked, "passed": passed, "fuel": fuel},
+        "details": details,
     })))
 }
