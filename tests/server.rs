@@ -861,3 +861,74 @@ fn shutdown_is_bounded_by_the_drain_time() {
     );
     drop(stalled);
 }
+
+/// A client that goes away before its answer: the completions of its batch not yet started are
+/// not judged (counted in /metrics), and the server is free again without working through them.
+#[test]
+fn a_batch_whose_client_went_away_is_not_worked_through() {
+    let hostile_dir = PathBuf::from(common::hostile())
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let hostile_name = PathBuf::from(common::hostile())
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let server = Server::start(|o| {
+        o.verifier_dir = Some(hostile_dir);
+        o.threads = Some(1);
+    });
+    // 200 completions that each hold a scoring thread for 500 ms: 100 s of work on one thread.
+    let slow: Vec<Value> = (0..200)
+        .map(|i| {
+            json!({"id": format!("s{i}"), "verifier": hostile_name, "attack": "sleep",
+                        "limits": {"wall_ms": 500}, "completions": ["a"]})
+        })
+        .collect();
+    let body = Value::Array(slow).to_string();
+    let mut socket = std::net::TcpStream::connect(server.address).unwrap();
+    socket
+        .write_all(
+            format!(
+                "POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    // Once the server works on it, the client goes away.
+    let working = (0..6000).any(|_| {
+        let metrics = server.get("/metrics").1;
+        if metrics.contains("rewardbox_requests_in_flight 2") {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        false
+    });
+    assert!(working, "the batch never started");
+    drop(socket);
+    let cancelled = (0..12_000).find_map(|_| {
+        let metrics = server.get("/metrics").1;
+        let n = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("rewardbox_cancelled_completions_total "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or(0);
+        if n > 0 {
+            return Some(n);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        None
+    });
+    let cancelled = cancelled.expect("the abandoned batch was worked through");
+    assert!(
+        cancelled > 100,
+        "only {cancelled} of 200 completions were left undone"
+    );
+    let task =
+        json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
+    let (status, text) = server.post("/score", &task, &[("content-type", "application/json")]);
+    assert_eq!(status, 200, "{text}");
+}

@@ -5,10 +5,11 @@
 
 use crate::scorer::Scorer;
 use crate::task::{Task, TaskError};
-use crate::verdict::TaskResult;
+use crate::verdict::{CompletionResult, TaskResult};
 use crate::verifier::{Judge, Judged};
 use rayon::prelude::*;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One line of JSONL input: its 1-based number and its text.
 #[derive(Debug, Clone)]
@@ -40,12 +41,23 @@ impl Scorer {
     /// Scores every completion of every task, in parallel; one result per task, in order.
     pub fn score_tasks(&self, tasks: &[Task]) -> Vec<TaskResult> {
         let prepared = tasks.iter().map(|task| self.prepare(task, None)).collect();
-        self.run(prepared)
+        self.run_until(prepared, &AtomicBool::new(false))
     }
 
     /// Reads and scores JSONL lines, in parallel; one result per line, in order. A malformed line
     /// becomes an `invalid_task` result naming its line number and field; the others are scored.
     pub fn score_lines(&self, lines: &[InputLine]) -> Vec<TaskResult> {
+        self.score_lines_until(lines, &AtomicBool::new(false))
+    }
+
+    /// [`Scorer::score_lines`], given up once `cancelled` is set (the one who asked went away):
+    /// completions not yet started are not judged but answered as masked `verifier_error`s
+    /// saying so; those under way finish within their limits.
+    pub fn score_lines_until(
+        &self,
+        lines: &[InputLine],
+        cancelled: &AtomicBool,
+    ) -> Vec<TaskResult> {
         let parsed: Vec<Result<Task, TaskResult>> = self.pool.install(|| {
             lines
                 .par_iter()
@@ -69,7 +81,7 @@ impl Scorer {
                 Err(result) => Prepared::Rejected(result.clone()),
             })
             .collect();
-        self.run(prepared)
+        self.run_until(prepared, cancelled)
     }
 
     fn prepare<'a>(&self, task: &'a Task, line: Option<usize>) -> Prepared<'a> {
@@ -89,7 +101,7 @@ impl Scorer {
         }
     }
 
-    fn run(&self, prepared: Vec<Prepared<'_>>) -> Vec<TaskResult> {
+    fn run_until(&self, prepared: Vec<Prepared<'_>>, cancelled: &AtomicBool) -> Vec<TaskResult> {
         let jobs: Vec<(usize, usize)> = prepared
             .iter()
             .enumerate()
@@ -106,6 +118,13 @@ impl Scorer {
                     let Prepared::Ready { task, verifier, .. } = &prepared[t] else {
                         unreachable!("only ready tasks have jobs")
                     };
+                    if cancelled.load(Ordering::Relaxed) {
+                        return Judged::Result(CompletionResult::verifier_error(
+                            "not judged: the request was cancelled (its client went away)",
+                            0,
+                            0,
+                        ));
+                    }
                     let mut limits = self.options.limits.with(&task.limits);
                     if let Some(max) = &self.options.max_limits {
                         limits = limits.clamp_to(max);

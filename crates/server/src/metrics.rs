@@ -26,6 +26,7 @@ pub struct Metrics {
     completions: Mutex<BTreeMap<&'static str, u64>>,
     in_flight: AtomicU64,
     rejected: AtomicU64,
+    cancelled: AtomicU64,
 }
 
 impl Metrics {
@@ -53,6 +54,17 @@ impl Metrics {
         *counts.entry("ok").or_default() += ok;
         *counts.entry("verifier_error").or_default() += verifier_errors;
         *counts.entry("invalid_task").or_default() += invalid_tasks;
+    }
+
+    /// Counts the completions of `results` that were not judged because their request was
+    /// cancelled.
+    pub fn cancelled(&self, results: &[rewardbox::TaskResult]) {
+        let n = results
+            .iter()
+            .flat_map(|r| &r.results)
+            .filter(|c| c.detail.contains("the request was cancelled"))
+            .count();
+        self.cancelled.fetch_add(n as u64, Ordering::Relaxed);
     }
 
     /// Counts a request refused for lack of a slot.
@@ -128,10 +140,13 @@ impl Metrics {
              # TYPE rewardbox_requests_in_flight gauge\nrewardbox_requests_in_flight {}\n\
              # HELP rewardbox_requests_rejected_total Requests refused with 429.\n\
              # TYPE rewardbox_requests_rejected_total counter\nrewardbox_requests_rejected_total {}\n\
+             # HELP rewardbox_cancelled_completions_total Completions not judged because their client went away.\n\
+             # TYPE rewardbox_cancelled_completions_total counter\nrewardbox_cancelled_completions_total {}\n\
              # HELP rewardbox_live_sessions Environment sessions alive.\n\
              # TYPE rewardbox_live_sessions gauge\nrewardbox_live_sessions {live_sessions}\n",
             self.in_flight.load(Ordering::Relaxed),
             self.rejected.load(Ordering::Relaxed),
+            self.cancelled.load(Ordering::Relaxed),
         ));
         out
     }

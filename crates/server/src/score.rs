@@ -17,6 +17,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `?format=jsonl` asks for JSONL whatever the content type.
 #[derive(Deserialize)]
@@ -72,7 +73,19 @@ pub async fn score(
         })
         .collect();
     let scoring = state.clone();
-    let results = blocking(move || scoring.scorer.score_lines(&lines)).await?;
+    // Dropped with this handler: when the client goes away before the answer, the completions
+    // not yet started are not judged.
+    let cancel = CancelOnDrop::default();
+    let cancelled = cancel.0.clone();
+    let results = blocking(move || {
+        let results = scoring.scorer.score_lines_until(&lines, &cancelled);
+        if cancelled.load(Ordering::Relaxed) {
+            scoring.metrics.cancelled(&results);
+        }
+        results
+    })
+    .await?;
+    drop(cancel);
     state.metrics.completions(&results);
     // Serialised as the CLI writes results (field order included), not through a JSON map.
     Ok(if one {
@@ -80,6 +93,16 @@ pub async fn score(
     } else {
         axum::Json(&results).into_response()
     })
+}
+
+/// Sets its flag when dropped: a handler's future is dropped when its client goes away.
+#[derive(Default)]
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Sends what is written to a channel, a chunk at a time: the body of a streamed answer.
