@@ -353,6 +353,24 @@ fn run_code_keeps_the_hosts_disk_and_memory() {
         "{}",
         large["run_result"]
     );
+    // The budgets are the operator's.
+    let small = Server::start(|o| {
+        o.workdir_budget = rewardbox::sandbox::workspace::DiskBudget {
+            bytes: 1 << 20,
+            entries: 100,
+        };
+        o.fetch_bytes = 1000;
+    });
+    let (_, over) = small.json(
+        "/run_code",
+        json!({"code": "open('a', 'wb').write(b'a' * (2 << 20))\nprint('done')", "language": "python"}),
+    );
+    assert_eq!(over["status"], "Failed", "{over}");
+    let (_, fetched) = small.json(
+        "/run_code",
+        json!({"code": "open('a', 'wb').write(b'a' * 2000)", "language": "python", "fetch_files": ["a"]}),
+    );
+    assert_eq!(fetched["files"], json!({}), "{fetched}");
     // Every working directory is gone afterwards.
     assert!(
         temp_dir_bytes() <= temp_before + (64 << 20),
@@ -658,11 +676,25 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
             })
         })
         .collect();
-    std::thread::sleep(Duration::from_millis(300));
+    // Once both hang in flight, one more is refused (/metrics too: it is behind the same bound).
+    let both_in = (0..12_000).any(|_| {
+        if server.get("/metrics").0 == 429 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        false
+    });
+    assert!(
+        both_in,
+        "the two hanging requests never were in flight together"
+    );
     let task =
         json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
     let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
-    assert_eq!(status, 429, "past --max-inflight");
+    assert!(
+        status == 429 || status == 200,
+        "past --max-inflight: {status} (200 only if a hanging request ended meanwhile)"
+    );
     assert_eq!(
         server.get("/healthz").0,
         200,
@@ -702,9 +734,16 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
     assert_eq!(server.get("/healthz").0, 200);
     let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
     assert!(status == 200 || status == 429, "{status}");
-    std::thread::sleep(Duration::from_millis(3500));
-    let (status, text) = server.post("/score", &task, &[("content-type", "application/json")]);
-    assert_eq!(status, 200, "{text}");
+    // Once the abandoned work is done, the server answers again (however long that takes here).
+    let answered = (0..1200).any(|_| {
+        let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
+        if status == 200 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        false
+    });
+    assert!(answered, "the server never answered again");
     let metrics = server.get("/metrics").1;
     assert!(
         metrics.contains("rewardbox_requests_rejected_total"),

@@ -74,6 +74,15 @@ pub struct ServeArgs {
     /// Seconds the requests in flight get to finish after SIGTERM or Ctrl-C.
     #[arg(long, default_value_t = 30)]
     drain_s: u64,
+    /// MiB a /run_code program's working directory may hold (past it the program is stopped).
+    #[arg(long, default_value_t = 256)]
+    workdir_mb: u64,
+    /// Entries (files, directories) a /run_code program's working directory may hold.
+    #[arg(long, default_value_t = 10_000)]
+    workdir_entries: usize,
+    /// MiB of files fetch_files reads back in one /run_code answer.
+    #[arg(long, default_value_t = 16)]
+    fetch_mb: u64,
     #[command(flatten)]
     cache: crate::CacheArgs,
 }
@@ -121,5 +130,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         header_timeout: seconds(args.header_timeout_s),
         body_timeout: seconds(args.body_timeout_s),
         drain: std::time::Duration::from_secs(args.drain_s),
+        workdir_budget: rewardbox::sandbox::workspace::DiskBudget {
+            bytes: args.workdir_mb.saturating_mul(1 << 20),
+            entries: args.workdir_entries,
+        },
+        fetch_bytes: args.fetch_mb.saturating_mul(1 << 20),
     })
 }

@@ -1,5 +1,6 @@
 //! How `rewardbox serve` runs: where it listens, what it allows, and the limits it clamps to.
 
+use rewardbox::sandbox::workspace::DiskBudget;
 use rewardbox::{ComponentCache, Limits};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;
@@ -49,6 +50,12 @@ pub struct ServerOptions {
     pub body_timeout: Duration,
     /// Time the requests in flight get to finish after SIGTERM or Ctrl-C.
     pub drain: Duration,
+    /// What a `/run_code` program's working directory may hold (the files sent and those it
+    /// writes); past it the program is stopped, its own failure.
+    pub workdir_budget: DiskBudget,
+    /// The most bytes `fetch_files` reads back in one answer; a file past what is left is left
+    /// out and named in the run's stderr.
+    pub fetch_bytes: u64,
 }
 
 impl Default for ServerOptions {
@@ -79,6 +86,8 @@ impl Default for ServerOptions {
             header_timeout: Duration::from_secs(30),
             body_timeout: Duration::from_secs(120),
             drain: Duration::from_secs(30),
+            workdir_budget: DiskBudget::DEFAULT,
+            fetch_bytes: 16 << 20,
         }
     }
 }

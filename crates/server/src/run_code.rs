@@ -24,7 +24,6 @@ use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
 use rewardbox::sandbox::limits::MAX_MEMORY_MB;
-use rewardbox::sandbox::workspace::DiskBudget;
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
 use std::path::{Component, Path, PathBuf};
@@ -34,10 +33,6 @@ use std::time::Instant;
 /// Where the program sees its working directory.
 const WORKDIR: &str = "/workspace";
 
-/// What a program's working directory may hold: the files sent and those it writes. Past it the
-/// program is stopped, its own fault (`output_exceeded`, a `Failed` run).
-const WORKDIR_BUDGET: DiskBudget = DiskBudget::DEFAULT;
-
 /// Fuel a second of `run_timeout` buys: about what a second of a program's work costs in
 /// CPython-in-wasm (a `while True: pass` loop runs about this many fuel units per second of CPU).
 const FUEL_PER_SECOND: f64 = 2e9;
@@ -45,10 +40,6 @@ const FUEL_PER_SECOND: f64 = 2e9;
 /// How far the wall-clock net sits above `run_timeout`: a program stopped by the net without
 /// having used its time was starved by the host (a `SandboxError`, never a verdict).
 const WALL_NET_FACTOR: f64 = 4.0;
-
-/// The most bytes `fetch_files` reads back in one answer; a file past what is left is left out
-/// and said so in the run's stderr.
-const FETCH_BYTES: u64 = 16 << 20;
 
 /// The language SandboxFusion's `language` names, among those rewardbox runs.
 fn language(name: &str) -> Option<Language> {
@@ -182,7 +173,7 @@ pub async fn run_code(
             host: workdir.path(),
             guest: WORKDIR,
             writable: true,
-            budget: Some(WORKDIR_BUDGET),
+            budget: Some(worker.options.workdir_budget),
         }];
         let outcome = worker.scorer.install(|| {
             python.run_with_files(
@@ -199,7 +190,8 @@ pub async fn run_code(
             return Ok(sandbox_error(outcome.stderr.clone()));
         }
         let mut fetched = Map::new();
-        let mut left = FETCH_BYTES;
+        let fetch_bytes = worker.options.fetch_bytes;
+        let mut left = fetch_bytes;
         let mut notes = String::new();
         for path in &fetch {
             match workdir.read(path, left) {
@@ -209,7 +201,7 @@ pub async fn run_code(
                 }
                 Fetched::TooLarge(size) => notes.push_str(&format!(
                     "\nrewardbox: fetch_files: {path:?} is {size} bytes, more than is left of \
-                     the {FETCH_BYTES} bytes one answer carries; not returned"
+                     the {fetch_bytes} bytes one answer carries; not returned"
                 )),
                 Fetched::Missing => {}
             }
