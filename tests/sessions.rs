@@ -384,3 +384,29 @@ fn an_episode_whose_workspace_grows_past_its_limit_ends() {
     ));
     assert_eq!(episode.score().unwrap().score, 0.0);
 }
+
+/// The workspace's budget is the operator's: a `write_file` past it is refused (and leaves
+/// nothing behind), code that writes past it ends the episode.
+#[test]
+fn the_workspace_budget_is_configurable() {
+    let mut options = options();
+    options.workspace_budget = rewardbox::sandbox::workspace::DiskBudget {
+        bytes: 1 << 20,
+        entries: 50,
+    };
+    let envs = Environments::new(options).expect("environments");
+    let episode = envs.start_episode(episode_spec()).unwrap();
+    let big = "x".repeat(2 << 20);
+    assert!(matches!(
+        episode.step(&serde_json::json!({"action_type": "write_file", "path": "big.txt", "content": big})),
+        Err(EnvError::BadRequest(message)) if message.contains("may hold")
+    ));
+    assert!(episode.step(&serde_json::json!({"action_type": "write_file", "path": "small.txt", "content": "ok"})).is_ok());
+    let fill =
+        "with open('big', 'wb') as f:\n    for _ in range(4):\n        f.write(b'x' * (1 << 20))";
+    match episode.step(&code(fill)) {
+        Err(EnvError::StepFailed { status, .. }) => assert_eq!(status, "workspace_exceeded"),
+        Ok(step) => panic!("{}", step.observation),
+        other => panic!("{other:?}"),
+    }
+}

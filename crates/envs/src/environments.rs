@@ -13,6 +13,7 @@ use rewardbox::runners::Runners;
 use rewardbox::runners::bindings::types::CallError;
 use rewardbox::runners::python::PythonRunner;
 use rewardbox::sandbox::engine::{EpochTicker, build_session_engine};
+use rewardbox::sandbox::workspace::DiskBudget;
 use rewardbox::{ComponentCache, Limits};
 use serde_json::json;
 use std::collections::HashMap;
@@ -41,11 +42,14 @@ pub struct EnvOptions {
     pub cache: ComponentCache,
     /// Seed of the sessions' random source (the same seed, the same episode).
     pub seed: u64,
+    /// What an episode's workspace may hold, enforced while its code writes and on `write_file`.
+    pub workspace_budget: DiskBudget,
 }
 
 impl EnvOptions {
     /// Defaults for `env_dir`: 2·10^9 fuel (about a second of Python), 10 s and 1 MiB of output
-    /// per call, 256 MiB per session, sessions idle for 10 minutes closed, at most 4,096 alive.
+    /// per call, 256 MiB per session, sessions idle for 10 minutes closed, at most 4,096 alive,
+    /// an episode's workspace at most 64 MiB in 10,000 entries.
     pub fn new(env_dir: impl Into<PathBuf>) -> Self {
         EnvOptions {
             env_dir: env_dir.into(),
@@ -59,6 +63,10 @@ impl EnvOptions {
             max_sessions: 4096,
             cache: ComponentCache::user_default(),
             seed: 0,
+            workspace_budget: DiskBudget {
+                bytes: 64 << 20,
+                entries: DiskBudget::DEFAULT.entries,
+            },
         }
     }
 }

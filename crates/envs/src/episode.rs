@@ -23,22 +23,13 @@ use rewardbox::Limits;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
 use rewardbox::sandbox::Mount;
-use rewardbox::sandbox::workspace::{self, DiskBudget};
+use rewardbox::sandbox::workspace;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
 /// Where the sandboxes see the workspace.
 pub const WORKSPACE: &str = "/workspace";
-
-/// The most bytes the files of a workspace may hold (checked after each step).
-pub const WORKSPACE_LIMIT_BYTES: u64 = 64 << 20;
-
-/// What the workspace may hold, enforced while the agent's code writes and on `write_file`.
-const WORKSPACE_BUDGET: DiskBudget = DiskBudget {
-    bytes: WORKSPACE_LIMIT_BYTES,
-    entries: DiskBudget::DEFAULT.entries,
-};
 
 /// What describes an episode (DeepGym's multi-turn environment).
 #[derive(Debug, Clone, PartialEq)]
@@ -264,10 +255,9 @@ impl Episode {
         };
         state.steps += 1;
         let size = dir_size(self.workspace.path());
-        if size > WORKSPACE_LIMIT_BYTES {
-            let detail = format!(
-                "the workspace holds {size} bytes, above the limit of {WORKSPACE_LIMIT_BYTES}"
-            );
+        let limit = self.envs.options().workspace_budget.bytes;
+        if size > limit {
+            let detail = format!("the workspace holds {size} bytes, above the limit of {limit}");
             state.broken = Some(("workspace_exceeded".into(), detail.clone()));
             let _ = std::fs::remove_dir_all(self.workspace.path());
             return Err(EnvError::StepFailed {
@@ -344,10 +334,12 @@ impl Episode {
             .map_err(|e| host_error(path, e))?;
         std::io::Write::write_all(&mut file, content.as_bytes())
             .map_err(|e| host_error(path, e))?;
-        workspace::within(self.workspace.path(), WORKSPACE_BUDGET).map_err(|exceeded| {
-            let _ = std::fs::remove_file(&target);
-            EnvError::BadRequest(format!("writing {path:?}: the workspace {exceeded}"))
-        })
+        workspace::within(self.workspace.path(), self.envs.options().workspace_budget).map_err(
+            |exceeded| {
+                let _ = std::fs::remove_file(&target);
+                EnvError::BadRequest(format!("writing {path:?}: the workspace {exceeded}"))
+            },
+        )
     }
 
     /// Runs Python `code` as `__main__` in a fresh sandbox with the workspace as working
@@ -363,7 +355,7 @@ impl Episode {
             host: self.workspace.path(),
             guest: WORKSPACE,
             writable,
-            budget: Some(WORKSPACE_BUDGET),
+            budget: Some(self.envs.options().workspace_budget),
         }];
         let services = self.envs.services();
         let outcome = if trusted {
