@@ -511,7 +511,14 @@ impl Toolchains {
             return Err(out_of_time(&finished, limits));
         }
         if !finished.success {
-            let mut message = clean_message(&finished.stderr, dir, limits.message_bytes);
+            // Host paths stay on the host: the compiler's installation and the cache are named
+            // by what they are.
+            let mut hidden = vec![(dir.to_path_buf(), "")];
+            if let Some(toolchain) = confinement.readable.first() {
+                hidden.push((toolchain.clone(), "<toolchain>/"));
+            }
+            hidden.push((self.zig_cache.clone(), "<cache>/"));
+            let mut message = clean_message(&finished.stderr, &hidden, limits.message_bytes);
             if finished.killed_by_limit || message.is_empty() {
                 message = format!(
                     "the compiler was stopped (exit {:?}): it may have crossed the compile memory \
@@ -563,10 +570,19 @@ fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("adapting the compiled program to a component: {e:#}"))
 }
 
-/// The compiler's message without the temp directory's path and colour codes, at most `max` bytes.
-fn clean_message(stderr: &str, work: &Path, max: usize) -> String {
-    let work = format!("{}/", work.display());
-    let mut message = stderr.replace(&work, "").trim().to_string();
+/// The compiler's message with each of `hidden`'s host directories replaced by its stand-in, at
+/// most `max` bytes.
+fn clean_message(stderr: &str, hidden: &[(PathBuf, &str)], max: usize) -> String {
+    let mut message = stderr.to_string();
+    for (path, stand_in) in hidden {
+        for form in [
+            path.clone(),
+            path.canonicalize().unwrap_or_else(|_| path.clone()),
+        ] {
+            message = message.replace(&format!("{}/", form.display()), stand_in);
+        }
+    }
+    let mut message = message.trim().to_string();
     if message.len() > max {
         let cut = (0..=max)
             .rev()

@@ -88,12 +88,28 @@ fn a_compile_error_is_the_programs_with_the_compilers_message() {
             "int main(){ throw 1; }\n",
             "exceptions disabled",
         ),
+        // An error inside the standard library's headers (zig's install, the cached shim).
+        (
+            Language::Cpp,
+            "#include <bits/stdc++.h>\nstruct P { int a; };\nint main(){ std::vector<P> v(2); std::sort(v.begin(), v.end()); }\n",
+            "<toolchain>/",
+        ),
+        // And inside Rust's own library sources.
+        (
+            Language::Rust,
+            "fn main(){ let v: Vec<u8> = Vec::new(); let s: &str = std::str::from_utf8(v); }\n",
+            "error[E0308]",
+        ),
     ];
     for (language, source, expected) in table {
         match toolchains.compile(language, source) {
             Err(CompileError::Program(message)) => {
                 assert!(message.contains(expected), "{language:?}: {message}");
                 assert!(!message.contains("rewardbox-compile-"), "{message}");
+                // No host path: not the cache, not the toolchain's installation.
+                assert!(!message.contains(&*dir.to_string_lossy()), "{message}");
+                assert!(!message.contains("/site-packages/"), "{message}");
+                assert!(!message.contains("/.rustup/"), "{message}");
             }
             other => panic!("{language:?}: {other:?}"),
         }
