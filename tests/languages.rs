@@ -361,6 +361,29 @@ fn javascript_cases(secret: &str) -> Vec<Case> {
         ),
         case("runtime error", "null.x;", "", "", ExitedNonzero),
         case("infinite loop", "for (;;) {}", "", "", FuelExhausted),
+        // Timers wait on the program's clock, charged as time: waiting past the limit (2 s of
+        // fuel here) is a time-out, waiting less is not, and the clock shows the wait.
+        case(
+            "timer past the limit",
+            "setTimeout(() => console.log(42), 60000);",
+            "",
+            "42\n",
+            FuelExhausted,
+        ),
+        case(
+            "endless interval",
+            "setInterval(() => {}, 10);",
+            "",
+            "",
+            FuelExhausted,
+        ),
+        case(
+            "timer within the limit",
+            "const start = Date.now();\nsetTimeout(() => console.log(Date.now() - start >= 500 ? 42 : 0), 500);",
+            "",
+            "42\n",
+            Passed,
+        ),
         case(
             "memory bomb",
             "const keep = []; for (let i = 0; ; i++) keep.push('x'.repeat(1 << 24) + i);",

@@ -410,3 +410,38 @@ fn deep_nesting_raises_recursion_error_in_the_verifier() {
         );
     }
 }
+
+/// A verifier may use any standard-library module a program can (served from the component on
+/// import): this one reads dates with `datetime.strptime` and its settings with `configparser`.
+#[test]
+fn verifiers_import_the_standard_library() {
+    let verifier = r#"
+import configparser, datetime
+
+def verify(task, completion):
+    settings = configparser.ConfigParser()
+    settings.read_string(task["settings"])
+    layout = settings.get("dates", "layout", raw=True)
+    try:
+        given = datetime.datetime.strptime(completion.strip(), layout).date()
+    except ValueError:
+        return 0.0
+    return 1.0 if given.isoformat() == task["reference"] else 0.0
+"#;
+    let s = scorer();
+    let r = score(
+        &s,
+        python_task(
+            verifier,
+            json!({"settings": "[dates]\nlayout = %d %B %Y\n", "reference": "2024-03-05"}),
+            &[
+                "05 March 2024".into(),
+                "06 March 2024".into(),
+                "March 5".into(),
+            ],
+        ),
+    );
+    let scores: Vec<f64> = r.iter().map(|c| c.score).collect();
+    assert_eq!(scores, [1.0, 0.0, 0.0], "{:?}", r);
+    assert!(r.iter().all(|c| c.status == Status::Ok), "{:?}", r);
+}

@@ -54,6 +54,11 @@ import deepgym_solution, rewardbox  # noqa: E401,F401
 # Environments held in sessions, and the small gymnasium their files import.
 import gymnasium, gymnasium.spaces, rb_env  # noqa: E401,F401
 
+# Everything else of the standard library, compiled now and served on import from the component
+# (rb_stdlib): after every import above, so that what is loaded already is not stored twice.
+import rb_stdlib  # noqa: E402
+rb_stdlib.install()
+
 # Candidates may print and return integers of any size (a verifier bounds what it reads).
 sys.set_int_max_str_digits(0)
 

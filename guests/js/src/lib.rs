@@ -7,8 +7,10 @@
 // The bindings wit-bindgen generates for the `runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 
-use boa_engine::{Context, JsResult, JsString, JsValue, NativeFunction, Source, js_string};
-use std::cell::RefCell;
+use boa_engine::{
+    Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source, js_string,
+};
+use std::cell::{Cell, RefCell};
 use std::io::{Read, Write};
 
 wit_bindgen::generate!({ path: "../../wit", world: "runner" });
@@ -18,12 +20,44 @@ use rewardbox::core::types::RunStatus;
 /// Node.js's surroundings, in JavaScript.
 const PRELUDE: &str = include_str!("prelude.js");
 
+/// Node's modules written in JavaScript, evaluated when a program first requires them.
+const NODE_MODULES: [(&str, &str); 2] = [
+    ("assert", include_str!("node/assert.js")),
+    ("util", include_str!("node/util.js")),
+];
+
 /// Output kept before it is written: flushed at 64 KiB, at the end and at exit.
 const FLUSH_BYTES: usize = 64 << 10;
 
 thread_local! {
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
     static ERR: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The code `process.exit` asked for, once it has been called.
+    static EXIT: Cell<Option<i32>> = const { Cell::new(None) };
+    /// Whether promise jobs are running (where the engine cannot carry an uncatchable error).
+    static IN_JOBS: Cell<bool> = const { Cell::new(false) };
+}
+
+fn exited() -> bool {
+    EXIT.with(Cell::get).is_some()
+}
+
+/// The error that ends the program after `process.exit`: not catchable by the program.
+fn exit_error() -> boa_engine::JsError {
+    JsNativeError::runtime_limit()
+        .with_message("process.exit")
+        .into()
+}
+
+/// Runs the promise jobs; a `process.exit` in one of them ends the program once they return.
+fn run_jobs(context: &mut Context) -> JsResult<()> {
+    IN_JOBS.with(|j| j.set(true));
+    let result = context.run_jobs();
+    IN_JOBS.with(|j| j.set(false));
+    if exited() {
+        return Err(exit_error());
+    }
+    result
 }
 
 fn flush() {
@@ -42,8 +76,11 @@ fn text(value: &JsValue, context: &mut Context) -> JsResult<String> {
     Ok(value.to_string(context)?.to_std_string_escaped())
 }
 
-/// `__rb_write(fd, text)`: fd 2 is stderr, anything else stdout.
+/// `__rb_write(fd, text)`: fd 2 is stderr, anything else stdout; nothing after `process.exit`.
 fn write(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    if exited() {
+        return Ok(JsValue::undefined());
+    }
     let fd = args.first().and_then(JsValue::as_number).unwrap_or(1.0);
     let text = match args.get(1) {
         Some(v) => text(v, context)?,
@@ -70,17 +107,60 @@ fn stdin(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
     )))
 }
 
-/// `__rb_exit(code)`: ends the program with `code`.
+/// `__rb_exit(code)`: ends the program with `code` (0-255, as a process's status), by an error
+/// the program cannot catch; `run` reports the code. (WASI's own exit carries only success or
+/// failure.)
 fn exit(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
-    let code = args.first().and_then(JsValue::as_number).unwrap_or(0.0) as i32;
-    flush();
-    std::process::exit(code)
+    let code = args.first().and_then(JsValue::as_number).unwrap_or(0.0);
+    let code = if code.is_finite() { code as i64 } else { 0 };
+    if !exited() {
+        EXIT.with(|exit| exit.set(Some(code.rem_euclid(256) as i32)));
+    }
+    if IN_JOBS.with(Cell::get) {
+        // A promise job turns any error into a rejection: what runs after it in the same
+        // round of jobs can no longer write (see `write`), and `run_jobs` ends the program.
+        return Err(JsNativeError::error().with_message("process.exit").into());
+    }
+    Err(exit_error())
+}
+
+/// `__rb_sleep(ms)`: waits `ms` milliseconds (for a candidate the host only advances its clocks
+/// and charges the time as fuel).
+fn sleep(_: &JsValue, args: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let ms = args.first().and_then(JsValue::as_number).unwrap_or(0.0);
+    if ms.is_finite() && ms > 0.0 {
+        std::thread::sleep(std::time::Duration::from_secs_f64(ms / 1000.0));
+    }
+    Ok(JsValue::undefined())
+}
+
+/// `__rb_now()`: milliseconds on the monotonic clock since the runner started.
+fn now(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    thread_local! {
+        static START: std::time::Instant = std::time::Instant::now();
+    }
+    Ok(JsValue::from(
+        START.with(|start| start.elapsed().as_secs_f64() * 1000.0),
+    ))
+}
+
+/// `__rb_source(name)`: the JavaScript source of one of Node's modules (src/node/).
+fn source(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let name = match args.first() {
+        Some(v) => text(v, context)?,
+        None => String::new(),
+    };
+    Ok(NODE_MODULES
+        .iter()
+        .find(|(module, _)| *module == name)
+        .map(|(_, code)| JsValue::from(JsString::from(*code)))
+        .unwrap_or_default())
 }
 
 /// A context with Node.js's surroundings.
 fn context() -> Result<Context, String> {
     let mut context = Context::default();
-    let natives: [(JsString, usize, NativeFunction); 3] = [
+    let natives: [(JsString, usize, NativeFunction); 6] = [
         (
             js_string!("__rb_write"),
             2,
@@ -96,6 +176,17 @@ fn context() -> Result<Context, String> {
             1,
             NativeFunction::from_fn_ptr(exit),
         ),
+        (
+            js_string!("__rb_sleep"),
+            1,
+            NativeFunction::from_fn_ptr(sleep),
+        ),
+        (js_string!("__rb_now"), 0, NativeFunction::from_fn_ptr(now)),
+        (
+            js_string!("__rb_source"),
+            1,
+            NativeFunction::from_fn_ptr(source),
+        ),
     ];
     for (name, length, function) in natives {
         context
@@ -110,6 +201,12 @@ fn context() -> Result<Context, String> {
 
 /// An uncaught exception as Node.js prints it: `Uncaught TypeError: ...`.
 fn uncaught(error: boa_engine::JsError, context: &mut Context) -> String {
+    // process.exit's error (and the engine's runtime limits) have no JavaScript value to show.
+    if let Some(native) = error.as_native()
+        && native.is_runtime_limit()
+    {
+        return native.to_string();
+    }
     let value = error.to_opaque(context);
     if let Some(object) = value.as_object() {
         let stack = object
@@ -128,16 +225,78 @@ fn uncaught(error: boa_engine::JsError, context: &mut Context) -> String {
     text(&value, context).unwrap_or_else(|_| error.to_string())
 }
 
-/// Runs the program, then what it waits for (timers, stdin events, promises).
+/// Runs the program, then what it waits for as Node's event loop would: immediates and timers
+/// due at once, stdin events, then timers that need time to pass; promise jobs after each.
 fn execute(source: &str, context: &mut Context) -> Result<(), String> {
     let steps = |context: &mut Context| -> JsResult<()> {
         context.eval(Source::from_bytes(source))?;
-        context.run_jobs()?;
-        context.eval(Source::from_bytes("__rb_after_main()"))?;
-        context.run_jobs()?;
-        Ok(())
+        settle(context)?;
+        drain(context, "__rb_next_due()")?;
+        context.eval(Source::from_bytes("__rb_stdin_events()"))?;
+        settle(context)?;
+        drain(context, "__rb_next_task(Infinity)")?;
+        context
+            .eval(Source::from_bytes("__rb_finish()"))
+            .map(|_| ())
     };
     steps(context).map_err(|e| uncaught(e, context))
+}
+
+/// Evaluates `next` (one task of the event loop, true if it ran one) and what it queued, until
+/// it runs none.
+fn drain(context: &mut Context, next: &str) -> JsResult<()> {
+    loop {
+        let ran = context.eval(Source::from_bytes(next))?;
+        settle(context)?;
+        if !ran.to_boolean() {
+            return Ok(());
+        }
+    }
+}
+
+/// Runs what a task left behind, as Node does: `process.nextTick` callbacks, then promise jobs,
+/// again until neither queue holds anything.
+fn settle(context: &mut Context) -> JsResult<()> {
+    loop {
+        let ticked = context
+            .eval(Source::from_bytes("__rb_ticks()"))?
+            .to_boolean();
+        run_jobs(context)?;
+        if !ticked
+            && !context
+                .eval(Source::from_bytes("__rb_ticks_pending()"))?
+                .to_boolean()
+        {
+            return Ok(());
+        }
+    }
+}
+
+/// How a run ended: `process.exit`'s code if the program called it, else 0, or 1 after an
+/// uncaught exception (printed as Node prints it).
+fn outcome(result: Result<(), String>) -> RunOutcome {
+    let code = match (EXIT.with(Cell::get), result) {
+        (Some(code), _) => code,
+        (None, Ok(())) => 0,
+        (None, Err(message)) => {
+            ERR.with(|b| {
+                b.borrow_mut()
+                    .extend_from_slice(format!("Uncaught {message}\n").as_bytes())
+            });
+            1
+        }
+    };
+    RunOutcome {
+        status: if code == 0 {
+            RunStatus::Ok
+        } else {
+            RunStatus::ExitedNonzero
+        },
+        exit_code: Some(code),
+        stdout: String::new(),
+        stderr: String::new(),
+        fuel_used: 0,
+    }
 }
 
 /// `text` as a JavaScript string literal.
@@ -172,28 +331,7 @@ struct Runner;
 
 impl Guest for Runner {
     fn run(source: String) -> RunOutcome {
-        let outcome = match context().and_then(|mut c| execute(&source, &mut c)) {
-            Ok(()) => RunOutcome {
-                status: RunStatus::Ok,
-                exit_code: Some(0),
-                stdout: String::new(),
-                stderr: String::new(),
-                fuel_used: 0,
-            },
-            Err(message) => {
-                ERR.with(|b| {
-                    b.borrow_mut()
-                        .extend_from_slice(format!("Uncaught {message}\n").as_bytes())
-                });
-                RunOutcome {
-                    status: RunStatus::ExitedNonzero,
-                    exit_code: Some(1),
-                    stdout: String::new(),
-                    stderr: String::new(),
-                    fuel_used: 0,
-                }
-            }
-        };
+        let outcome = outcome(context().and_then(|mut c| execute(&source, &mut c)));
         flush();
         outcome
     }
@@ -211,11 +349,14 @@ impl Guest for Runner {
         };
         if let Err(message) = context
             .eval(Source::from_bytes(&source))
-            .and_then(|_| context.run_jobs())
+            .and_then(|_| settle(&mut context))
             .map_err(|e| uncaught(e, &mut context))
         {
             flush();
-            return failed(format!("Uncaught {message}"));
+            return match EXIT.with(Cell::get) {
+                Some(code) => failed(format!("the program exited with code {code}")),
+                None => failed(format!("Uncaught {message}")),
+            };
         }
         // A function declared at the top level, or exported through `module.exports`.
         let lookup = format!(

