@@ -66,6 +66,50 @@ def test_sandbox_fusion_client(server):
     assert sandbox_fusion is not None
 
 
+def test_sandbox_fusion_client_sees_native_endings(server):
+    """What SandboxFusion's client reads of programs that end in every way, as their native
+    processes end: exact exit codes, crashes with the shell's status, compile and run times apart,
+    asserts of each language, the standard library, files that are not there."""
+    pytest.importorskip("sandbox_fusion")
+    from sandbox_fusion import RunCodeRequest, RunStatus, run_code
+
+    def run(code, language, **fields):
+        return run_code(RunCodeRequest(code=code, language=language, **fields), endpoint=server, max_attempts=1)
+
+    for code, language, status in [
+        ("#include <stdlib.h>\nint main(void) { exit(3); }", "cpp", 3),
+        ("int main(void) { return 200; }", "cpp", 200),
+        ("#include <stdlib.h>\nint main(void) { abort(); }", "cpp", 134),
+        ("#include <cassert>\nint main() { int x = 1; assert(x == 2); }", "cpp", 134),
+        ("int main(void) { volatile int z = 0; return 5 / z; }", "cpp", 136),
+        ("fn main() { let v: Vec<u8> = Vec::new(); println!(\"{}\", v[std::hint::black_box(1)]); }", "rust", 101),
+        ("process.exit(5);", "nodejs", 5),
+        ("require('node:assert').deepEqual([1, 2], [2, 1]);", "nodejs", 1),
+        ("console.assert(false); console.log('on');", "nodejs", 0),
+        ("import sys\nsys.exit(9)", "python", 9),
+    ]:
+        result = run(code, language)
+        assert result.run_result.status.value == "Finished", (code, result)
+        assert result.run_result.return_code == status, (code, result)
+        assert (result.status == RunStatus.Success) == (status == 0), (code, result)
+    asserted = run("require('assert').strictEqual(1, 2);", "nodejs")
+    assert "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal" in asserted.run_result.stderr
+
+    compiled = run("#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }", "cpp")
+    assert compiled.status == RunStatus.Success and compiled.run_result.stdout == "hi\n"
+    assert isinstance(compiled.compile_result.execution_time, float)
+    assert isinstance(compiled.run_result.execution_time, float)
+
+    stdlib = run("import email, zipfile, tarfile, configparser, tomllib, sqlite3\n"
+                 "from datetime import datetime\n"
+                 "print(datetime.strptime('2024-03-05', '%Y-%m-%d').year)", "python")
+    assert stdlib.status == RunStatus.Success and stdlib.run_result.stdout == "2024\n", stdlib
+
+    fetched = run("open('out.txt', 'w').write('x')", "python", fetch_files=["out.txt", "missing.txt"])
+    assert fetched.status == RunStatus.Success
+    assert set(fetched.files) == {"out.txt"}
+
+
 def post(url, body):
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=60) as answer:

@@ -13,6 +13,7 @@
 
 pub mod cache;
 pub mod confine;
+pub mod exit_code;
 pub mod language;
 pub mod program;
 pub mod prune;

@@ -195,6 +195,7 @@ impl Toolchains {
             flags.as_bytes(),
             compiler.as_bytes(),
             shim.as_bytes(),
+            ADAPTATION.as_bytes(),
         ]);
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
@@ -556,10 +557,16 @@ fn out_of_time(finished: &confine::Finished, limits: &CompileLimits) -> CompileE
     }
 }
 
-/// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command).
+/// How a compiled module becomes a component, as part of the cache key: a component cached by an
+/// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`).
+const ADAPTATION: &str = "adapt-2";
+
+/// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command),
+/// with its `proc_exit` routed to the host's exit interface (`exit_code`).
 fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
+    let module = crate::exit_code::route_exit_codes(module)?;
     wit_component::ComponentEncoder::default()
-        .module(module)
+        .module(&module)
         .and_then(|e| {
             e.adapter(
                 "wasi_snapshot_preview1",

@@ -87,6 +87,17 @@ impl CompiledPrograms {
         Ok(pre)
     }
 
+    /// Compiles `source` in `language` and loads it as native code, so that a run after it
+    /// starts at once; the outcome a run would have when it cannot be compiled.
+    pub fn prepare(
+        &self,
+        engine: &Engine,
+        language: Language,
+        source: &str,
+    ) -> Result<(), RunOutcome> {
+        self.program(engine, language, source).map(|_| ())
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<CommandPre<CandidateState>>>> {
         self.native.lock().unwrap_or_else(|e| e.into_inner())
     }

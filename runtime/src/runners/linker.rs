@@ -1,9 +1,10 @@
 //! The linker of candidate instances: WASI (its filesystem only what the job mounts), sleeps that
-//! cost fuel and never wait, and nothing else. A runtime's imports of rewardbox's own
+//! cost fuel and never wait, a compiled program's exit with its code, and nothing else. A runtime's imports of rewardbox's own
 //! interfaces (the CPython component imports the host's `sandbox` interface, which only trusted
 //! instances get) trap when a candidate calls them.
 
 use crate::sandbox::JobState;
+use rewardbox_toolchains::exit_code::EXIT_INTERFACE;
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker, ResourceType};
@@ -26,11 +27,25 @@ pub fn candidate_linker(
         .map_err(|e| anyhow::anyhow!("linking WASI for candidates: {e}"))?;
     crate::sandbox::sleep::charge_sleeps(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking charged sleeps for candidates: {e}"))?;
+    link_exit_codes(&mut linker)
+        .map_err(|e| anyhow::anyhow!("linking the exit interface for candidates: {e}"))?;
     if let Some(component) = component {
         trap_own_imports(&mut linker, engine, component)
             .map_err(|e| anyhow::anyhow!("stubbing a runtime's trusted imports: {e:#}"))?;
     }
     Ok(linker)
+}
+
+/// The interface through which a compiled program's `exit(code)` arrives (the toolchains route
+/// `proc_exit` to it): the run ends with `code` as a native process's status, 0-255.
+fn link_exit_codes(linker: &mut Linker<CandidateState>) -> anyhow::Result<()> {
+    linker.instance(EXIT_INTERFACE)?.func_wrap(
+        "exit",
+        |_, (code,): (u32,)| -> wasmtime::Result<()> {
+            Err(wasmtime_wasi::I32Exit((code & 0xff) as i32).into())
+        },
+    )?;
+    Ok(())
 }
 
 /// Defines every function of `component`'s imports of rewardbox's own interfaces as a trap, and
@@ -46,7 +61,7 @@ fn trap_own_imports(
         let ComponentItem::ComponentInstance(instance) = import.ty else {
             continue;
         };
-        if !name.starts_with(OWN_INTERFACES) {
+        if !name.starts_with(OWN_INTERFACES) || name == EXIT_INTERFACE {
             continue;
         }
         let mut stub = linker.instance(name)?;

@@ -131,6 +131,18 @@ impl Runners {
         }
     }
 
+    /// Compiles `source` ahead of its run when `language` is compiled (C, C++, Rust), so that
+    /// the run's own time is the program's alone (SandboxFusion reports the two apart); the
+    /// outcome the run would have when it cannot be compiled. Nothing to do for other languages.
+    pub fn prepare(&self, language: &str, source: &str) -> Result<(), RunOutcome> {
+        match Language::parse(language) {
+            Some(compiled) if compiled.is_compiled() => {
+                with_room(|| self.compiled.prepare(&self.engine, compiled, source))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether this host can run candidates in `language`, or why not (what to install).
     pub fn available(&self, language: &str) -> Result<(), String> {
         match Language::parse(language) {

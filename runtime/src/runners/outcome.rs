@@ -151,12 +151,39 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
     if !stderr.is_empty() && !stderr.ends_with('\n') {
         stderr.push('\n');
     }
+    let exit_code = match &failure {
+        RunFailure::StackOverflow | RunFailure::Trap { .. } => native_status(error, &stderr),
+        _ => None,
+    };
     stderr.push_str(&format!("rewardbox: the program {failure}"));
     RunOutcome {
         status,
-        exit_code: None,
+        exit_code,
         stdout,
         stderr,
         fuel_used,
+    }
+}
+
+/// The status a native process ends with where a program trapped (as a shell reports it,
+/// 128 + the signal): a Rust panic exits 101; `abort()` (and so a failed C `assert`, and
+/// `std::process::abort`) is SIGABRT, 134; a wild memory access, a call through a bad pointer or
+/// a stack overflow is SIGSEGV, 139; an integer division by zero or `INT_MIN / -1` is SIGFPE, 136.
+/// `None` for a trap with no native counterpart.
+fn native_status(error: &wasmtime::Error, stderr: &str) -> Option<i32> {
+    use wasmtime::Trap;
+    match error.downcast_ref::<Trap>()? {
+        // Rust's panic handler prints "thread '…' panicked at" before it aborts.
+        Trap::UnreachableCodeReached if stderr.contains("panicked at") => Some(101),
+        Trap::UnreachableCodeReached => Some(128 + 6),
+        Trap::MemoryOutOfBounds
+        | Trap::HeapMisaligned
+        | Trap::TableOutOfBounds
+        | Trap::IndirectCallToNull
+        | Trap::BadSignature
+        | Trap::NullReference
+        | Trap::StackOverflow => Some(128 + 11),
+        Trap::IntegerDivisionByZero | Trap::IntegerOverflow => Some(128 + 8),
+        _ => None,
     }
 }

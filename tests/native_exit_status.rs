@@ -1,0 +1,145 @@
+//! How compiled programs end, against the native toolchain on the same programs: the exit code
+//! a program passes to `exit` or returns from `main` (0-255, as the shell reports it), and the
+//! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a division
+//! by zero 136, a Rust panic 101), with the same stdout.
+//!
+//! Not here: a Rust program's `std::process::exit(n)` (rustc's wasm32-wasip2 standard library
+//! exits through WASI preview 2, success or failure: n ends as 1), and C++ exceptions (zig's
+//! wasm32-wasi libc++ has none: `throw` does not compile). Both are in the README's limits.
+//!
+//! Native programs are built with the system's `cc` / `c++` (`REWARDBOX_NATIVE_CC` /
+//! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, at `-O2` as the sandbox compiles them.
+
+mod common;
+
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::Command;
+
+/// (language, name, program): each ends in its own way.
+const PROGRAMS: &[(&str, &str, &str)] = &[
+    (
+        "c",
+        "exit(3)",
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { puts(\"before\"); exit(3); }",
+    ),
+    (
+        "c",
+        "return 42",
+        "#include <stdio.h>\nint main(void) { puts(\"x\"); return 42; }",
+    ),
+    (
+        "c",
+        "exit(255)",
+        "#include <stdlib.h>\nint main(void) { exit(255); }",
+    ),
+    (
+        "c",
+        "return 0",
+        "#include <stdio.h>\nint main(void) { puts(\"ok\"); return 0; }",
+    ),
+    (
+        "c",
+        "abort",
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(void) { puts(\"a\"); fflush(stdout); abort(); }",
+    ),
+    (
+        "c",
+        "failed assert",
+        "#include <assert.h>\n#include <stdio.h>\nint main(void) { volatile int x = 1; puts(\"b\"); fflush(stdout); assert(x == 2); return 0; }",
+    ),
+    (
+        "c",
+        "division by zero",
+        "#include <stdio.h>\nint main(void) { volatile int z = 0; printf(\"%d\\n\", 5 / z); return 0; }",
+    ),
+    (
+        "c",
+        "wild pointer",
+        "#include <stdio.h>\nint main(void) { volatile int *p = (int *)0x7ffffff0; printf(\"%d\\n\", *p); return 0; }",
+    ),
+    (
+        "cpp",
+        "std::exit(300)",
+        "#include <cstdlib>\n#include <iostream>\nint main() { std::cout << \"c\" << std::endl; std::exit(300); }",
+    ),
+    (
+        "cpp",
+        "return 7",
+        "#include <iostream>\nint main() { std::cout << 7 << '\\n'; return 7; }",
+    ),
+    (
+        "rust",
+        "panic",
+        "fn main() { println!(\"d\"); let v: Vec<u32> = Vec::new(); let i = std::hint::black_box(3); println!(\"{}\", v[i]); }",
+    ),
+    ("rust", "explicit panic", "fn main() { panic!(\"no\"); }"),
+    (
+        "rust",
+        "abort",
+        "fn main() { println!(\"e\"); std::process::abort(); }",
+    ),
+];
+
+/// The status as the shell reports it: the exit code, or 128 + the signal that ended it.
+fn shell_status(status: std::process::ExitStatus) -> i32 {
+    status
+        .code()
+        .or_else(|| status.signal().map(|s| 128 + s))
+        .expect("a process ends with a code or a signal")
+}
+
+fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::PathBuf {
+    let (file, compiler, flags): (&str, String, &[&str]) = match language {
+        "c" => (
+            "main.c",
+            std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
+            &["-O2"],
+        ),
+        "cpp" => (
+            "main.cpp",
+            std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
+            &["-O2"],
+        ),
+        _ => ("main.rs", "rustc".into(), &["-O", "--edition=2021"]),
+    };
+    let path = dir.join(file);
+    std::fs::write(&path, source).unwrap();
+    let binary = dir.join("main");
+    let out = Command::new(&compiler)
+        .args(flags)
+        .arg(&path)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .unwrap_or_else(|e| panic!("the native compiler {compiler} does not run: {e}"));
+    assert!(
+        out.status.success(),
+        "{compiler} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    binary
+}
+
+#[test]
+fn compiled_programs_end_with_the_native_status() {
+    let scorer = common::scorer();
+    let runners = scorer.runners();
+    let mut failures = Vec::new();
+    for (language, name, source) in PROGRAMS {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = compile_natively(language, source, dir.path());
+        let native = Command::new(&binary).output().unwrap();
+        let ours = runners.run(language, source, "", &CANDIDATE_DEFAULT, 0);
+        let native_stdout = String::from_utf8_lossy(&native.stdout);
+        let native_status = shell_status(native.status);
+        if ours.exit_code != Some(native_status) || ours.stdout != native_stdout {
+            failures.push(format!(
+                "{language} {name}: native {native_status} {native_stdout:?}; ours {:?} {:?} ({:?}: {})",
+                ours.exit_code, ours.stdout, ours.status, ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
