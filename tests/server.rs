@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 struct Server {
     address: SocketAddr,
@@ -970,4 +970,74 @@ fn a_batch_whose_client_went_away_is_not_worked_through() {
         json!({"id": "q", "verifier": "exact", "reference": "a", "completions": ["a"]}).to_string();
     let (status, text) = server.post("/score", &task, &[("content-type", "application/json")]);
     assert_eq!(status, 200, "{text}");
+}
+
+/// A `/run_code` program whose client hangs up is stopped at its sandbox's next check (every
+/// 10 ms of execution), not run to its limit: here a 30 s endless loop, stopped long before the
+/// 30 s of fuel it was given (the stop is counted in /metrics when the run has ended).
+#[test]
+fn a_run_whose_client_hung_up_is_stopped() {
+    let server = Server::start(|o| o.threads = Some(1));
+    let stopped = |server: &Server| {
+        server
+            .get("/metrics")
+            .1
+            .lines()
+            .find_map(|l| l.strip_prefix("rewardbox_stopped_runs_total "))
+            .and_then(|n| n.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    assert_eq!(stopped(&server), 0);
+    let body = json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 30})
+        .to_string();
+    let mut socket = std::net::TcpStream::connect(server.address).unwrap();
+    socket
+        .write_all(
+            format!(
+                "POST /run_code HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let working = (0..6000).any(|_| {
+        if server
+            .get("/metrics")
+            .1
+            .contains("rewardbox_requests_in_flight 2")
+        {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        false
+    });
+    assert!(working, "the run never started");
+    // Let the program run a little, then hang up.
+    std::thread::sleep(Duration::from_millis(300));
+    let hung_up = Instant::now();
+    drop(socket);
+    // Unstopped, the loop would run for its 30 s of fuel (longer on a busy machine); stopped, it
+    // ends within 10 ms of its own execution.
+    let ended = (0..1500).any(|_| {
+        if stopped(&server) == 1 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        false
+    });
+    assert!(
+        ended,
+        "the program still ran {:?} after its client hung up",
+        hung_up.elapsed()
+    );
+    eprintln!(
+        "stopped and counted {:?} after the client hung up",
+        hung_up.elapsed()
+    );
+    let (status, _) = server.post(
+        "/run_code",
+        r#"{"code": "print(1)", "language": "python"}"#,
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(status, 200);
 }

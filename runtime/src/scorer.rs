@@ -120,7 +120,9 @@ impl Scorer {
     /// Runs `work` on the scorer's thread pool (where instances of its engine are sized to run),
     /// waiting for it.
     pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
-        self.pool.install(work)
+        let cancel = crate::sandbox::cancel::current();
+        self.pool
+            .install(move || crate::sandbox::cancel::with_cancel(cancel, work))
     }
 
     /// The verifier a task would use for `spec` (a built-in name or a component path), loading it

@@ -27,6 +27,7 @@ pub struct Metrics {
     in_flight: AtomicU64,
     rejected: AtomicU64,
     cancelled: AtomicU64,
+    stopped_runs: AtomicU64,
 }
 
 impl Metrics {
@@ -65,6 +66,11 @@ impl Metrics {
             .filter(|c| c.detail.contains("the request was cancelled"))
             .count();
         self.cancelled.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    /// Counts a `/run_code` program stopped because its client hung up.
+    pub fn stopped_run(&self) {
+        self.stopped_runs.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Counts a request refused for lack of a slot.
@@ -142,11 +148,14 @@ impl Metrics {
              # TYPE rewardbox_requests_rejected_total counter\nrewardbox_requests_rejected_total {}\n\
              # HELP rewardbox_cancelled_completions_total Completions not judged because their client went away.\n\
              # TYPE rewardbox_cancelled_completions_total counter\nrewardbox_cancelled_completions_total {}\n\
+             # HELP rewardbox_stopped_runs_total /run_code programs stopped because their client hung up.\n\
+             # TYPE rewardbox_stopped_runs_total counter\nrewardbox_stopped_runs_total {}\n\
              # HELP rewardbox_live_sessions Environment sessions alive.\n\
              # TYPE rewardbox_live_sessions gauge\nrewardbox_live_sessions {live_sessions}\n",
             self.in_flight.load(Ordering::Relaxed),
             self.rejected.load(Ordering::Relaxed),
             self.cancelled.load(Ordering::Relaxed),
+            self.stopped_runs.load(Ordering::Relaxed),
         ));
         out
     }

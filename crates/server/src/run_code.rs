@@ -12,7 +12,7 @@
 //! with the compiler's message in `compile_result`; they get stdin but no `files`.
 
 use crate::error::{ApiError, parse_json};
-use crate::state::{AppState, blocking};
+use crate::state::{AppState, blocking_until_hung_up};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -132,7 +132,7 @@ pub async fn run_code(
             ));
         }
         let worker = state.clone();
-        let answer = blocking(move || {
+        let answer = blocking_until_hung_up(move || {
             // Compiled first, apart, so that each of the two times is its own.
             let started = Instant::now();
             let prepared = worker
@@ -153,6 +153,7 @@ pub async fn run_code(
                 Err(outcome) => outcome,
             };
             let seconds = started.elapsed().as_secs_f64();
+            count_if_hung_up(&worker);
             Ok::<Value, ApiError>(if language.is_compiled() {
                 compiled_response(&outcome, compile_seconds, seconds)
             } else if outcome.status == RunStatus::Unsupported {
@@ -166,7 +167,7 @@ pub async fn run_code(
     }
 
     let worker = state.clone();
-    let answer = blocking(move || {
+    let answer = blocking_until_hung_up(move || {
         let workdir = Workdir::new()?;
         for (path, bytes) in &files {
             workdir.write(path, bytes)?;
@@ -195,6 +196,7 @@ pub async fn run_code(
             )
         });
         let seconds = started.elapsed().as_secs_f64();
+        count_if_hung_up(&worker);
         if outcome.status == RunStatus::Unsupported {
             return Ok(sandbox_error(outcome.stderr.clone()));
         }
@@ -225,6 +227,15 @@ pub async fn run_code(
     })
     .await??;
     Ok(Json(answer))
+}
+
+/// Counts the run that just ended if its client hung up meanwhile (its sandbox was stopped).
+fn count_if_hung_up(state: &AppState) {
+    let hung_up = rewardbox::sandbox::cancel::current()
+        .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
+    if hung_up {
+        state.metrics.stopped_run();
+    }
 }
 
 fn sandbox_error(message: String) -> Value {

@@ -5,7 +5,7 @@ use crate::options::ServerOptions;
 use rewardbox::{Scorer, ScorerOptions, VerifierPaths};
 use rewardbox_envs::{EnvOptions, Environments};
 use std::sync::Arc;
-use std::sync::atomic::AtomicU16;
+use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 use tokio::sync::Semaphore;
 
 /// The server's state, built once.
@@ -56,6 +56,23 @@ impl AppState {
             envs,
         })
     }
+}
+
+/// [`blocking`], for work whose sandboxes end when the client hangs up: the request's future is
+/// dropped then, which sets the work's cancellation flag, and every job the work runs stops at
+/// its next periodic check (within 10 ms of execution; see `rewardbox::sandbox::cancel`).
+pub async fn blocking_until_hung_up<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, crate::error::ApiError> {
+    struct SetOnDrop(Arc<AtomicBool>);
+    impl Drop for SetOnDrop {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+    let flag = Arc::new(AtomicBool::new(false));
+    let _hung_up = SetOnDrop(flag.clone());
+    blocking(move || rewardbox::sandbox::cancel::with_cancel(Some(flag), work)).await
 }
 
 /// Runs blocking (sandboxed) work off the tokio workers.

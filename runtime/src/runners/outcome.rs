@@ -141,7 +141,7 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
         RunFailure::FuelExhausted { .. } => RunStatus::FuelExhausted,
         RunFailure::Timeout { .. } => RunStatus::Timeout,
         // Not the program's doing: a verifier reports it as its own failure, masked.
-        RunFailure::HostBusy { .. } => RunStatus::Unsupported,
+        RunFailure::HostBusy { .. } | RunFailure::Cancelled => RunStatus::Unsupported,
         RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
         RunFailure::OutputExceeded { .. } | RunFailure::DiskBudgetExceeded(_) => {
             RunStatus::OutputExceeded

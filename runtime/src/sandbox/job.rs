@@ -11,6 +11,8 @@ use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
 use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, Watched};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wasmtime::component::ResourceTable;
 use wasmtime::{Engine, Store, Trap};
@@ -49,6 +51,8 @@ pub struct JobState<X> {
     slept: Duration,
     /// The writable directories the guest may fill only so far.
     watched: Vec<Watched>,
+    /// Set when the caller that started the job gave up (see [`crate::sandbox::cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
     pub ext: X,
@@ -164,6 +168,7 @@ impl<X: Send + 'static> Job<X> {
             time,
             slept: Duration::ZERO,
             watched,
+            cancel: crate::sandbox::cancel::current(),
             ext,
         };
         let mut store = Store::new(engine, state);
@@ -177,6 +182,9 @@ impl<X: Send + 'static> Job<X> {
         // `credit_wall`).
         store.epoch_deadline_callback(|ctx| {
             let state = ctx.data();
+            if crate::sandbox::cancel::is_set(&state.cancel) {
+                return Err(JobCancelled.into());
+            }
             for watched in &state.watched {
                 watched.check()?;
             }
@@ -250,6 +258,9 @@ impl<X: Send + 'static> Job<X> {
 
     /// Why a call into this job's guest failed, from the error it returned.
     pub fn classify(&self, error: &wasmtime::Error) -> RunFailure {
+        if error.downcast_ref::<JobCancelled>().is_some() {
+            return RunFailure::Cancelled;
+        }
         if let Some(exceeded) = error.downcast_ref::<DiskBudgetExceeded>() {
             return RunFailure::DiskBudgetExceeded(*exceeded);
         }
@@ -319,6 +330,18 @@ fn tail(stderr: &str) -> Option<String> {
     Some(tail)
 }
 
+/// The error that ends a job whose caller gave up.
+#[derive(Debug)]
+struct JobCancelled;
+
+impl std::fmt::Display for JobCancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the job was cancelled: its caller went away")
+    }
+}
+
+impl std::error::Error for JobCancelled {}
+
 /// How a sandboxed run ended when it did not return.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunFailure {
@@ -337,6 +360,8 @@ pub enum RunFailure {
     DiskBudgetExceeded(DiskBudgetExceeded),
     /// It exhausted its call stack (unbounded recursion).
     StackOverflow,
+    /// Its caller went away and stopped it (the host's doing, never the program's).
+    Cancelled,
     /// It trapped for another reason, a Rust panic for instance.
     Trap {
         message: String,
@@ -368,6 +393,7 @@ impl std::fmt::Display for RunFailure {
             }
             RunFailure::DiskBudgetExceeded(exceeded) => write!(f, "{exceeded}"),
             RunFailure::StackOverflow => write!(f, "overflowed its call stack"),
+            RunFailure::Cancelled => write!(f, "was stopped: the request was cancelled"),
             RunFailure::Trap {
                 message,
                 stderr_tail: Some(tail),

@@ -12,6 +12,7 @@
 //! interface its context. Nothing in this layer names a runner, a verifier or the host interface.
 
 pub mod cache;
+pub mod cancel;
 pub mod capture;
 pub mod clocks;
 pub mod cpu;

@@ -25,7 +25,8 @@ pub fn with_room<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     if room_here() >= WASM_STACK_BYTES + HOST_MARGIN {
         return work();
     }
-    roomy_threads().install(work)
+    let cancel = crate::sandbox::cancel::current();
+    roomy_threads().install(move || crate::sandbox::cancel::with_cancel(cancel, work))
 }
 
 /// Threads with room for a guest's stack, for callers on threads without (made on first use).
