@@ -53,13 +53,11 @@ impl Server {
             shutdown: Some(shutdown_tx),
             thread: Some(thread),
         };
-        for _ in 0..600 {
-            if server.get("/healthz").0 == 200 {
-                return server;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("the server did not come up");
+        let up = eventually(600, Duration::from_millis(50), || {
+            server.get("/healthz").0 == 200
+        });
+        assert!(up, "the server did not come up");
+        server
     }
 
     fn url(&self, path: &str) -> String {
@@ -98,6 +96,16 @@ impl Server {
         }
     }
 
+    /// The value of the counter or gauge `name` in /metrics (0 when absent).
+    fn metric(&self, name: &str) -> u64 {
+        self.get("/metrics")
+            .1
+            .lines()
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     fn json(&self, path: &str, body: Value) -> (u16, Value) {
         let (status, text) = self.post(
             path,
@@ -109,6 +117,37 @@ impl Server {
             serde_json::from_str(&text).unwrap_or(Value::String(text)),
         )
     }
+}
+
+/// The hostile verifier's directory (for `--verifier-dir`) and the file name tasks give it.
+fn hostile_verifier() -> (PathBuf, String) {
+    let path = PathBuf::from(common::hostile());
+    let name = path.file_name().unwrap().to_str().unwrap().to_string();
+    (path.parent().unwrap().to_path_buf(), name)
+}
+
+/// Whether `check` holds within `tries` looks, `every` apart.
+fn eventually(tries: usize, every: Duration, mut check: impl FnMut() -> bool) -> bool {
+    (0..tries).any(|_| {
+        if check() {
+            return true;
+        }
+        std::thread::sleep(every);
+        false
+    })
+}
+
+/// Writes a whole JSON POST of `body` to `path` on `socket` (its answer is not read).
+fn send_json_post(socket: &mut std::net::TcpStream, path: &str, body: &str) {
+    socket
+        .write_all(
+            format!(
+                "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+        .unwrap();
 }
 
 impl Drop for Server {
@@ -574,16 +613,7 @@ fn get_reward_answers_openrlhf() {
 
 #[test]
 fn the_server_defends_itself() {
-    let hostile_dir = PathBuf::from(common::hostile())
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let hostile_name = PathBuf::from(common::hostile())
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let (hostile_dir, hostile_name) = hostile_verifier();
     let server = Server::start(|o| {
         o.token = Some("s3cret".into());
         o.max_body_bytes = 64 << 10;
@@ -642,16 +672,7 @@ fn the_server_defends_itself() {
 
 #[test]
 fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
-    let hostile_dir = PathBuf::from(common::hostile())
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let hostile_name = PathBuf::from(common::hostile())
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let (hostile_dir, hostile_name) = hostile_verifier();
     let server = Server::start(|o| {
         o.max_inflight = 2;
         o.verifier_dir = Some(hostile_dir);
@@ -677,12 +698,8 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
         })
         .collect();
     // Once both hang in flight, one more is refused (/metrics too: it is behind the same bound).
-    let both_in = (0..12_000).any(|_| {
-        if server.get("/metrics").0 == 429 {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        false
+    let both_in = eventually(12_000, Duration::from_millis(10), || {
+        server.get("/metrics").0 == 429
     });
     assert!(
         both_in,
@@ -735,13 +752,11 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
     let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
     assert!(status == 200 || status == 429, "{status}");
     // Once the abandoned work is done, the server answers again (however long that takes here).
-    let answered = (0..1200).any(|_| {
-        let (status, _) = server.post("/score", &task, &[("content-type", "application/json")]);
-        if status == 200 {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        false
+    let answered = eventually(1200, Duration::from_millis(100), || {
+        server
+            .post("/score", &task, &[("content-type", "application/json")])
+            .0
+            == 200
     });
     assert!(answered, "the server never answered again");
     let metrics = server.get("/metrics").1;
@@ -757,16 +772,7 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
 
 #[test]
 fn shutdown_finishes_the_requests_in_flight() {
-    let hostile_dir = PathBuf::from(common::hostile())
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let hostile_name = PathBuf::from(common::hostile())
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let (hostile_dir, hostile_name) = hostile_verifier();
     let mut server = Server::start(|o| o.verifier_dir = Some(hostile_dir));
     let address = server.address;
     let slow =
@@ -829,15 +835,10 @@ fn connections_are_bounded_and_stalled_clients_let_go() {
         .collect();
     // The server has taken the three once an answer on a fourth is refused; until it has, the
     // fourth may be served.
-    let refused = (0..200).any(|_| {
+    let refused = eventually(200, Duration::from_millis(20), || {
         let mut extra = std::net::TcpStream::connect(server.address).unwrap();
         let _ = extra.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n");
-        let answer = read_until_closed(&mut extra, CLOSED_WITHIN);
-        if answer.as_deref() == Some("") {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        false
+        read_until_closed(&mut extra, CLOSED_WITHIN).as_deref() == Some("")
     });
     assert!(refused, "a connection past the cap was served");
     // The idle ones are closed at the header deadline, with no answer.
@@ -873,18 +874,9 @@ fn shutdown_is_bounded_by_the_drain_time() {
         .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{")
         .unwrap();
     // The request is in flight once the server counts it.
-    let in_flight = (0..600).any(|_| {
-        let metrics = server.get("/metrics").1;
-        // The /metrics request itself is one.
-        let counted = metrics
-            .lines()
-            .filter_map(|l| l.strip_prefix("rewardbox_requests_in_flight "))
-            .any(|n| n.trim().parse::<u64>().is_ok_and(|n| n >= 2));
-        if counted {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        false
+    // The /metrics request itself is one.
+    let in_flight = eventually(600, Duration::from_millis(20), || {
+        server.metric("rewardbox_requests_in_flight") >= 2
     });
     assert!(in_flight, "{}", server.get("/metrics").1);
     let thread = server.thread.take().unwrap();
@@ -905,16 +897,7 @@ fn shutdown_is_bounded_by_the_drain_time() {
 /// not judged (counted in /metrics), and the server is free again without working through them.
 #[test]
 fn a_batch_whose_client_went_away_is_not_worked_through() {
-    let hostile_dir = PathBuf::from(common::hostile())
-        .parent()
-        .unwrap()
-        .to_path_buf();
-    let hostile_name = PathBuf::from(common::hostile())
-        .file_name()
-        .unwrap()
-        .to_str()
-        .unwrap()
-        .to_string();
+    let (hostile_dir, hostile_name) = hostile_verifier();
     let server = Server::start(|o| {
         o.verifier_dir = Some(hostile_dir);
         o.threads = Some(1);
@@ -928,40 +911,19 @@ fn a_batch_whose_client_went_away_is_not_worked_through() {
         .collect();
     let body = Value::Array(slow).to_string();
     let mut socket = std::net::TcpStream::connect(server.address).unwrap();
-    socket
-        .write_all(
-            format!(
-                "POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            )
-            .as_bytes(),
-        )
-        .unwrap();
-    // Once the server works on it, the client goes away.
-    let working = (0..6000).any(|_| {
-        let metrics = server.get("/metrics").1;
-        if metrics.contains("rewardbox_requests_in_flight 2") {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        false
+    send_json_post(&mut socket, "/score", &body);
+    // Once the server works on it (the /metrics request is the other one), the client goes away.
+    let working = eventually(6000, Duration::from_millis(10), || {
+        server.metric("rewardbox_requests_in_flight") == 2
     });
     assert!(working, "the batch never started");
     drop(socket);
-    let cancelled = (0..12_000).find_map(|_| {
-        let metrics = server.get("/metrics").1;
-        let n = metrics
-            .lines()
-            .find_map(|l| l.strip_prefix("rewardbox_cancelled_completions_total "))
-            .and_then(|n| n.trim().parse::<u64>().ok())
-            .unwrap_or(0);
-        if n > 0 {
-            return Some(n);
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        None
+    let mut cancelled = 0;
+    let counted = eventually(12_000, Duration::from_millis(10), || {
+        cancelled = server.metric("rewardbox_cancelled_completions_total");
+        cancelled > 0
     });
-    let cancelled = cancelled.expect("the abandoned batch was worked through");
+    assert!(counted, "the abandoned batch was worked through");
     assert!(
         cancelled > 100,
         "only {cancelled} of 200 completions were left undone"
@@ -978,38 +940,14 @@ fn a_batch_whose_client_went_away_is_not_worked_through() {
 #[test]
 fn a_run_whose_client_hung_up_is_stopped() {
     let server = Server::start(|o| o.threads = Some(1));
-    let stopped = |server: &Server| {
-        server
-            .get("/metrics")
-            .1
-            .lines()
-            .find_map(|l| l.strip_prefix("rewardbox_stopped_runs_total "))
-            .and_then(|n| n.trim().parse::<u64>().ok())
-            .unwrap_or(0)
-    };
-    assert_eq!(stopped(&server), 0);
+    let stopped = || server.metric("rewardbox_stopped_runs_total");
+    assert_eq!(stopped(), 0);
     let body = json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 30})
         .to_string();
     let mut socket = std::net::TcpStream::connect(server.address).unwrap();
-    socket
-        .write_all(
-            format!(
-                "POST /run_code HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            )
-            .as_bytes(),
-        )
-        .unwrap();
-    let working = (0..6000).any(|_| {
-        if server
-            .get("/metrics")
-            .1
-            .contains("rewardbox_requests_in_flight 2")
-        {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        false
+    send_json_post(&mut socket, "/run_code", &body);
+    let working = eventually(6000, Duration::from_millis(10), || {
+        server.metric("rewardbox_requests_in_flight") == 2
     });
     assert!(working, "the run never started");
     // Let the program run a little, then hang up.
@@ -1018,13 +956,7 @@ fn a_run_whose_client_hung_up_is_stopped() {
     drop(socket);
     // Unstopped, the loop would run for its 30 s of fuel (longer on a busy machine); stopped, it
     // ends within 10 ms of its own execution.
-    let ended = (0..1500).any(|_| {
-        if stopped(&server) == 1 {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-        false
-    });
+    let ended = eventually(1500, Duration::from_millis(10), || stopped() == 1);
     assert!(
         ended,
         "the program still ran {:?} after its client hung up",
