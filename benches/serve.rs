@@ -11,12 +11,13 @@
 
 mod support;
 
+use support::served::{Served, agent};
+
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 const CLIENTS: usize = 64;
 const SINGLE_REQUESTS: usize = 20_000;
@@ -24,25 +25,8 @@ const BATCH_TASKS: usize = 40_000;
 const SESSIONS: usize = 1000;
 const SESSION_STEPS: usize = 20_000;
 
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(600)))
-        .build()
-        .into()
 }
 
 /// Runs `work(client, i)` for `total` items on `clients` threads; returns the latencies (ms),
@@ -84,40 +68,14 @@ fn main() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve");
     std::fs::create_dir_all(&dir).expect("bench directory");
     let cache = dir.join("cache");
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-        l.local_addr().expect("address").port()
-    };
-    let _server = Served(
-        Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args([
-                "serve",
-                "--port",
-                &port.to_string(),
-                "--max-inflight",
-                "1024",
-                "--max-body-mb",
-                "512",
-            ])
+    let server = Served::start(|c| {
+        c.args(["--max-inflight", "1024", "--max-body-mb", "512"])
             .arg("--env-dir")
             .arg(root.join("tests/data/codegym"))
             .arg("--cache-dir")
-            .arg(&cache)
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("rewardbox serve"),
-    );
-    let base = format!("http://127.0.0.1:{port}");
-    for _ in 0..600 {
-        if agent()
-            .get(&format!("{base}/healthz"))
-            .call()
-            .is_ok_and(|r| r.status() == 200)
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+            .arg(&cache);
+    });
+    let base = server.base();
 
     // 1. Single-completion requests.
     let single = |client: &ureq::Agent, i: usize| {

@@ -14,13 +14,15 @@
 //!
 //! Run: `cargo bench --bench soak` (`REWARDBOX_SOAK_SECONDS=60` for a short one).
 
+mod support;
+
 use serde_json::{Value, json};
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use support::served::{Served, agent};
 
 /// Requests the server handles at once.
 const MAX_INFLIGHT: usize = 8;
@@ -28,23 +30,6 @@ const MAX_INFLIGHT: usize = 8;
 const CLIENTS: usize = 12;
 /// How often the server is sampled.
 const SAMPLE_EVERY: Duration = Duration::from_secs(10);
-
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(600)))
-        .build()
-        .into()
-}
 
 /// What a kind of request is and what its answer must be.
 struct Kind {
@@ -231,14 +216,8 @@ fn main() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("soak");
     std::fs::create_dir_all(&dir).expect("bench directory");
     let hostile = PathBuf::from(test_guests::HOSTILE_VERIFIER);
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-        l.local_addr().expect("address").port()
-    };
-    let server = Served(
-        Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args(["serve", "--port", &port.to_string()])
-            .args(["--max-inflight", &MAX_INFLIGHT.to_string()])
+    let server = Served::start(|c| {
+        c.args(["--max-inflight", &MAX_INFLIGHT.to_string()])
             .args([
                 "--max-connections",
                 "64",
@@ -250,24 +229,11 @@ fn main() {
             .arg("--verifier-dir")
             .arg(hostile.parent().expect("the hostile verifier's directory"))
             .arg("--cache-dir")
-            .arg(dir.join("cache"))
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("rewardbox serve"),
-    );
-    let pid = server.0.id();
-    let address = format!("127.0.0.1:{port}");
-    let base = format!("http://{address}");
-    for _ in 0..600 {
-        if agent()
-            .get(&format!("{base}/healthz"))
-            .call()
-            .is_ok_and(|r| r.status() == 200)
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+            .arg(dir.join("cache"));
+    });
+    let pid = server.pid();
+    let address = server.address();
+    let base = server.base();
     let hostile_name = hostile.file_name().unwrap().to_string_lossy().into_owned();
     let kinds = kinds(&hostile_name);
     // Warm up: every kind once (compiles, first instances), outside the figures.

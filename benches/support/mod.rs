@@ -1,6 +1,8 @@
-//! Helpers shared by the whole-process benchmarks: running the `rewardbox` CLI, and a venv holding
-//! the peer a benchmark compares against.
+//! Helpers shared by the whole-process benchmarks: running the `rewardbox` CLI or its server, and
+//! a venv holding the peer a benchmark compares against.
 #![allow(dead_code)]
+
+pub mod served;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
