@@ -91,9 +91,9 @@ class StdlibFinder:
         return None
 
     def exec_module(self, module):
-        _, origin, blob = self._table[module.__spec__.name]
-        module.__file__ = origin
-        exec(marshal.loads(zlib.decompress(blob)), module.__dict__)
+        name = module.__spec__.name
+        module.__file__ = self._table[name][1]
+        exec(self.get_code(name), module.__dict__)
 
     def is_package(self, name):
         return self._table[name][0]
