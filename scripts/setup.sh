@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Sets up everything rewardbox needs, builds it, and scores the bundled examples.
-# Needs only rustup's toolchain and Python 3 with pip; installs the wasm32-wasip2 target and the
+# Needs only rustup's toolchain and Python 3 with pip; installs the wasm32-wasip2 and wasip1 targets and the
 # Python tools (into .venv) itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rustup target add wasm32-wasip2
+rustup target add wasm32-wasip2 wasm32-wasip1
 ./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 cargo build --release --locked
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rustup target add wasm32-wasip2
+rustup target add wasm32-wasip2 wasm32-wasip1
 ./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 ./scripts/browser.sh        # headless Chromium, for the test that renders `rewardbox eval`'s report
 if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1; fi

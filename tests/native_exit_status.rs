@@ -3,9 +3,8 @@
 //! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a division
 //! by zero 136, a Rust panic 101), with the same stdout.
 //!
-//! Not here: a Rust program's `std::process::exit(n)` (rustc's wasm32-wasip2 standard library
-//! exits through WASI preview 2, success or failure: n ends as 1), and C++ exceptions (zig's
-//! wasm32-wasi libc++ has none: `throw` does not compile). Both are in the README's limits.
+//! Not here: C++ exceptions (zig's wasm32-wasi libc++ has none: `throw` does not compile), in
+//! the README's limits.
 //!
 //! Native programs are built with the system's `cc` / `c++` (`REWARDBOX_NATIVE_CC` /
 //! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, at `-O2` as the sandbox compiles them.
@@ -75,6 +74,26 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
         "fn main() { println!(\"d\"); let v: Vec<u32> = Vec::new(); let i = std::hint::black_box(3); println!(\"{}\", v[i]); }",
     ),
     ("rust", "explicit panic", "fn main() { panic!(\"no\"); }"),
+    (
+        "rust",
+        "process::exit(3)",
+        "fn main() { println!(\"f\"); std::process::exit(3); }",
+    ),
+    (
+        "rust",
+        "process::exit(300)",
+        "use std::io::Write;\nfn main() { print!(\"g\"); std::io::stdout().flush().unwrap(); std::process::exit(300); }",
+    ),
+    (
+        "rust",
+        "main returns Err",
+        "fn main() -> Result<(), String> { println!(\"h\"); Err(\"bad\".into()) }",
+    ),
+    (
+        "rust",
+        "ExitCode::from(42)",
+        "fn main() -> std::process::ExitCode { println!(\"i\"); std::process::ExitCode::from(42) }",
+    ),
     (
         "rust",
         "abort",

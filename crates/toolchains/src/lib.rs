@@ -9,7 +9,7 @@
 //!
 //! - C and C++: `zig cc` / `zig c++` for `wasm32-wasi` (zig ships clang, wasi-libc and libc++ in one
 //!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component.
-//! - Rust: the toolchain's own `rustc --target wasm32-wasip2`, which emits a component.
+//! - Rust: the toolchain's own `rustc --target wasm32-wasip1`, adapted to a component the same way.
 
 pub mod cache;
 pub mod confine;

@@ -1,10 +1,17 @@
-//! Rust through the toolchain's own `rustc --target wasm32-wasip2`, which emits a component,
-//! confined to its sysroot.
+//! Rust through the toolchain's own `rustc --target wasm32-wasip1`, confined to its sysroot; the
+//! module is adapted to a component as C's is.
+//!
+//! Not `wasm32-wasip2`, which emits a component directly: its standard library ends a program
+//! through preview 2's `exit`, which carries only success or failure, so `std::process::exit(3)`
+//! ended as 1. Preview 1's `proc_exit` carries the code, and `exit_code` routes it to the host.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A located rustc with the `wasm32-wasip2` standard library.
+/// The target programs are compiled for.
+pub const TARGET: &str = "wasm32-wasip1";
+
+/// A located rustc with the `wasm32-wasip1` standard library.
 #[derive(Debug, Clone)]
 pub struct Rustc {
     binary: PathBuf,
@@ -15,7 +22,7 @@ pub struct Rustc {
 
 impl Rustc {
     /// Finds rustc (`$REWARDBOX_RUSTC`, else `rustc` on `PATH`), resolved to the real compiler in
-    /// its sysroot (not rustup's proxy), and checks it has the `wasm32-wasip2` target.
+    /// its sysroot (not rustup's proxy), and checks it has the [`TARGET`] standard library.
     pub fn locate() -> Result<Rustc, String> {
         let start = std::env::var_os("REWARDBOX_RUSTC")
             .map(PathBuf::from)
@@ -42,10 +49,10 @@ impl Rustc {
         };
         let sysroot = PathBuf::from(run(&["--print", "sysroot"])?);
         let version = run(&["--version"])?;
-        if !sysroot.join("lib/rustlib/wasm32-wasip2").is_dir() {
+        if !sysroot.join("lib/rustlib").join(TARGET).is_dir() {
             return Err(format!(
-                "Rust needs the wasm32-wasip2 target of {version}: run `rustup target add \
-                 wasm32-wasip2` (scripts/setup.sh does)"
+                "Rust needs the {TARGET} target of {version}: run `rustup target add {TARGET}` \
+                 (scripts/setup.sh does)"
             ));
         }
         Ok(Rustc {
@@ -76,7 +83,6 @@ impl Rustc {
     pub fn flags() -> Vec<String> {
         [
             "--edition=2021",
-            "--target=wasm32-wasip2",
             "--crate-type=bin",
             "--crate-name=main",
             "-Copt-level=2",
@@ -86,10 +92,10 @@ impl Rustc {
         ]
         .map(String::from)
         .into_iter()
-        .chain([format!(
-            "-Clink-arg=-zstack-size={}",
-            crate::program::STACK_BYTES
-        )])
+        .chain([
+            format!("--target={TARGET}"),
+            format!("-Clink-arg=-zstack-size={}", crate::program::STACK_BYTES),
+        ])
         .collect()
     }
 

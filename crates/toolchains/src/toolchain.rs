@@ -409,10 +409,7 @@ impl Toolchains {
     fn compile_fresh(&self, language: Language, source: &str) -> Result<Vec<u8>, CompileError> {
         self.warm_up(language)?;
         let wasm = self.run_compiler(language, source, &self.limits)?;
-        match language {
-            Language::Rust => Ok(wasm),
-            _ => adapt(&wasm).map_err(CompileError::Unavailable),
-        }
+        adapt(&wasm).map_err(CompileError::Unavailable)
     }
 
     /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote. A C++
