@@ -338,6 +338,26 @@ fn run_code_speaks_sandbox_fusion() {
     assert!(!bad.to_string().contains("rewardbox-run-"), "{bad}");
 }
 
+/// `run_timeout` is the limit that applies, kept as fuel at the runner's calibrated rate: a Python
+/// loop that natively takes about 0.35 s (4 million iterations, about 1.55e10 fuel) finishes with
+/// 2 s (a quarter of which is more than its native time) and is stopped with 1 s, the same way on
+/// any machine.
+#[test]
+fn run_code_turns_run_timeout_into_the_runners_fuel() {
+    let server = Server::start(|_| {});
+    let program = "s = 0\nfor i in range(int(input())):\n    s = (s + i * i) % 1000003\nprint(s)\n";
+    let run = |n: u64, seconds: f64| {
+        let (_, answer) = server.json(
+            "/run_code",
+            json!({"code": program, "language": "python", "stdin": format!("{n}\n"), "run_timeout": seconds}),
+        );
+        answer["run_result"]["status"].as_str().unwrap().to_string()
+    };
+    assert_eq!(run(4_000_000, 2.0), "Finished");
+    assert_eq!(run(4_000_000, 1.0), "TimeLimitExceeded");
+    assert_eq!(run(100_000, 1.0), "Finished");
+}
+
 /// The policy reaches `/run_code` (verl sends its code there): a program may not fill the host's
 /// disk or memory through its working directory. Writing past the directory's budget stops it
 /// (its own failure); a sparse file counts whole; `fetch_files` reads back a bounded answer.
@@ -472,7 +492,7 @@ fn run_code_compiles_cpp_and_rust() {
             rust["status"].clone(),
             rust["run_result"]["return_code"].clone()
         ),
-        (json!("Failed"), json!(1)),
+        (json!("Failed"), json!(4)),
         "{rust}"
     );
     let (_, broken) = server.json(
@@ -688,12 +708,18 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
             let hang = hang.clone();
             std::thread::spawn(move || {
                 let agent = Server::agent();
-                let mut r = agent
-                    .post(&format!("http://{address}/score"))
-                    .header("content-type", "application/json")
-                    .send(&hang)
-                    .unwrap();
-                r.body_mut().read_to_string().unwrap()
+                // Refused while the other hanger and a /metrics poll hold both slots: again.
+                loop {
+                    let mut r = agent
+                        .post(&format!("http://{address}/score"))
+                        .header("content-type", "application/json")
+                        .send(&hang)
+                        .unwrap();
+                    if r.status() != 429 {
+                        return r.body_mut().read_to_string().unwrap();
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
             })
         })
         .collect();

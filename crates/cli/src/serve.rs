@@ -39,7 +39,7 @@ pub struct ServeArgs {
     #[arg(short = 'j', long)]
     threads: Option<usize>,
     /// The most fuel any request may ask for (verifier, candidate, run_code, session step).
-    #[arg(long, default_value_t = 100_000_000_000)]
+    #[arg(long, default_value_t = 1_000_000_000_000)]
     max_fuel: u64,
     /// The most wall-clock time any request may ask for, in milliseconds.
     #[arg(long, default_value_t = 120_000)]

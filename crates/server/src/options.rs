@@ -70,7 +70,7 @@ impl Default for ServerOptions {
             verifier_dir: None,
             limits: Limits::default(),
             max_limits: Limits {
-                fuel: 100_000_000_000,
+                fuel: 1_000_000_000_000,
                 wall_ms: 120_000,
                 memory_bytes: 2 << 30,
                 output_bytes: 16 << 20,

@@ -22,6 +22,7 @@ use rewardbox::Limits;
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
+use rewardbox::runners::time_limit::limits_for_seconds;
 use rewardbox::sandbox::Mount;
 use rewardbox::sandbox::limits::MAX_MEMORY_MB;
 use rewardbox_toolchains::Language;
@@ -32,14 +33,6 @@ use std::time::Instant;
 
 /// Where the program sees its working directory.
 const WORKDIR: &str = "/workspace";
-
-/// Fuel a second of `run_timeout` buys: about what a second of a program's work costs in
-/// CPython-in-wasm (a `while True: pass` loop runs about this many fuel units per second of CPU).
-const FUEL_PER_SECOND: f64 = 2e9;
-
-/// How far the wall-clock net sits above `run_timeout`: a program stopped by the net without
-/// having used its time was starved by the host (a `SandboxError`, never a verdict).
-const WALL_NET_FACTOR: f64 = 4.0;
 
 /// The language SandboxFusion's `language` names, among those rewardbox runs.
 fn language(name: &str) -> Option<Language> {
@@ -115,13 +108,17 @@ pub async fn run_code(
         }
     };
     // `run_timeout` is a budget of work, so that the same program gets the same answer on a
-    // busy server: it becomes fuel, with a wall-clock net far above it.
-    let limits = Limits {
-        fuel: (run_timeout * FUEL_PER_SECOND) as u64,
-        wall_ms: (run_timeout * 1000.0 * WALL_NET_FACTOR) as u64 + 1000,
-        memory_bytes,
-        ..CANDIDATE_DEFAULT
-    }
+    // busy server: it becomes fuel at the runner's calibrated rate, with a wall-clock net far
+    // above it (a program stopped by the net without having used its time was starved by the
+    // host: a `SandboxError`, never a verdict).
+    let limits = limits_for_seconds(
+        language,
+        run_timeout,
+        Limits {
+            memory_bytes,
+            ..CANDIDATE_DEFAULT
+        },
+    )
     .clamp_to(&max);
 
     if language != Language::Python {

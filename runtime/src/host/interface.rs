@@ -53,7 +53,7 @@ impl sandbox::Host for HostState {
         let seed = self.ext.seed;
         let outcome = self.waiting(|_| {
             let runners = services.runners();
-            let limits = runners.limits_for(&limits);
+            let limits = runners.limits_for(&language, &limits);
             let key = memo::key(
                 &[language.as_bytes(), source.as_bytes(), stdin.as_bytes()],
                 &limits,
@@ -81,7 +81,7 @@ impl sandbox::Host for HostState {
         let seed = self.ext.seed;
         let results = self.waiting(|_| {
             let runners = services.runners();
-            let limits = runners.limits_for(&limits);
+            let limits = runners.limits_for(&language, &limits);
             let mut parts: Vec<&[u8]> =
                 vec![language.as_bytes(), source.as_bytes(), entry.as_bytes()];
             parts.extend(args_json.iter().map(|a| a.as_bytes()));
@@ -165,7 +165,7 @@ impl sandbox::HostCandidate for HostState {
         let seed = self.ext.seed;
         let live = self.waiting(|_| {
             let runners = services.runners();
-            let limits = runners.limits_for(&limits);
+            let limits = runners.limits_for(&language, &limits);
             match live_runtime(runners, &language) {
                 Ok(python) => {
                     LiveCandidate::open(&python, runners.engine(), &source, &limits, seed)

@@ -93,6 +93,7 @@ impl Services for HostServices {
     ) -> PythonVerdict {
         let limits = candidate_limits(
             limits,
+            None,
             &self.verifier_defaults,
             self.runners.max_candidate.as_ref(),
         );

@@ -18,6 +18,7 @@ pub mod memo;
 pub mod outcome;
 pub mod python;
 pub mod runtime;
+pub mod time_limit;
 
 use crate::runners::bindings::types::{self, RunOutcome};
 use crate::runners::compiled::CompiledPrograms;
@@ -186,10 +187,17 @@ impl Runners {
         })
     }
 
-    /// The limits of one candidate run: `requested` where set, [`Runners::defaults`] elsewhere,
-    /// each at most [`Runners::max_candidate`]'s.
-    pub fn limits_for(&self, requested: &types::Limits) -> Limits {
-        candidate_limits(requested, &self.defaults, self.max_candidate.as_ref())
+    /// The limits of one candidate run in `language`: `requested` where set,
+    /// [`Runners::defaults`] elsewhere, each at most [`Runners::max_candidate`]'s. A `wall_ms`
+    /// requested without fuel is a time limit: fuel is derived from it at `language`'s rate
+    /// ([`time_limit`]), with a wall-clock net above the time that fuel takes.
+    pub fn limits_for(&self, language: &str, requested: &types::Limits) -> Limits {
+        candidate_limits(
+            requested,
+            Language::parse(language),
+            &self.defaults,
+            self.max_candidate.as_ref(),
+        )
     }
 }
 
@@ -201,13 +209,15 @@ fn unknown_language(language: &str) -> String {
 }
 
 /// The limits of one candidate run: the request where set, the defaults elsewhere, each at most
-/// `max`'s when there is a cap.
+/// `max`'s when there is a cap. A `wall_ms` requested without fuel, for a run in a known
+/// `language`, is a time limit: fuel at that runner's rate ([`time_limit`]).
 pub fn candidate_limits(
     requested: &types::Limits,
+    language: Option<Language>,
     defaults: &Limits,
     max: Option<&Limits>,
 ) -> Limits {
-    let limits = Limits {
+    let mut limits = Limits {
         fuel: requested.fuel.unwrap_or(defaults.fuel),
         wall_ms: requested.wall_ms.map_or(defaults.wall_ms, u64::from),
         memory_bytes: requested.memory_bytes.unwrap_or(defaults.memory_bytes),
@@ -215,8 +225,75 @@ pub fn candidate_limits(
             .output_bytes
             .map_or(defaults.output_bytes, u64::from),
     };
+    if let (None, Some(wall_ms), Some(language)) = (requested.fuel, requested.wall_ms, language) {
+        limits = time_limit::limits_for_seconds(language, f64::from(wall_ms) / 1000.0, limits);
+    }
     match max {
         Some(max) => limits.clamp_to(max),
         None => limits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn requested(fuel: Option<u64>, wall_ms: Option<u32>) -> types::Limits {
+        types::Limits {
+            fuel,
+            wall_ms,
+            memory_bytes: None,
+            output_bytes: None,
+        }
+    }
+
+    #[test]
+    fn a_wall_ms_without_fuel_is_a_time_limit_in_the_runners_fuel() {
+        let defaults = CANDIDATE_DEFAULT;
+        for language in Language::ALL {
+            let limits = candidate_limits(
+                &requested(None, Some(2000)),
+                Some(language),
+                &defaults,
+                None,
+            );
+            assert_eq!(
+                limits,
+                time_limit::limits_for_seconds(language, 2.0, defaults),
+                "{language:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn explicit_fuel_or_no_language_keeps_the_request_as_written() {
+        let defaults = CANDIDATE_DEFAULT;
+        let both = candidate_limits(
+            &requested(Some(5), Some(2000)),
+            Some(Language::Python),
+            &defaults,
+            None,
+        );
+        assert_eq!((both.fuel, both.wall_ms), (5, 2000));
+        let unknown = candidate_limits(&requested(None, Some(2000)), None, &defaults, None);
+        assert_eq!((unknown.fuel, unknown.wall_ms), (defaults.fuel, 2000));
+        let none = candidate_limits(&requested(None, None), Some(Language::C), &defaults, None);
+        assert_eq!(none, defaults);
+    }
+
+    #[test]
+    fn the_operators_maximum_still_caps_a_derived_budget() {
+        let max = Limits {
+            fuel: 1000,
+            wall_ms: 50,
+            ..CANDIDATE_DEFAULT
+        };
+        let limits = candidate_limits(
+            &requested(None, Some(60_000)),
+            Some(Language::Python),
+            &CANDIDATE_DEFAULT,
+            Some(&max),
+        );
+        assert_eq!((limits.fuel, limits.wall_ms), (1000, 50));
     }
 }
