@@ -13,11 +13,20 @@ use wasmtime::{
 /// whole ticks.
 pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 
-/// Bytes of each linear memory and table kept mapped when a pooled slot is reused.
-const KEEP_RESIDENT_BYTES: usize = 16 << 20;
+/// Bytes of each linear memory and table kept mapped when a pooled slot is reused. A fresh CPython
+/// instance runs as fast with 1 MiB kept as with 16 (about 1,900 `print(1)` runs/s on two
+/// threads; none kept halves it), but every slot that has been used holds this much: with 16 MiB a
+/// server grew in 16 MiB steps as bursts woke slots; with 4 it stays within 3% of idle
+/// (`tests/memory.rs`, `cargo bench --bench python_runner`).
+const KEEP_RESIDENT_BYTES: usize = 4 << 20;
 
-/// Decommits gathered before one batch of system calls.
-const DECOMMIT_BATCH: usize = 64;
+/// Decommits gathered before one batch of system calls: none, each slot is given back when its
+/// instance is dropped. A batch holds on to everything its instances dirtied past
+/// [`KEEP_RESIDENT_BYTES`] until it fills: with 64, a server running 48 MB programs held 1.4 GB
+/// after a burst and peaked at 2.3 GB with two programs at a time (`tests/memory.rs`); with one,
+/// it returns to its idle level, for about 2% of the fresh-instance rate (`cargo bench --bench
+/// python_runner`).
+const DECOMMIT_BATCH: usize = 1;
 
 /// The native stack a guest's wasm may use (wasmtime's default is 512 KiB). CPython in wasm
 /// guards its C recursion by its own (linear-memory) stack and raises `RecursionError` there, as
@@ -66,7 +75,8 @@ pub fn build_engine_with_fuel(
         .max_core_instance_size(1 << 20)
         // Instantiation is the cost to kill: reset a used slot by rewriting only the pages the
         // last instance dirtied (PAGEMAP_SCAN, Linux 6.7+) instead of unmapping them, so the next
-        // instance takes no page faults, and batch whatever decommits remain.
+        // instance takes no page faults (keeping nothing resident halves the fresh-instance
+        // rate), and decommit the rest at once.
         .pagemap_scan(Enabled::Auto)
         .linear_memory_keep_resident(KEEP_RESIDENT_BYTES)
         .table_keep_resident(KEEP_RESIDENT_BYTES)

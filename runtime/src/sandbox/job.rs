@@ -124,6 +124,7 @@ impl<X: Send + 'static> Job<X> {
         ext: X,
         mounts: &[Mount<'_>],
     ) -> Job<X> {
+        crate::sandbox::heap::job_started();
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);

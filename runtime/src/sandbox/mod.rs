@@ -3,7 +3,7 @@
 //! Once per process, the [`engine`] (pooling allocator, fuel, epoch interruption, its ticker
 //! thread) and the compiled-component [`cache`]; once per job, a [`job::Job`]: a fresh store with
 //! its [`limits`] (fuel, wall clock, memory, output), captured and capped output ([`capture`]),
-//! fake [`clocks`], the guest's CPU time ([`cpu`], which tells a program that used its wall
+//! fake [`clocks`], the host heap trimmed once jobs stop starting ([`heap`]), the guest's CPU time ([`cpu`], which tells a program that used its wall
 //! clock from a host that starved it), sleeps that end with the job's wall clock ([`sleep`]), and the host
 //! directories a guest may see, with a byte budget on those it writes ([`workspace`]). Every limit is enforced here, and a failed run is classified here.
 //!
@@ -17,6 +17,7 @@ pub mod capture;
 pub mod clocks;
 pub mod cpu;
 pub mod engine;
+pub mod heap;
 pub mod job;
 pub mod limits;
 pub mod memory;
