@@ -47,8 +47,9 @@ pub fn languages() -> Vec<&'static str> {
         .collect()
 }
 
-/// Limits of a candidate run unless the verifier asks for others: fuel for a few seconds of
-/// Python, 256 MiB, 1 MiB of output, and a wall-clock safety net.
+/// Limits of a candidate run unless the verifier asks for others: 10^10 fuel (about a second of
+/// sandboxed Python; [`time_limit`] turns a time limit into fuel), 256 MiB, 1 MiB of output, and
+/// a wall-clock safety net.
 pub const CANDIDATE_DEFAULT: Limits = Limits {
     fuel: 10_000_000_000,
     wall_ms: 20_000,

@@ -26,8 +26,8 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// Defaults for a verifier judging one completion: 1e9 fuel (about a second of work),
-    /// a 10 s wall-clock safety net, 256 MiB of memory and 1 MiB of output.
+    /// Defaults for a verifier judging one completion: 1e9 fuel (about a tenth of a second of
+    /// sandboxed Python), a 10 s wall-clock safety net, 256 MiB of memory and 1 MiB of output.
     pub const VERIFIER_DEFAULT: Limits = Limits {
         fuel: 1_000_000_000,
         wall_ms: 10_000,
