@@ -1,7 +1,7 @@
 //! Room on the native stack for a guest.
 //!
 //! Wasm runs on the calling thread's stack, and wasmtime lets it use up to
-//! [`WASM_STACK_BYTES`](crate::sandbox::engine::WASM_STACK_BYTES) of it before the guest traps with
+//! [`WASM_STACK_BYTES`] of it before the guest traps with
 //! a stack overflow. A thread with less room than that (a test's 2 MiB, tokio's blocking threads,
 //! a Python thread's 8 MiB) would hit its guard page first, which kills the process. Every entry
 //! into a guest goes through [`with_room`]: on a thread with room (the scorer's pool, the server's
