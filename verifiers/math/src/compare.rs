@@ -25,9 +25,10 @@ pub struct Settings {
 /// Canonical form of an answer.
 pub fn canonical(e: Expr, s: &Settings) -> Expr {
     let e = match e {
-        Expr::List(items) => Expr::List(flatten_pm(
-            items.into_iter().map(|i| canonical(i, s)).collect(),
-        )),
+        Expr::List(items) => {
+            let items: Vec<Expr> = items.into_iter().map(|i| canonical(i, s)).collect();
+            Expr::List(flatten_pm(assignment_values(items)))
+        }
         Expr::Set(items) => Expr::Set(flatten_pm(
             items.into_iter().map(|i| canonical(i, s)).collect(),
         )),
@@ -37,12 +38,67 @@ pub fn canonical(e: Expr, s: &Settings) -> Expr {
             let parts: Vec<Expr> = parts.into_iter().map(|p| canonical(p, s)).collect();
             Expr::Union(parts)
         }
-        other => other,
+        other => {
+            let mut values = split_pm(other);
+            if values.len() == 1 {
+                values.pop().expect("one value")
+            } else {
+                Expr::List(values)
+            }
+        }
     };
     match matrix_value(&e) {
         Some(m) => m,
         None => e,
     }
+}
+
+/// A list of assignments read as the values it names: `x = 1, x = 2` (one variable given several
+/// times) is its solutions `1, 2`; `a = 3, b = 1, a = 11, b = 1` (the same names again and again)
+/// is the solutions `(3, 1), (11, 1)`, each a tuple in the names' alphabetical order. Any other
+/// list (one assignment per name, or names that do not repeat in groups) stays as written, so
+/// `x = 1, y = 2` still compares its names.
+fn assignment_values(items: Vec<Expr>) -> Vec<Expr> {
+    let sides: Option<Vec<(&Expr, &Expr)>> = items
+        .iter()
+        .map(|i| match i {
+            Expr::Relation(sides, ops)
+                if ops.len() == 1 && ops[0] == RelOp::Eq && is_name_like(&sides[0]) =>
+            {
+                Some((&sides[0], &sides[1]))
+            }
+            _ => None,
+        })
+        .collect();
+    let Some(sides) = sides.filter(|s| s.len() >= 2) else {
+        return items;
+    };
+    // The group: the names up to the first one seen again.
+    let group = (1..sides.len())
+        .find(|&k| sides[..k].iter().any(|(name, _)| *name == sides[k].0))
+        .unwrap_or(sides.len());
+    if group == sides.len() || sides.len() % group != 0 {
+        return items;
+    }
+    let names: Vec<&Expr> = sides[..group].iter().map(|(name, _)| *name).collect();
+    let repeats = sides.chunks(group).all(|chunk| {
+        chunk
+            .iter()
+            .zip(&names)
+            .all(|((name, _), want)| name == want)
+    });
+    if !repeats {
+        return items;
+    }
+    if group == 1 {
+        return sides.into_iter().map(|(_, value)| value.clone()).collect();
+    }
+    let mut order: Vec<usize> = (0..group).collect();
+    order.sort_by_key(|&k| format!("{:?}", names[k]));
+    sides
+        .chunks(group)
+        .map(|chunk| Expr::Tuple(order.iter().map(|&k| chunk[k].1.clone()).collect()))
+        .collect()
 }
 
 fn flatten_pm(items: Vec<Expr>) -> Vec<Expr> {
@@ -54,10 +110,41 @@ fn flatten_pm(items: Vec<Expr>) -> Vec<Expr> {
                 out.push(Expr::Add(vec![*a, Expr::Neg(b)]));
             }
             Expr::List(inner) => out.extend(inner),
-            other => out.push(other),
+            other => out.extend(split_pm(other)),
         }
     }
     out
+}
+
+/// A value with one `\pm` inside it (`\frac{-2 \pm \sqrt{7}}{5}`): its two values. Any other
+/// value, or a collection, as it is.
+fn split_pm(e: Expr) -> Vec<Expr> {
+    if is_collection(&e) || matches!(e, Expr::Relation(..)) {
+        return vec![e];
+    }
+    let mut count = 0;
+    e.walk(&mut |n| {
+        if matches!(n, Expr::PlusMinus(..)) {
+            count += 1;
+        }
+    });
+    if count != 1 {
+        return vec![e];
+    }
+    let signed = |plus: bool| {
+        e.map(&mut |n| match n {
+            Expr::PlusMinus(a, b) => Some(Expr::Add(vec![
+                (**a).clone(),
+                if plus {
+                    (**b).clone()
+                } else {
+                    Expr::Neg(b.clone())
+                },
+            ])),
+            _ => None,
+        })
+    };
+    vec![signed(true), signed(false)]
 }
 
 /// Whether an expression looks like the name of a quantity (`x`, `f(x)`, `|AB|`, `V_1/V_2`):

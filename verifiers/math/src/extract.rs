@@ -394,10 +394,13 @@ fn matching_braces(text: &str, opens: &[usize]) -> Vec<Option<usize>> {
 }
 
 /// Whether the text between two boxes only joins them (`, `, ` and `, `\quad \text{and} \quad`,
-/// `\) and \( y_2 =`).
+/// `\) and \( y_2 =`), or labels the parts while joining them ([`is_prose_connector`]).
 fn is_connector(gap: &str) -> bool {
     if gap.len() > 60 {
         return false;
+    }
+    if is_prose_connector(gap) {
+        return true;
     }
     let mut g = gap.to_string();
     for piece in [
@@ -430,6 +433,87 @@ fn is_connector(gap: &str) -> bool {
             && g.ends_with('=')
             && g.chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '{' | '}' | '=' | '\\'))
+}
+
+/// Words that, between two boxes, start a new thought rather than join parts of one answer: the
+/// later box is then the answer, not a part of it.
+const NOT_JOINING: &[&str] = &[
+    "answer",
+    "final",
+    "so",
+    "therefore",
+    "thus",
+    "hence",
+    "then",
+    "but",
+    "not",
+    "is",
+    "are",
+    "was",
+    "gives",
+    "get",
+    "gets",
+    "becomes",
+    "correct",
+    "wrong",
+    "instead",
+    "actually",
+    "wait",
+];
+
+/// Short prose between two boxes that labels or joins the parts of one answer:
+/// `\text{ for part (a) and }`, ` red and `, `; (b) `, ` cm, and `. At most five words, all
+/// letters, with `and`, a comma or a semicolon among them; no sentence ending, no formula, no word
+/// of [`NOT_JOINING`].
+fn is_prose_connector(gap: &str) -> bool {
+    let mut g = gap.to_string();
+    for wrapper in [
+        "\\textnormal{",
+        "\\textrm{",
+        "\\text{",
+        "\\mbox{",
+        "\\mathrm{",
+    ] {
+        g = g.replace(wrapper, " ");
+    }
+    for space in [
+        "\\qquad", "\\quad", "\\(", "\\)", "\\,", "\\;", "\\ ", "}", "$",
+    ] {
+        g = g.replace(space, " ");
+    }
+    if g.contains(['.', '!', '?', ':', '=', '\\', '{']) {
+        return false;
+    }
+    // Part labels: `(a)`, `(b)`, `(1)`, `(ii)`.
+    let mut unlabelled = String::with_capacity(g.len());
+    let mut rest = g.as_str();
+    while let Some(open) = rest.find('(') {
+        let close = rest[open..].find(')').map(|c| open + c);
+        match close {
+            Some(close)
+                if close - open <= 4
+                    && rest[open + 1..close]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric()) =>
+            {
+                unlabelled.push_str(&rest[..open]);
+                unlabelled.push(' ');
+                rest = &rest[close + 1..];
+            }
+            _ => return false,
+        }
+    }
+    unlabelled.push_str(rest);
+    let words: Vec<String> = unlabelled
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let joins = unlabelled.contains([',', ';']) || words.iter().any(|w| w == "and");
+    joins
+        && words.len() <= 5
+        && words.iter().all(|w| w.chars().all(|c| c.is_alphabetic()))
+        && !words.iter().any(|w| NOT_JOINING.contains(&w.as_str()))
 }
 
 /// Case-insensitive positions of `word`.

@@ -123,7 +123,10 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
     let delimited = ["$", "\\(", "\\[", "\\boxed", "\\fbox"]
         .iter()
         .any(|d| text.contains(d));
-    if is_reference
+    // A reference, or an answer that is a bare list of formulas (`a=3,b=1; a=11,b=1`): read whole,
+    // not cut at its last formula.
+    let whole = is_reference || is_bare_formula_list(text);
+    if whole
         && o.targets.latex
         && !delimited
         && let Some(e) = parse_latex(text, false, o)
@@ -191,6 +194,36 @@ pub fn read_answer(text: &str, o: &MathOptions, is_reference: bool) -> Answer {
         parsed: None,
         text: fallback,
     }
+}
+
+/// A short text with a comma or semicolon, a letter, and no prose: every word is a LaTeX command,
+/// a single letter (a variable) or a unit (`x = \frac{1}{3}, x = 2`, `{12 cm, 9}`).
+fn is_bare_formula_list(text: &str) -> bool {
+    // Without a letter it is a number written with separators (`1,000,000`, `3,5`), read as such.
+    if text.len() > 200
+        || !text.contains([',', ';'])
+        || !text.chars().any(|c| c.is_ascii_alphabetic())
+    {
+        return false;
+    }
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphabetic() {
+            i += 1;
+            continue;
+        }
+        let end = (i..b.len())
+            .find(|&j| !b[j].is_ascii_alphabetic())
+            .unwrap_or(b.len());
+        let word = &text[i..end];
+        let command = i > 0 && b[i - 1] == b'\\';
+        if !(command || word.len() == 1 || normalize::is_unit_word(word)) {
+            return false;
+        }
+        i = end;
+    }
+    true
 }
 
 /// Longest unparsed answer, in bytes, compared as text.

@@ -3,13 +3,73 @@
 
 /// Unit words dropped after a number (`5 cm`, `\text{ meters}`).
 const UNIT_WORDS: &[&str] = &[
-    "units", "unit", "cm", "mm", "km", "meters", "meter", "metres", "metre", "inches", "inch",
-    "feet", "foot", "ft", "miles", "mile", "mph", "hours", "hour", "hrs", "minutes", "minute",
-    "mins", "seconds", "second", "sec", "days", "day", "weeks", "week", "years", "year", "dollars",
-    "dollar", "cents", "cent", "degrees", "degree", "kg", "grams", "gram", "pounds", "pound",
-    "lbs", "ounces", "ounce", "liters", "liter", "litres", "ml", "sq", "square", "cubic", "people",
-    "students", "ways", "points", "times", "percent", "pct",
+    "units",
+    "unit",
+    "cm",
+    "mm",
+    "km",
+    "meters",
+    "meter",
+    "metres",
+    "metre",
+    "inches",
+    "inch",
+    "feet",
+    "foot",
+    "ft",
+    "miles",
+    "mile",
+    "mph",
+    "hours",
+    "hour",
+    "hrs",
+    "minutes",
+    "minute",
+    "mins",
+    "seconds",
+    "second",
+    "sec",
+    "days",
+    "day",
+    "weeks",
+    "week",
+    "years",
+    "year",
+    "dollars",
+    "dollar",
+    "cents",
+    "cent",
+    "degrees",
+    "degree",
+    "kg",
+    "grams",
+    "gram",
+    "pounds",
+    "pound",
+    "lbs",
+    "ounces",
+    "ounce",
+    "liters",
+    "liter",
+    "litres",
+    "ml",
+    "sq",
+    "square",
+    "cubic",
+    "people",
+    "students",
+    "ways",
+    "points",
+    "times",
+    "percentage",
+    "percent",
+    "pct",
 ];
+
+/// Whether `word` names a unit (`cm`, `hours`, `percent`), as dropped after a number.
+pub fn is_unit_word(word: &str) -> bool {
+    UNIT_WORDS.contains(&word.to_ascii_lowercase().as_str())
+}
 
 /// A plain formula written as code (`sqrt(2)*x**2`, `exp(-x)`, `3 + 4*I`) in the LaTeX the
 /// parser reads: known functions become commands (`log` is the natural logarithm, as in code),
@@ -58,7 +118,9 @@ pub fn normalize_latex(src: &str) -> String {
     s = s.replace("\\$", "").replace('$', " ");
     if let Some(idx) = s.find("\\approx") {
         let left = s[..idx].trim();
-        s = if left.is_empty() {
+        // `x = \frac{1}{3} \approx 0.333` answers its exact value; `y \approx 4.5` (a variable and
+        // nothing else on the left) and `\approx 4.5` answer the approximation.
+        s = if left.is_empty() || is_variable(left) {
             s[idx + "\\approx".len()..].to_string()
         } else {
             left.to_string()
@@ -96,6 +158,37 @@ pub fn normalize_latex(src: &str) -> String {
         .trim_end_matches("\\\\")
         .trim();
     trimmed.trim_start_matches(['=', ' ']).to_string()
+}
+
+/// A variable's name alone: a letter or a Greek letter, with an optional subscript (`y`, `x_1`,
+/// `\theta`, `a_{n}`).
+fn is_variable(s: &str) -> bool {
+    let (name, subscript) = s.split_once('_').unwrap_or((s, ""));
+    let name = name.trim();
+    let named = name.len() == 1 && name.chars().all(|c| c.is_ascii_alphabetic())
+        || name.strip_prefix('\\').is_some_and(|g| {
+            matches!(
+                g,
+                "alpha"
+                    | "beta"
+                    | "gamma"
+                    | "delta"
+                    | "theta"
+                    | "lambda"
+                    | "mu"
+                    | "phi"
+                    | "rho"
+                    | "sigma"
+                    | "omega"
+                    | "varphi"
+                    | "vartheta"
+            )
+        });
+    let subscript = subscript
+        .trim()
+        .trim_start_matches('{')
+        .trim_end_matches('}');
+    named && subscript.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// `\\frac` (a backslash escaped once too often, common in JSON-mangled outputs) → `\frac`.
@@ -209,6 +302,9 @@ fn text_groups(s: &str) -> String {
         "\\mbox",
         "\\mathrm",
         "\\textrm",
+        "\\textnormal",
+        "\\textup",
+        "\\textsf",
         "\\operatorname",
     ];
     let mut out = String::with_capacity(s.len());
@@ -350,6 +446,40 @@ fn join_words(s: &str) -> String {
 
 /// Drops unit words written after a number (`5 cm`, `30 degrees`).
 fn strip_unit_words(s: &str) -> String {
+    // A list in one group (`{12 cm, 9}`): its parts.
+    let trimmed = s.trim();
+    if let Some(inner) = trimmed.strip_prefix('{').and_then(|t| t.strip_suffix('}'))
+        && group_end(trimmed, 0) == Some(trimmed.len())
+    {
+        return format!("{{{}}}", strip_unit_words(inner));
+    }
+    // Each part of a list has its own unit (`12 cm, 9`).
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    if parts.len() > 1 {
+        return parts
+            .into_iter()
+            .map(strip_trailing_unit_words)
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    strip_trailing_unit_words(s)
+}
+
+/// `5 cm` → `5`: unit words at the end, when something comes before them.
+fn strip_trailing_unit_words(s: &str) -> String {
     let mut s = s.trim_end().to_string();
     loop {
         let Some((head, last)) = s.rsplit_once(|c: char| c.is_whitespace() || c == '}') else {
@@ -381,6 +511,12 @@ mod tests {
         assert_eq!(normalize_latex("12\\text{ and }13"), "12, 13");
         assert_eq!(normalize_latex("\\text{Evelyn}"), "\\text{Evelyn}");
         assert_eq!(normalize_latex("x=1/3\\approx1.3"), "x=1/3");
+        assert_eq!(normalize_latex("y \\approx 4.5"), "4.5");
+        assert_eq!(normalize_latex("x_1 \\approx 2.2"), "2.2");
+        assert_eq!(normalize_latex("\\theta \\approx 0.5"), "0.5");
+        assert_eq!(normalize_latex("2y \\approx 4.5"), "2y");
+        assert_eq!(normalize_latex("12 cm, 9"), "12, 9");
+        assert_eq!(normalize_latex("48\\textnormal{ km}"), "48");
         assert_eq!(normalize_latex("\\\\frac{1}{2}"), "\\frac{1}{2}");
         assert_eq!(normalize_latex("5 cm"), "5");
         assert_eq!(normalize_latex("5 \\mathrm{~cm}"), "5");
