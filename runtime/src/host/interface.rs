@@ -5,6 +5,8 @@
 use crate::host::bindings::{sandbox, types};
 use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, Services};
 use crate::host::live::LiveCandidate;
+use crate::runners::checker::{Checker, run_checker};
+use crate::runners::interactive::{Party, interact};
 use crate::runners::memo;
 use crate::runners::outcome::unsupported;
 use std::sync::Arc;
@@ -94,6 +96,96 @@ impl sandbox::Host for HostState {
             self.note(failed);
         }
         results
+    }
+
+    fn run_checker(
+        &mut self,
+        language: String,
+        source: String,
+        stdin: String,
+        invocation: types::Invocation,
+        limits: types::Limits,
+    ) -> types::InvocationOutcome {
+        let Some(services) = self.services() else {
+            return types::InvocationOutcome {
+                outcome: unsupported(NO_RUNNERS.into()),
+                feedback: Vec::new(),
+            };
+        };
+        let seed = self.ext.seed;
+        let checked = self.waiting(|_| {
+            let runners = services.runners();
+            let limits = runners.limits_for(&language, &limits);
+            let mut parts: Vec<&[u8]> = vec![
+                b"checker",
+                language.as_bytes(),
+                source.as_bytes(),
+                stdin.as_bytes(),
+            ];
+            parts.extend(invocation.args.iter().map(|a| a.as_bytes()));
+            for file in &invocation.files {
+                parts.push(file.path.as_bytes());
+                parts.push(&file.contents);
+            }
+            let key = memo::key(&parts, &limits, seed);
+            runners.checker_memo.get_or_compute(key, || {
+                let checker = Checker {
+                    language: &language,
+                    source: &source,
+                    invocation: &invocation,
+                };
+                run_checker(runners, checker, &stdin, &limits, seed, None)
+            })
+        });
+        self.note(&checked.outcome);
+        checked
+    }
+
+    fn interact(
+        &mut self,
+        language: String,
+        source: String,
+        limits: types::Limits,
+        interactor_language: String,
+        interactor_source: String,
+        interactor: types::Invocation,
+        interactor_limits: types::Limits,
+    ) -> types::Interaction {
+        let Some(services) = self.services() else {
+            return types::Interaction {
+                candidate: unsupported(NO_RUNNERS.into()),
+                interactor: types::InvocationOutcome {
+                    outcome: unsupported(NO_RUNNERS.into()),
+                    feedback: Vec::new(),
+                },
+                interactor_first: false,
+                deadlock: false,
+            };
+        };
+        let seed = self.ext.seed;
+        let interaction = self.waiting(|_| {
+            let runners = services.runners();
+            let candidate_limits = runners.limits_for(&language, &limits);
+            let interactor_limits = runners.limits_for(&interactor_language, &interactor_limits);
+            interact(
+                runners,
+                Party {
+                    language: &language,
+                    source: &source,
+                    limits: &candidate_limits,
+                },
+                Party {
+                    language: &interactor_language,
+                    source: &interactor_source,
+                    limits: &interactor_limits,
+                },
+                &interactor,
+                seed,
+            )
+        });
+        self.note(&interaction.candidate);
+        self.note(&interaction.interactor.outcome);
+        interaction
     }
 
     fn python_verify(

@@ -10,6 +10,7 @@ use crate::runners::linker::{CandidateState, candidate_linker};
 use crate::runners::outcome::{crashed, failed, unsupported};
 use crate::runners::runtime::Runtime;
 use crate::sandbox::Job;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use rewardbox_toolchains::cache::Key;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
@@ -110,13 +111,14 @@ impl CompiledPrograms {
         }
     }
 
-    /// Compiles `source` in `language` (cached) and runs it with `stdin` in a fresh instance.
+    /// Compiles `source` in `language` (cached) and runs it in a fresh instance with what `io`
+    /// gives it (its command line reaches `main`'s `argv`).
     pub fn run(
         &self,
         engine: &Engine,
         language: Language,
         source: &str,
-        stdin: &str,
+        io: JobIo<'_>,
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
@@ -124,7 +126,7 @@ impl CompiledPrograms {
             Ok(pre) => pre,
             Err(outcome) => return outcome,
         };
-        let mut job = Job::new(engine, limits, seed, stdin.as_bytes(), ());
+        let mut job = Job::with_io(engine, limits, seed, io, ());
         let result = pre
             .instantiate(&mut job.store)
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));
@@ -146,16 +148,16 @@ impl CompiledPrograms {
 }
 
 impl Runtime for CompiledRuntime {
-    fn run(
+    fn run_with(
         &self,
         engine: &Engine,
         source: &str,
-        stdin: &str,
+        io: JobIo<'_>,
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
         self.programs
-            .run(engine, self.language, source, stdin, limits, seed)
+            .run(engine, self.language, source, io, limits, seed)
     }
 
     fn call(

@@ -5,10 +5,11 @@
 use crate::runners::bindings::types::RunOutcome;
 use crate::runners::bindings::{Runner, RunnerPre};
 use crate::runners::linker::{CandidateState, candidate_linker};
-use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
+use crate::runners::outcome::{call_in_fresh_jobs, run_outcome, unsupported};
 use crate::runners::runtime::Runtime;
 use crate::sandbox::Job;
 use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use wasmtime::Engine;
 
@@ -35,15 +36,31 @@ impl JavaScriptRunner {
 }
 
 impl Runtime for JavaScriptRunner {
-    fn run(
+    /// Standard input only: the runner reads all of it before the program's first line runs, so
+    /// a JavaScript program can neither talk through a pipe nor (yet) read arguments and files.
+    fn run_with(
         &self,
         engine: &Engine,
         source: &str,
-        stdin: &str,
+        io: JobIo<'_>,
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let mut job = Job::new(engine, limits, seed, stdin.as_bytes(), ());
+        let refused = if io.pipe.is_some() {
+            Some(
+                "a JavaScript program cannot run interactively: the JavaScript runner reads all of standard input before the program starts",
+            )
+        } else if !io.args.is_empty() || !io.mounts.is_empty() {
+            Some(
+                "a JavaScript program cannot be given arguments or files (write checking programs in Python, C, C++ or Rust)",
+            )
+        } else {
+            None
+        };
+        if let Some(reason) = refused {
+            return unsupported(reason.to_string());
+        }
+        let mut job = Job::with_io(engine, limits, seed, io, ());
         let result = self
             .pre
             .instantiate(&mut job.store)

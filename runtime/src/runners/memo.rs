@@ -4,7 +4,7 @@
 //! group cheap when completions repeat, and a task's reference-side work (recording a task's
 //! asserts) happen once per task instead of once per completion.
 
-use crate::runners::bindings::types::{RunOutcome, RunStatus};
+use crate::runners::bindings::types::{InvocationOutcome, RunOutcome, RunStatus};
 use crate::sandbox::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
@@ -33,6 +33,21 @@ impl Weigh for RunOutcome {
 
     fn deterministic(&self) -> bool {
         !matches!(self.status, RunStatus::Timeout | RunStatus::Unsupported)
+    }
+}
+
+impl Weigh for InvocationOutcome {
+    fn bytes(&self) -> usize {
+        self.outcome.bytes()
+            + self
+                .feedback
+                .iter()
+                .map(|f| f.path.len() + f.contents.len() + 32)
+                .sum::<usize>()
+    }
+
+    fn deterministic(&self) -> bool {
+        self.outcome.deterministic()
     }
 }
 

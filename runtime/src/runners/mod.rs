@@ -11,7 +11,9 @@
 //! the host interface.
 
 pub mod bindings;
+pub mod checker;
 pub mod compiled;
+pub mod interactive;
 pub mod javascript;
 pub mod linker;
 pub mod memo;
@@ -20,13 +22,14 @@ pub mod python;
 pub mod runtime;
 pub mod time_limit;
 
-use crate::runners::bindings::types::{self, RunOutcome};
+use crate::runners::bindings::types::{self, InvocationOutcome, RunOutcome};
 use crate::runners::compiled::CompiledPrograms;
 use crate::runners::javascript::JavaScriptRunner;
 use crate::runners::memo::RunMemo;
 use crate::runners::outcome::unsupported;
 use crate::runners::python::PythonRunner;
 use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
 use rewardbox_toolchains::toolchain::CompileLimits;
@@ -75,6 +78,8 @@ pub struct Runners {
     pub run_memo: RunMemo<RunOutcome>,
     /// Results of earlier identical `call`s.
     pub call_memo: RunMemo<Vec<Result<String, RunOutcome>>>,
+    /// Outcomes of earlier identical checker runs (output validators).
+    pub checker_memo: RunMemo<InvocationOutcome>,
 }
 
 impl Runners {
@@ -91,6 +96,7 @@ impl Runners {
             max_candidate: None,
             run_memo: RunMemo::default(),
             call_memo: RunMemo::default(),
+            checker_memo: RunMemo::default(),
         })
     }
 
@@ -167,6 +173,23 @@ impl Runners {
     ) -> RunOutcome {
         with_room(|| match self.runtime(language) {
             Ok(runtime) => runtime.run(&self.engine, source, stdin, limits, seed),
+            Err(message) => unsupported(message),
+        })
+    }
+
+    /// Runs `source` in `language` in a fresh instance with what `io` gives it: standard input
+    /// or a pipe, a command line, directories. A language this host cannot run, or whose runner
+    /// cannot give the program what `io` asks, is an `unsupported` outcome saying why.
+    pub fn run_with(
+        &self,
+        language: &str,
+        source: &str,
+        io: JobIo<'_>,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        with_room(|| match self.runtime(language) {
+            Ok(runtime) => runtime.run_with(&self.engine, source, io, limits, seed),
             Err(message) => unsupported(message),
         })
     }

@@ -139,7 +139,8 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
     let failure = job.classify(error);
     let status = match &failure {
         RunFailure::FuelExhausted { .. } => RunStatus::FuelExhausted,
-        RunFailure::Timeout { .. } => RunStatus::Timeout,
+        // A native judge sees a deadlock when its wall clock ends: the time limit.
+        RunFailure::Timeout { .. } | RunFailure::Deadlock => RunStatus::Timeout,
         // Not the program's doing: a verifier reports it as its own failure, masked.
         RunFailure::HostBusy { .. } | RunFailure::Cancelled => RunStatus::Unsupported,
         RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
@@ -147,6 +148,8 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
             RunStatus::OutputExceeded
         }
         RunFailure::StackOverflow | RunFailure::Trap { .. } => RunStatus::Crashed,
+        // Its peer decided without it: it ended well as far as it got (its stderr says so).
+        RunFailure::Stopped => RunStatus::Ok,
     };
     if !stderr.is_empty() && !stderr.ends_with('\n') {
         stderr.push('\n');

@@ -12,6 +12,7 @@ use crate::runners::linker::{CandidateState, candidate_linker};
 use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
 use crate::runners::runtime::Runtime;
 use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::{Job, Mount};
 use wasmtime::Engine;
@@ -70,27 +71,42 @@ impl PythonRunner {
         seed: u64,
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
+        let io = JobIo {
+            stdin: stdin.as_bytes(),
+            mounts,
+            ..JobIo::default()
+        };
+        self.run_with(engine, source, io, limits, seed)
+    }
+}
+
+impl Runtime for PythonRunner {
+    /// A command line becomes `sys.argv` (CPython in the component was initialised before the
+    /// run, so the program is run under a line that sets it).
+    fn run_with(
+        &self,
+        engine: &Engine,
+        source: &str,
+        io: JobIo<'_>,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        let with_argv;
+        let source = match io.args {
+            [] => source,
+            argv => {
+                with_argv = program_with_argv(argv, source);
+                &with_argv
+            }
+        };
         crate::sandbox::stack::with_room(|| {
-            let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), (), mounts);
+            let mut job = Job::with_io(engine, limits, seed, io, ());
             let result = self
                 .pre
                 .instantiate(&mut job.store)
                 .and_then(|p: Runner| p.call_run(&mut job.store, source));
             run_outcome(&job, result)
         })
-    }
-}
-
-impl Runtime for PythonRunner {
-    fn run(
-        &self,
-        engine: &Engine,
-        source: &str,
-        stdin: &str,
-        limits: &Limits,
-        seed: u64,
-    ) -> RunOutcome {
-        self.run_with_files(engine, source, stdin, limits, seed, &[])
     }
 
     /// When the instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per
@@ -110,6 +126,19 @@ impl Runtime for PythonRunner {
                 .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
         })
     }
+}
+
+/// A Python program that runs `code` as `__main__` with `argv` as `sys.argv` (its tracebacks
+/// naming `argv[0]`, its lines numbered as written).
+fn program_with_argv(argv: &[String], code: &str) -> String {
+    let argv_json = serde_json::to_string(argv).expect("strings serialise");
+    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    format!(
+        "import sys as _rb_sys\n_rb_sys.argv = {argv_json}\ndel _rb_sys\n\
+         exec(compile({code}, {filename}, \"exec\"), {{\"__name__\": \"__main__\"}})\n",
+        code = quote(code),
+        filename = quote(&argv[0]),
+    )
 }
 
 /// A Python program that runs `code` as `__main__` (its tracebacks naming `filename`) with `dir`

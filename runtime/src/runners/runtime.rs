@@ -1,6 +1,7 @@
 //! The one trait every candidate runtime implements.
 
 use crate::runners::bindings::types::RunOutcome;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use wasmtime::Engine;
 
@@ -13,6 +14,24 @@ pub trait Runtime: Send + Sync {
         engine: &Engine,
         source: &str,
         stdin: &str,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        let io = JobIo {
+            stdin: stdin.as_bytes(),
+            ..JobIo::default()
+        };
+        self.run_with(engine, source, io, limits, seed)
+    }
+
+    /// Runs `source` with what `io` gives it: standard input or a pipe, command-line arguments
+    /// (`io.args`, the program's name first) and directories. A runtime that cannot give a
+    /// program one of these answers an `unsupported` outcome saying which.
+    fn run_with(
+        &self,
+        engine: &Engine,
+        source: &str,
+        io: JobIo<'_>,
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome;

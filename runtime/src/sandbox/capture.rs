@@ -52,7 +52,8 @@ impl OutputBudget {
         self.0.lock().expect("budget lock").exceeded
     }
 
-    fn take(&self, bytes: u64) -> bool {
+    /// Takes `bytes` from the budget; `false` (and the budget marked exceeded) when they do not fit.
+    pub(crate) fn take(&self, bytes: u64) -> bool {
         let mut budget = self.0.lock().expect("budget lock");
         if budget.remaining >= bytes && !budget.exceeded {
             budget.remaining -= bytes;

@@ -8,6 +8,7 @@ use crate::sandbox::cpu::{self, CpuMeter};
 use crate::sandbox::engine::{EPOCH_TICK, ticks_for};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
+use crate::sandbox::pipe::{PipeDeadlock, PipeEnd};
 use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, Watched};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -36,6 +37,22 @@ pub struct Mount<'a> {
 /// and the budgets of the directories it writes.
 pub const CHECK_TICKS: u64 = 10;
 
+/// What a job's guest is given besides its code: standard input, command-line arguments, the
+/// directories it sees, or a pipe to a job running beside it.
+#[derive(Clone, Copy, Default)]
+pub struct JobIo<'a> {
+    /// Standard input (ignored when `pipe` is given).
+    pub stdin: &'a [u8],
+    /// The guest's command line, its program name first (empty: none at all).
+    pub args: &'a [String],
+    /// The only file system it gets.
+    pub mounts: &'a [Mount<'a>],
+    /// A pipe to another job: its standard input reads the peer's output and its standard output
+    /// goes to the peer (stderr is still captured). The job's wall clock does not count the time
+    /// it waits for the peer, and the pipe's owner may stop it.
+    pub pipe: Option<&'a PipeEnd>,
+}
+
 /// The state of one job's store: WASI's context and resources, the memory limiter, the wall-clock
 /// deadline, and `ext`, what the layer that made the job keeps in it.
 pub struct JobState<X> {
@@ -53,6 +70,9 @@ pub struct JobState<X> {
     watched: Vec<Watched>,
     /// Set when the caller that started the job gave up (see [`crate::sandbox::cancel`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// The pipe to a job beside it, if any: waits on it are not the guest's wall-clock time, and
+    /// its owner may stop the guest.
+    pipe: Option<PipeEnd>,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
     pub ext: X,
@@ -83,6 +103,12 @@ impl<X> JobState<X> {
     pub fn credit_wall(&mut self, waited: Duration) {
         self.wall_deadline += waited;
     }
+
+    /// When the job's wall clock ends: its deadline, moved by the time it waited on a pipe.
+    fn deadline(&self) -> Instant {
+        let waited = self.pipe.as_ref().map_or(0, PipeEnd::waited);
+        self.wall_deadline + Duration::from_nanos(waited)
+    }
 }
 
 impl<X: Send + 'static> WasiView for JobState<X> {
@@ -111,7 +137,16 @@ impl<X: Send + 'static> Job<X> {
     /// A fresh store on `engine` with `limits`, `stdin` as the guest's standard input, `seed`
     /// for its random source and `ext` in its state.
     pub fn new(engine: &Engine, limits: &Limits, seed: u64, stdin: &[u8], ext: X) -> Job<X> {
-        Job::with_files(engine, limits, seed, stdin, ext, &[])
+        Job::with_io(
+            engine,
+            limits,
+            seed,
+            JobIo {
+                stdin,
+                ..JobIo::default()
+            },
+            ext,
+        )
     }
 
     /// A fresh store like [`Job::new`] whose guest also sees each of `mounts`: the only file
@@ -124,14 +159,30 @@ impl<X: Send + 'static> Job<X> {
         ext: X,
         mounts: &[Mount<'_>],
     ) -> Job<X> {
+        let io = JobIo {
+            stdin,
+            mounts,
+            ..JobIo::default()
+        };
+        Job::with_io(engine, limits, seed, io, ext)
+    }
+
+    /// A fresh store like [`Job::new`] whose guest gets what `io` describes: its standard input
+    /// or a pipe, its arguments and its directories.
+    pub fn with_io(engine: &Engine, limits: &Limits, seed: u64, io: JobIo<'_>, ext: X) -> Job<X> {
         crate::sandbox::heap::job_started();
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);
         let time = FakeTime::default();
         let mut wasi = WasiCtx::builder();
-        wasi.stdin(MemoryInputPipe::new(stdin.to_vec()))
-            .stdout(stdout.clone())
+        match io.pipe {
+            Some(pipe) => wasi.stdin(pipe.stdin()).stdout(pipe.stdout(&budget)),
+            None => wasi
+                .stdin(MemoryInputPipe::new(io.stdin.to_vec()))
+                .stdout(stdout.clone()),
+        };
+        wasi.args(io.args)
             .stderr(stderr.clone())
             .secure_random(StdRng::seed_from_u64(seed))
             .insecure_random(StdRng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15))
@@ -141,7 +192,7 @@ impl<X: Send + 'static> Job<X> {
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
-        for mount in mounts {
+        for mount in io.mounts {
             let perms = if mount.writable {
                 FsPerms::ReadWrite
             } else {
@@ -151,7 +202,8 @@ impl<X: Send + 'static> Job<X> {
             wasi.preopened_dir(mount.host, mount.guest, perms)
                 .expect("opening a directory the host created for the guest");
         }
-        let watched = mounts
+        let watched = io
+            .mounts
             .iter()
             .filter(|m| m.writable)
             .filter_map(|m| {
@@ -170,6 +222,7 @@ impl<X: Send + 'static> Job<X> {
             slept: Duration::ZERO,
             watched,
             cancel: crate::sandbox::cancel::current(),
+            pipe: io.pipe.cloned(),
             ext,
         };
         let mut store = Store::new(engine, state);
@@ -186,12 +239,13 @@ impl<X: Send + 'static> Job<X> {
             if crate::sandbox::cancel::is_set(&state.cancel) {
                 return Err(JobCancelled.into());
             }
+            if state.pipe.as_ref().is_some_and(PipeEnd::stopped) {
+                return Err(JobStopped.into());
+            }
             for watched in &state.watched {
                 watched.check()?;
             }
-            let left = state
-                .wall_deadline
-                .saturating_duration_since(Instant::now());
+            let left = state.deadline().saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(Trap::Interrupt.into());
             }
@@ -261,6 +315,12 @@ impl<X: Send + 'static> Job<X> {
     pub fn classify(&self, error: &wasmtime::Error) -> RunFailure {
         if error.downcast_ref::<JobCancelled>().is_some() {
             return RunFailure::Cancelled;
+        }
+        if error.downcast_ref::<JobStopped>().is_some() {
+            return RunFailure::Stopped;
+        }
+        if error.downcast_ref::<PipeDeadlock>().is_some() {
+            return RunFailure::Deadlock;
         }
         if let Some(exceeded) = error.downcast_ref::<DiskBudgetExceeded>() {
             return RunFailure::DiskBudgetExceeded(*exceeded);
@@ -343,6 +403,21 @@ impl std::fmt::Display for JobCancelled {
 
 impl std::error::Error for JobCancelled {}
 
+/// The error that ends a job whose pipe's owner stopped it.
+#[derive(Debug)]
+struct JobStopped;
+
+impl std::fmt::Display for JobStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the job was stopped: the program at the other end of its pipe had decided"
+        )
+    }
+}
+
+impl std::error::Error for JobStopped {}
+
 /// How a sandboxed run ended when it did not return.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunFailure {
@@ -363,6 +438,12 @@ pub enum RunFailure {
     StackOverflow,
     /// Its caller went away and stopped it (the host's doing, never the program's).
     Cancelled,
+    /// The owner of its pipe stopped it: the program at the other end had decided (an
+    /// interactor that rejected it), so nothing it did after that mattered.
+    Stopped,
+    /// It waited to read from its pipe while the program at the other end waited to read from
+    /// it: neither could go on.
+    Deadlock,
     /// It trapped for another reason, a Rust panic for instance.
     Trap {
         message: String,
@@ -395,6 +476,14 @@ impl std::fmt::Display for RunFailure {
             RunFailure::DiskBudgetExceeded(exceeded) => write!(f, "{exceeded}"),
             RunFailure::StackOverflow => write!(f, "overflowed its call stack"),
             RunFailure::Cancelled => write!(f, "was stopped: the request was cancelled"),
+            RunFailure::Stopped => write!(
+                f,
+                "was stopped: the program it talked to had ended and decided"
+            ),
+            RunFailure::Deadlock => write!(
+                f,
+                "waited for input while the program it talks to waited for its output (deadlock)"
+            ),
             RunFailure::Trap {
                 message,
                 stderr_tail: Some(tail),

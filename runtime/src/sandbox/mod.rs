@@ -21,6 +21,7 @@ pub mod heap;
 pub mod job;
 pub mod limits;
 pub mod memory;
+pub mod pipe;
 pub mod sleep;
 pub mod stack;
 pub mod workspace;

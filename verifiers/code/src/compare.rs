@@ -3,7 +3,9 @@
 use serde_json::Value;
 
 /// Whether `actual` stdout matches `expected` token by token (white space is not significant);
-/// numeric tokens may differ by `tolerance` (absolute or relative) when one is given.
+/// numeric tokens may differ by `tolerance` (absolute or relative) when one is given and at least
+/// one of the two is not an integer: two integers are compared exactly, so `1000001` never
+/// matches `1000000`, whatever the tolerance.
 pub fn stdout_matches(actual: &str, expected: &str, tolerance: Option<f64>) -> bool {
     let a: Vec<&str> = actual.split_whitespace().collect();
     let e: Vec<&str> = expected.split_whitespace().collect();
@@ -13,7 +15,16 @@ pub fn stdout_matches(actual: &str, expected: &str, tolerance: Option<f64>) -> b
             .all(|(x, y)| x == y || tolerance.is_some_and(|t| floats_close(x, y, t)))
 }
 
+/// Whether `token` is an integer as a program prints one: an optional sign and decimal digits.
+fn is_integer(token: &str) -> bool {
+    let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn floats_close(x: &str, y: &str, tolerance: f64) -> bool {
+    if is_integer(x) && is_integer(y) {
+        return false;
+    }
     match (x.parse::<f64>(), y.parse::<f64>()) {
         (Ok(a), Ok(b)) if a.is_finite() && b.is_finite() => within(a, b, tolerance),
         _ => false,
@@ -75,6 +86,32 @@ mod tests {
         assert!(!stdout_matches("0.3333", "0.33333333", None));
         assert!(stdout_matches("0.3333", "0.33333333", Some(1e-3)));
         assert!(!stdout_matches("PASSED", "42", Some(1.0)));
+    }
+
+    #[test]
+    fn a_tolerance_never_matches_two_different_integers() {
+        // (actual, expected, tolerance, matches)
+        let table = [
+            ("1000001", "1000000", 1e-6, false),
+            ("-1000001", "-1000000", 1e-6, false),
+            ("+5", "5", 0.5, false), // as printed: a different token, and both integers
+            ("3", "4", 1.0, false),
+            ("1000000", "1000000", 1e-6, true),
+            ("1000000.5", "1000000", 1e-6, true), // a float against an integer: tolerance
+            ("1000000", "1000000.5", 1e-6, true),
+            ("3.0", "3", 1e-9, true),
+            ("3", "3.0000000001", 1e-9, true),
+            ("2.5", "2.4", 1e-3, false),
+            ("1e6", "1000001", 1e-6, true), // not an integer as printed
+            ("0x10", "16", 1.0, false),     // not a number Rust or C++ streams print
+        ];
+        for (actual, expected, tolerance, matches) in table {
+            assert_eq!(
+                stdout_matches(actual, expected, Some(tolerance)),
+                matches,
+                "{actual} against {expected} within {tolerance}"
+            );
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! fresh sandbox the host creates; the tests and expected values stay on this side.
 
 use crate::compare::{preview, stdout_matches, values_equal};
+use crate::judge::spec::{ProblemProgram, ValidatorLimits};
 use crate::spec::{AssertSource, CallCase, Spec, Tests};
 use serde_json::{Value, json};
 
@@ -41,6 +42,37 @@ pub struct Outcome {
     pub stderr: String,
 }
 
+/// A file given to a checking program (under `/data/`), or one it wrote (under `/feedback/`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckerFile {
+    /// Its path under its directory.
+    pub path: String,
+    /// Its bytes.
+    pub contents: Vec<u8>,
+}
+
+/// How a checking program's run ended, with the feedback files it wrote.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckerOutcome {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// What it wrote under `/feedback/`.
+    pub feedback: Vec<CheckerFile>,
+}
+
+/// How a submission and an interactor talking to each other ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InteractionOutcome {
+    /// The submission's run (its stdout went to the interactor).
+    pub candidate: Outcome,
+    /// The interactor's run.
+    pub interactor: CheckerOutcome,
+    /// Whether the interactor ended first.
+    pub interactor_first: bool,
+    /// Whether both waited to read with nothing to read.
+    pub deadlock: bool,
+}
+
 /// The host's `sandbox` interface, as the grader uses it.
 pub trait Sandbox {
     /// Runs `source` with `stdin` in a fresh sandbox.
@@ -63,6 +95,27 @@ pub trait Sandbox {
     ) -> Result<Vec<CaseResult>, GradeError>;
     /// The candidate limits, as a task's `candidate_limits` object.
     fn candidate_limits(&self) -> Value;
+    /// Runs a problem's checking program (an output validator) in a sandbox of its own with
+    /// `stdin`, `args` and `files` under `/data/`.
+    fn run_checker(
+        &self,
+        checker: &ProblemProgram,
+        stdin: &str,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> CheckerOutcome;
+    /// Runs the candidate `source` (with the candidate limits) and `interactor` (with `args`,
+    /// `files` and `limits`) talking to each other.
+    fn interact(
+        &self,
+        language: &str,
+        source: &str,
+        interactor: &ProblemProgram,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> InteractionOutcome;
 }
 
 /// Why one case passed or failed (mirrors the WIT `case-status`).
@@ -134,7 +187,7 @@ fn last_line(text: &str) -> String {
     )
 }
 
-/// Grades `program` on the spec's tests.
+/// Grades `program` on the spec's tests (all but `judge`, which [`crate::judge`] grades).
 pub fn grade(
     spec: &Spec,
     program: &str,
@@ -174,6 +227,9 @@ pub fn grade(
         Tests::Call { entry_point, cases } => {
             call_cases(spec, program, entry_point, cases, sandbox)
         }
+        Tests::Judge(_) => Err(GradeError::Failed(
+            "judge tests are graded by the judge module".into(),
+        )),
         Tests::Asserts {
             source,
             entry_point,
@@ -206,7 +262,7 @@ pub fn grade(
 }
 
 /// The compiler's message, as much as fits a case's detail.
-fn compile_detail(message: &str) -> String {
+pub fn compile_detail(message: &str) -> String {
     const MAX: usize = 1200;
     let message = message.trim();
     let mut cut = message.len().min(MAX);
@@ -223,7 +279,8 @@ fn unsupported(outcome: &Outcome) -> GradeError {
     GradeError::Failed(outcome.stderr.trim().to_string())
 }
 
-fn exit_detail(outcome: &Outcome) -> String {
+/// How a program ended, for a case's detail: its exit code and the last line of its stderr.
+pub fn exit_detail(outcome: &Outcome) -> String {
     let code = outcome
         .exit_code
         .map(|c| format!(" (exit code {c})"))

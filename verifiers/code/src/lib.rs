@@ -10,14 +10,21 @@
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
 pub mod compare;
+pub mod default_validator;
 pub mod grade;
 pub mod harness;
+pub mod judge;
+pub mod scanf_float;
 pub mod spec;
 
-use grade::{CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox};
+use grade::{
+    CaseResult, CaseStatus, CheckerFile, CheckerOutcome, GradeError, InteractionOutcome, Outcome,
+    RunStatus, Sandbox,
+};
 use guest_common::{FieldError, TaskFields};
+use judge::spec::{ProblemProgram, ValidatorLimits};
 use serde_json::{Value, json};
-use spec::{AssertSource, Scoring, Spec};
+use spec::{AssertSource, Scoring, Spec, Tests};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -94,13 +101,23 @@ pub fn judge(
             });
         }
     };
+    if let Tests::Judge(problem) = &spec.tests {
+        let verdict =
+            judge::judge_program(problem, spec.scoring, &spec.language, &program, sandbox)?;
+        return Ok(Judgement {
+            score: verdict.score,
+            passed: verdict.passed,
+            detail: verdict.detail,
+            cases: verdict.cases,
+        });
+    }
     let cases = grade::grade(&spec, &program, sandbox)?;
     let passed_count = cases
         .iter()
         .filter(|c| c.status == CaseStatus::Passed)
         .count();
     let all = passed_count == cases.len();
-    let score = match spec.scoring {
+    let score = match spec.scoring.unwrap_or(Scoring::Fraction) {
         Scoring::Fraction => passed_count as f64 / cases.len() as f64,
         Scoring::All => f64::from(u8::from(all)),
     };
@@ -161,6 +178,49 @@ impl HostSandbox {
             }
         }
         Ok(HostSandbox { limits })
+    }
+}
+
+/// Limits of a problem's own programs (validators, interactors) unless the task sets them: a
+/// minute of native work's worth of fuel, 512 MiB, 8 MiB of output, as judges give validators.
+const VALIDATOR_FUEL: u64 = 600_000_000_000;
+const VALIDATOR_MEMORY_BYTES: u64 = 512 << 20;
+const VALIDATOR_OUTPUT_BYTES: u32 = 8 << 20;
+const VALIDATOR_WALL_MS: u32 = 120_000;
+
+fn validator_limits(limits: &ValidatorLimits) -> types::Limits {
+    types::Limits {
+        fuel: Some(limits.fuel.unwrap_or(VALIDATOR_FUEL)),
+        wall_ms: Some(limits.wall_ms.unwrap_or(VALIDATOR_WALL_MS)),
+        memory_bytes: Some(limits.memory_bytes.unwrap_or(VALIDATOR_MEMORY_BYTES)),
+        output_bytes: Some(limits.output_bytes.unwrap_or(VALIDATOR_OUTPUT_BYTES)),
+    }
+}
+
+fn invocation(args: &[String], files: &[CheckerFile]) -> types::Invocation {
+    types::Invocation {
+        args: args.to_vec(),
+        files: files
+            .iter()
+            .map(|f| types::File {
+                path: f.path.clone(),
+                contents: f.contents.clone(),
+            })
+            .collect(),
+    }
+}
+
+fn checker_outcome(checked: types::InvocationOutcome) -> CheckerOutcome {
+    CheckerOutcome {
+        outcome: outcome(checked.outcome),
+        feedback: checked
+            .feedback
+            .into_iter()
+            .map(|f| CheckerFile {
+                path: f.path,
+                contents: f.contents,
+            })
+            .collect(),
     }
 }
 
@@ -236,6 +296,49 @@ impl Sandbox for HostSandbox {
             Err(types::VerifyError::Failed(m)) => Err(GradeError::Failed(format!(
                 "running the asserts failed: {m}"
             ))),
+        }
+    }
+
+    fn run_checker(
+        &self,
+        checker: &ProblemProgram,
+        stdin: &str,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> CheckerOutcome {
+        checker_outcome(host::run_checker(
+            &checker.language,
+            &checker.source,
+            stdin,
+            &invocation(args, files),
+            validator_limits(limits),
+        ))
+    }
+
+    fn interact(
+        &self,
+        language: &str,
+        source: &str,
+        interactor: &ProblemProgram,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> InteractionOutcome {
+        let interaction = host::interact(
+            language,
+            source,
+            self.limits,
+            &interactor.language,
+            &interactor.source,
+            &invocation(args, files),
+            validator_limits(limits),
+        );
+        InteractionOutcome {
+            candidate: outcome(interaction.candidate),
+            interactor: checker_outcome(interaction.interactor),
+            interactor_first: interaction.interactor_first,
+            deadlock: interaction.deadlock,
         }
     }
 

@@ -1,5 +1,6 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
+use crate::judge::spec::JudgeSpec;
 use guest_common::{FieldError, TaskFields};
 use languages::Language;
 use serde_json::Value;
@@ -44,6 +45,10 @@ pub enum Tests {
         /// A reference solution, which must pass the asserts (checked once per task).
         reference: Option<String>,
     },
+    /// A contest problem, judged as the Kattis problem package format judges it: cases of
+    /// input and answer, the default or the problem's own output validator, interactive
+    /// problems, test groups and scores.
+    Judge(Box<JudgeSpec>),
 }
 
 /// How the asserts are written.
@@ -83,8 +88,9 @@ pub struct Spec {
     pub extract: Extract,
     /// The tests.
     pub tests: Tests,
-    /// How the score is made.
-    pub scoring: Scoring,
+    /// How the score is made (`None`: the tests' default, the fraction of cases passed; for
+    /// judge tests, the problem type's).
+    pub scoring: Option<Scoring>,
     /// Tolerance for floats (absolute or relative); `None` means exact.
     pub float_tolerance: Option<f64>,
     /// The candidate's language.
@@ -130,16 +136,18 @@ impl Spec {
         let tests = task.get("tests").ok_or_else(|| {
             bad(
                 "tests",
-                "is missing (an object with \"stdio\", \"call\" or \"asserts\")",
+                "is missing (an object with \"stdio\", \"call\", \"asserts\" or \"judge\")",
             )
         })?;
         let obj = tests.as_object().ok_or_else(|| {
             bad(
                 "tests",
-                "must be an object with \"stdio\", \"call\" or \"asserts\"",
+                "must be an object with \"stdio\", \"call\", \"asserts\" or \"judge\"",
             )
         })?;
-        let parsed = if let Some(stdio) = obj.get("stdio") {
+        let parsed = if let Some(judge) = obj.get("judge") {
+            Tests::Judge(Box::new(JudgeSpec::parse(judge)?))
+        } else if let Some(stdio) = obj.get("stdio") {
             let items = stdio.as_array().filter(|a| !a.is_empty()).ok_or_else(|| {
                 bad(
                     "tests.stdio",
@@ -248,13 +256,13 @@ impl Spec {
         } else {
             return Err(bad(
                 "tests",
-                "needs one of \"stdio\", \"call\" or \"asserts\"",
+                "needs one of \"stdio\", \"call\", \"asserts\" or \"judge\"",
             ));
         };
         let scoring = match task.get("scoring").or_else(|| obj.get("scoring")) {
-            None => Scoring::Fraction,
-            Some(Value::String(s)) if s == "fraction" => Scoring::Fraction,
-            Some(Value::String(s)) if s == "all" => Scoring::All,
+            None => None,
+            Some(Value::String(s)) if s == "fraction" => Some(Scoring::Fraction),
+            Some(Value::String(s)) if s == "all" => Some(Scoring::All),
             Some(_) => return Err(bad("scoring", "must be \"fraction\" or \"all\"")),
         };
         let float_tolerance = match obj.get("float_tolerance") {
@@ -272,6 +280,14 @@ impl Spec {
         let callable = language == "python" || language == "javascript";
         match &parsed {
             Tests::Stdio(_) => {}
+            Tests::Judge(judge) if judge.interactive && language == "javascript" => {
+                return Err(bad(
+                    "language",
+                    "is javascript, which cannot take part in an interactive problem (the \
+                     JavaScript runner reads all of standard input before the program starts)",
+                ));
+            }
+            Tests::Judge(_) => {}
             Tests::Call { .. } if callable => {}
             Tests::Call { .. } => {
                 return Err(bad(

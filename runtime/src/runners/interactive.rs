@@ -1,0 +1,137 @@
+//! Interactive runs: a candidate and an interactor (a contest's interactive output validator) run
+//! at once, each one's standard output the other's standard input ([`crate::sandbox::pipe`]).
+//!
+//! Both programs are compiled first, so that neither waits on the other's compiler. The
+//! interactor runs on a thread of its own; the candidate on the caller's. Whichever ends first is
+//! recorded (a judge's verdict depends on it). When the interactor ends first with an exit code
+//! other than 42 (Kattis's "accepted") the candidate is stopped: its verdict is the interactor's,
+//! and nothing it does after that can change it.
+
+use crate::runners::Runners;
+use crate::runners::bindings::types::{
+    Interaction, Invocation, InvocationOutcome, RunOutcome, RunStatus,
+};
+use crate::runners::checker::{Checker, run_checker};
+use crate::sandbox::engine::THREAD_STACK_BYTES;
+use crate::sandbox::job::JobIo;
+use crate::sandbox::limits::Limits;
+use crate::sandbox::pipe::duplex;
+use std::sync::Mutex;
+
+/// The exit code with which a Kattis interactor accepts.
+pub const ACCEPTED: i32 = 42;
+
+/// One of the two programs: its language, source and limits.
+#[derive(Debug, Clone, Copy)]
+pub struct Party<'a> {
+    /// A language name or alias.
+    pub language: &'a str,
+    /// The program.
+    pub source: &'a str,
+    /// Its limits for the whole run.
+    pub limits: &'a Limits,
+}
+
+/// The outcome of a program that was not started because its peer could not be.
+fn not_run(why: &str) -> RunOutcome {
+    RunOutcome {
+        status: RunStatus::Ok,
+        exit_code: None,
+        stdout: String::new(),
+        stderr: format!("rewardbox: not run: {why}"),
+        fuel_used: 0,
+    }
+}
+
+/// Runs `candidate` against `interactor` (given `invocation`'s command line and files, as a
+/// checker is), seeded with `seed`.
+pub fn interact(
+    runners: &Runners,
+    candidate: Party<'_>,
+    interactor: Party<'_>,
+    invocation: &Invocation,
+    seed: u64,
+) -> Interaction {
+    if let Err(outcome) = runners.prepare(interactor.language, interactor.source) {
+        return Interaction {
+            candidate: not_run("the interactor could not be started"),
+            interactor: InvocationOutcome {
+                outcome,
+                feedback: Vec::new(),
+            },
+            interactor_first: true,
+            deadlock: false,
+        };
+    }
+    if let Err(outcome) = runners.prepare(candidate.language, candidate.source) {
+        return Interaction {
+            candidate: outcome,
+            interactor: InvocationOutcome {
+                outcome: not_run("the candidate could not be started"),
+                feedback: Vec::new(),
+            },
+            interactor_first: false,
+            deadlock: false,
+        };
+    }
+    let (candidate_end, interactor_end) = duplex();
+    let first: Mutex<Option<bool>> = Mutex::new(None);
+    let record = |interactor_ended: bool| {
+        let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert(interactor_ended);
+    };
+    let cancel = crate::sandbox::cancel::current();
+    let (candidate_outcome, interactor_outcome) = std::thread::scope(|scope| {
+        let interactor_thread = std::thread::Builder::new()
+            .name("rewardbox-interactor".into())
+            .stack_size(THREAD_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let outcome = crate::sandbox::cancel::with_cancel(cancel, || {
+                    let checker = Checker {
+                        language: interactor.language,
+                        source: interactor.source,
+                        invocation,
+                    };
+                    let pipe = Some(&interactor_end);
+                    run_checker(runners, checker, "", interactor.limits, seed, pipe)
+                });
+                record(true);
+                interactor_end.close();
+                if outcome.outcome.exit_code != Some(ACCEPTED) {
+                    candidate_end.stop();
+                }
+                outcome
+            })
+            .expect("starting the interactor's thread");
+        let io = JobIo {
+            pipe: Some(&candidate_end),
+            ..JobIo::default()
+        };
+        let outcome = runners.run_with(
+            candidate.language,
+            candidate.source,
+            io,
+            candidate.limits,
+            seed,
+        );
+        record(false);
+        candidate_end.close();
+        let interactor = interactor_thread
+            .join()
+            .unwrap_or_else(|_| InvocationOutcome {
+                outcome: crate::runners::outcome::crashed("the interactor's thread panicked"),
+                feedback: Vec::new(),
+            });
+        (outcome, interactor)
+    });
+    let interactor_first = first
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or(false);
+    Interaction {
+        candidate: candidate_outcome,
+        interactor: interactor_outcome,
+        interactor_first,
+        deadlock: candidate_end.deadlocked(),
+    }
+}
