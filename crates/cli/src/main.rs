@@ -6,6 +6,7 @@ mod audit;
 mod env;
 mod eval;
 mod import;
+mod kattis;
 mod score;
 mod serve;
 
@@ -31,7 +32,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Attack each task's verifier (exploits, false rejections, weak tests) and report as JSON.
     Audit(audit::AuditArgs),
-    /// Turn other projects' environment folders into tasks (JSONL): `rewardbox import deepgym DIR...`.
+    /// Turn other projects' environment folders and problem packages into tasks (JSONL):
+    /// `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`.
     Import(import::ImportArgs),
     /// Multi-turn environments (CodeGym format) offline: `env check` (verification), `env run` (replay).
     Env(env::EnvArgs),

@@ -14,11 +14,13 @@
 pub mod cache;
 pub mod confine;
 pub mod exit_code;
+pub mod gnu;
 pub mod language;
 pub mod program;
 pub mod prune;
 pub mod rustc;
 pub mod toolchain;
+pub mod vla;
 pub mod zig;
 
 pub use language::Language;

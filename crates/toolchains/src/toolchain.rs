@@ -3,16 +3,15 @@
 
 use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
+use crate::gnu;
 use crate::language::Language;
 use crate::rustc::Rustc;
+use crate::vla;
 use crate::zig::Zig;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
-
-/// GCC's `<bits/stdc++.h>` for libc++, put on the C++ include path.
-const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
 
 /// Compiled programs kept in memory per process before the memo starts over.
 const MEMO_ENTRIES: usize = 256;
@@ -98,7 +97,7 @@ pub struct Toolchains {
     zig: OnceLock<Result<Zig, String>>,
     rustc: OnceLock<Result<Rustc, String>>,
     warm: Mutex<HashMap<Language, Warmed>>,
-    include: OnceLock<Result<PathBuf, String>>,
+    include: OnceLock<Result<Overlay, String>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
 }
 
@@ -183,18 +182,22 @@ impl Toolchains {
             Language::Rust => (self.rustc()?.version.clone(), Rustc::flags()),
         };
         let flags = flags.join(" ");
-        // The `bits/stdc++.h` shim is part of what a C++ program is compiled with.
-        let shim = if language == Language::Cpp {
-            BITS_STDCXX
-        } else {
-            ""
+        // The overlay headers and the support archive are part of what a C or C++ program is
+        // compiled with.
+        let gnu = match language {
+            Language::C | Language::Cpp => {
+                let zig = self.zig()?;
+                let overlay = self.include_dir(zig).map_err(CompileError::Unavailable)?;
+                hex(&key(&[overlay.hash.as_bytes(), &support_hash(language)]))
+            }
+            _ => String::new(),
         };
         let key = key(&[
             language.name().as_bytes(),
             source.as_bytes(),
             flags.as_bytes(),
             compiler.as_bytes(),
-            shim.as_bytes(),
+            gnu.as_bytes(),
             ADAPTATION.as_bytes(),
         ]);
         let cell = {
@@ -247,7 +250,8 @@ impl Toolchains {
             zig.version,
             hex(&key(&[flags.as_bytes()])[..6])
         ));
-        let pch_missing = language == Language::Cpp && !self.pch_path(zig).is_file();
+        let pch_missing = (language == Language::Cpp && !self.pch_path(zig).is_file())
+            || !self.support_path(zig, language).is_file();
         if let Some(done) = warm.get(&language)
             && ((done.result.is_ok() && !pch_missing) || done.at.elapsed() < WARM_UP_RETRY)
         {
@@ -277,7 +281,8 @@ impl Toolchains {
                 ..self.limits
             };
             match self
-                .run_compiler(language, trivial, &limits)
+                .build_support(language, zig, &limits)
+                .and_then(|_| self.run_compiler(language, trivial, &limits))
                 .and_then(|_| self.build_pch(language, zig, &limits))
             {
                 Ok(()) => {
@@ -321,39 +326,129 @@ impl Toolchains {
         }
     }
 
-    /// Where the `bits/stdc++.h` shim lives for zig: beside zig's cache, one directory per version
-    /// of the shim (a precompiled header remembers the path it was built from). Written once per
-    /// process.
-    fn include_dir(&self, zig: &Zig) -> Result<PathBuf, String> {
+    /// The overlay headers' directory (see [`gnu`]): beside zig's cache, one directory per
+    /// version of the headers (a precompiled header remembers the paths it was built from).
+    /// Written once per process.
+    fn include_dir(&self, zig: &Zig) -> Result<Overlay, String> {
         self.include
             .get_or_init(|| {
-                let hash = hex(&key(&[BITS_STDCXX.as_bytes(), zig.version.as_bytes()])[..6]);
+                let headers = gnu::overlay_headers(&zig.libcxx_include());
+                let mut parts: Vec<&[u8]> = vec![zig.version.as_bytes()];
+                for (path, content) in &headers {
+                    parts.push(path.as_bytes());
+                    parts.push(content.as_bytes());
+                }
+                let hash = hex(&key(&parts)[..6]);
                 let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
-                let header = dir.join("bits/stdc++.h");
-                // Written once and never replaced: the precompiled header was built from it.
-                if std::fs::read_to_string(&header).ok().as_deref() != Some(BITS_STDCXX) {
-                    let bits = dir.join("bits");
-                    std::fs::create_dir_all(&bits)
-                        .map_err(|e| format!("creating {}: {e}", bits.display()))?;
+                for (path, content) in &headers {
+                    let header = dir.join(path);
+                    // Written once and never replaced: the precompiled header was built from it.
+                    if std::fs::read_to_string(&header).ok().as_deref() == Some(content.as_str()) {
+                        continue;
+                    }
+                    if let Some(parent) = header.parent() {
+                        std::fs::create_dir_all(parent)
+                            .map_err(|e| format!("creating {}: {e}", parent.display()))?;
+                    }
                     if header.exists() {
-                        // Damaged: the directory is named by the shim's hash, so its content is known.
+                        // Damaged: the directory is named by the headers' hash, so their content
+                        // is known.
                         let _ = std::fs::remove_file(&header);
                     }
                     let temp = temp_beside(&header);
-                    std::fs::write(&temp, BITS_STDCXX)
+                    std::fs::write(&temp, content)
                         .and_then(|_| publish_once(&temp, &header))
                         .map_err(|e| format!("writing {}: {e}", header.display()))?;
                 }
-                Ok(dir)
+                Ok(Overlay { dir, hash })
             })
             .clone()
+    }
+
+    /// The support archive of `language` (see [`gnu`]), built once per compiler and flags.
+    fn support_path(&self, zig: &Zig, language: Language) -> PathBuf {
+        let flags = Zig::flags(language).join(" ");
+        let hash = hex(&key(&[
+            &support_hash(language),
+            zig.version.as_bytes(),
+            flags.as_bytes(),
+        ])[..6]);
+        self.zig_cache
+            .join(format!("rewardbox-gnu-{}-{hash}.a", language.name()))
+    }
+
+    /// Builds the support archive of `language` (C or C++) unless it is there.
+    fn build_support(
+        &self,
+        language: Language,
+        zig: &Zig,
+        limits: &CompileLimits,
+    ) -> Result<(), CompileError> {
+        let archive = self.support_path(zig, language);
+        if archive.is_file() {
+            return Ok(());
+        }
+        let work = WorkDir::new().map_err(CompileError::Unavailable)?;
+        let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
+        let confinement = Confinement {
+            readable: vec![zig.install_dir().to_path_buf()],
+            writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
+            cpu: limits.cpu,
+            wall: limits.wall,
+            memory_bytes: limits.memory_bytes,
+            file_bytes: limits.file_bytes,
+            stderr_bytes: limits.message_bytes,
+        };
+        let run = |command: std::process::Command, what: &str| -> Result<(), CompileError> {
+            let finished =
+                confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
+            if finished.success {
+                Ok(())
+            } else {
+                Err(CompileError::Unavailable(format!(
+                    "building the GNU support library ({what}) failed: {}",
+                    finished.stderr.trim()
+                )))
+            }
+        };
+        let mut objects = Vec::new();
+        for (file, source) in gnu::support_sources(language) {
+            let path = work.path().join(file);
+            std::fs::write(&path, source).map_err(|e| {
+                CompileError::Unavailable(format!("writing the GNU support source {file}: {e}"))
+            })?;
+            let object = work.path().join(format!("{file}.o"));
+            let as_language = if file.ends_with(".c") {
+                Language::C
+            } else {
+                language
+            };
+            let command = zig.compile_object(
+                as_language,
+                &path,
+                &object,
+                &include.dir,
+                &self.zig_cache,
+                work.path(),
+            );
+            run(command, file)?;
+            objects.push(object);
+        }
+        let temp = temp_beside(&archive);
+        run(
+            zig.archive(&temp, &objects, &self.zig_cache, work.path()),
+            "ar",
+        )?;
+        publish_once(&temp, &archive)
+            .map_err(|e| CompileError::Unavailable(format!("storing the GNU support library: {e}")))
     }
 
     /// The precompiled `bits/stdc++.h`, used for programs that include it first.
     fn pch_path(&self, zig: &Zig) -> PathBuf {
         let flags = Zig::flags(Language::Cpp).join(" ");
+        let overlay = self.include_dir(zig).map(|o| o.hash).unwrap_or_default();
         let hash = hex(&key(&[
-            BITS_STDCXX.as_bytes(),
+            overlay.as_bytes(),
             zig.version.as_bytes(),
             flags.as_bytes(),
             PCH_FORMAT.as_bytes(),
@@ -380,7 +475,8 @@ impl Toolchains {
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
         let temp = temp_beside(&pch);
         let command = zig.precompile_header(
-            &include.join("bits/stdc++.h"),
+            &include.dir.join("bits/stdc++.h"),
+            &include.dir,
             &temp,
             &self.zig_cache,
             work.path(),
@@ -418,6 +514,35 @@ impl Toolchains {
     /// built again, and the program is compiled without it: the host's fault never becomes the
     /// program's compile error.
     fn run_compiler(
+        &self,
+        language: Language,
+        source: &str,
+        limits: &CompileLimits,
+    ) -> Result<Vec<u8>, CompileError> {
+        let mut outcome = self.run_compiler_with_pch(language, source, limits);
+        // g++'s initialised variable-length arrays, which clang refuses: the declarations it
+        // reports are rewritten with g++'s meaning (see `vla`), a few rounds at most (a long
+        // message may not report them all at once).
+        let mut rewritten = source.to_string();
+        for _ in 0..3 {
+            let Err(CompileError::Program(message)) = &outcome else {
+                break;
+            };
+            if language != Language::Cpp || !message.contains(vla::VLA_ERROR) {
+                break;
+            }
+            let Some(next) = vla::rewrite(&rewritten, &vla::reported(message, "main.cpp")) else {
+                break;
+            };
+            rewritten = next;
+            outcome = self.run_compiler_with_pch(language, &rewritten, limits);
+        }
+        outcome
+    }
+
+    /// [`Toolchains::run_compiler_once`], with the precompiled header when the program starts by
+    /// including it.
+    fn run_compiler_with_pch(
         &self,
         language: Language,
         source: &str,
@@ -480,13 +605,15 @@ impl Toolchains {
                     ))
                 })?;
                 let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
+                let support = self.support_path(zig, language);
                 (
                     zig.command(
                         language,
                         Path::new(file),
                         output,
-                        &include,
+                        &include.dir,
                         pch,
+                        &support,
                         &self.zig_cache,
                         dir,
                     ),
@@ -552,6 +679,24 @@ fn out_of_time(finished: &confine::Finished, limits: &CompileLimits) -> CompileE
             limits.cpu.as_secs_f64()
         ))
     }
+}
+
+/// The overlay headers' directory and the hash of its content.
+#[derive(Debug, Clone)]
+struct Overlay {
+    dir: PathBuf,
+    hash: String,
+}
+
+/// The hash of the support archive's sources for `language`.
+fn support_hash(language: Language) -> Vec<u8> {
+    let sources = gnu::support_sources(language);
+    let parts: Vec<&[u8]> = sources
+        .iter()
+        .flat_map(|(file, source)| [file.as_bytes(), source.as_bytes()])
+        .chain([gnu::SUPPORT_LINK.as_bytes()])
+        .collect();
+    key(&parts).to_vec()
 }
 
 /// How a compiled module becomes a component, as part of the cache key: a component cached by an

@@ -52,6 +52,11 @@ impl Zig {
         self.binary.parent().unwrap_or(Path::new("/"))
     }
 
+    /// libc++'s headers in the installation.
+    pub fn libcxx_include(&self) -> PathBuf {
+        self.install_dir().join("lib/libcxx/include")
+    }
+
     /// The flags a program in `language` is compiled with (part of the cache key).
     pub fn flags(language: Language) -> Vec<String> {
         // zig's -O2 defines NDEBUG, which compiles every `assert` out: gcc and clang define
@@ -62,7 +67,17 @@ impl Zig {
             .to_vec();
         match language {
             Language::C => flags.push("-std=gnu17".into()),
-            _ => flags.extend(["-std=gnu++20", "-fno-exceptions"].map(String::from)),
+            _ => flags.extend(
+                [
+                    "-std=gnu++20",
+                    "-fno-exceptions",
+                    // zig builds libc++ for WASI without its file system support; <fstream> is
+                    // made available with it (the streams come from the support archive).
+                    "-U_LIBCPP_HAS_FILESYSTEM",
+                    "-D_LIBCPP_HAS_FILESYSTEM=1",
+                ]
+                .map(String::from),
+            ),
         }
         flags.extend(
             [
@@ -79,8 +94,9 @@ impl Zig {
     }
 
     /// The command compiling `source` (a file in `work`) into `output`, with `include` (the
-    /// `bits/stdc++.h` shim) on the include path, `pch` (that header precompiled) included first
-    /// when given, and `cache` as zig's global cache.
+    /// overlay headers) on the include path, `pch` (`bits/stdc++.h` precompiled) included first
+    /// when given, `support` (the GNU support archive) linked before the libraries, and `cache`
+    /// as zig's global cache.
     #[allow(clippy::too_many_arguments)]
     pub fn command(
         &self,
@@ -89,6 +105,7 @@ impl Zig {
         output: &Path,
         include: &Path,
         pch: Option<&Path>,
+        support: &Path,
         cache: &Path,
         work: &Path,
     ) -> Command {
@@ -101,15 +118,62 @@ impl Zig {
         if let Some(pch) = pch {
             command.arg("-include-pch").arg(pch);
         }
-        command.arg("-o").arg(output).arg(source);
+        // Whole: zig puts libc before the program's inputs and lld takes the first definition
+        // of a symbol, so the support archive's must be in the program itself to win.
+        command
+            .arg("-o")
+            .arg(output)
+            .arg(source)
+            .arg("-Wl,--whole-archive")
+            .arg(support)
+            .arg("-Wl,--no-whole-archive");
+        command
+    }
+
+    /// The command compiling `source` (C or C++, as `language` says) into the object `output`,
+    /// with the flags programs are compiled with.
+    pub fn compile_object(
+        &self,
+        language: Language,
+        source: &Path,
+        output: &Path,
+        include: &Path,
+        cache: &Path,
+        work: &Path,
+    ) -> Command {
+        let mut command = self.base_command(cache, work);
+        command
+            .arg(if language == Language::C { "cc" } else { "c++" })
+            .args(Self::flags(language))
+            .arg("-Wno-unused-command-line-argument")
+            .arg("-I")
+            .arg(include)
+            .arg("-c")
+            .arg("-o")
+            .arg(output)
+            .arg(source);
+        command
+    }
+
+    /// The command archiving `objects` into `output` (`zig ar`).
+    pub fn archive(
+        &self,
+        output: &Path,
+        objects: &[PathBuf],
+        cache: &Path,
+        work: &Path,
+    ) -> Command {
+        let mut command = self.base_command(cache, work);
+        command.arg("ar").arg("rcs").arg(output).args(objects);
         command
     }
 
     /// The command precompiling the C++ header `header` into `output` with the flags programs
-    /// are compiled with.
+    /// are compiled with and `include` (the overlay headers) on the include path.
     pub fn precompile_header(
         &self,
         header: &Path,
+        include: &Path,
         output: &Path,
         cache: &Path,
         work: &Path,
@@ -118,6 +182,8 @@ impl Zig {
         command
             .arg("c++")
             .args(Self::flags(Language::Cpp))
+            .arg("-I")
+            .arg(include)
             // Only the header's size and content matter, never its mtime: a copied, restored or
             // touched cache must not turn every C++ program into a compile error.
             .args(["-Xclang", "-fno-pch-timestamp"])

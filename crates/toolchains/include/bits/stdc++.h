@@ -1,6 +1,7 @@
 // rewardbox: GCC's <bits/stdc++.h> for libc++ on wasm32-wasi, which has no such header.
 // Competitive programs include it for the whole standard library: this includes every standard
-// header that wasm32-wasi supports (no threads, no filesystem, no exceptions).
+// header that wasm32-wasi supports (no threads, no <filesystem>, no exceptions). File streams
+// open what the sandbox mounts and nothing else, as on a machine without the file.
 #ifndef REWARDBOX_BITS_STDCXX_H
 #define REWARDBOX_BITS_STDCXX_H
 
@@ -30,6 +31,7 @@
 #include <chrono>
 #include <complex>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <initializer_list>
 #include <iomanip>

@@ -1,0 +1,396 @@
+//! A Kattis problem package read from its directory: `problem.yaml`, the test data under `data/`
+//! (cases and the `testdata.yaml` of each group), the output validator, and the jury's
+//! submissions with the verdicts their directories promise.
+
+use crate::metadata::Metadata;
+use crate::program::{Program, Unusable, read_program};
+use crate::yaml;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One test case: `data/<name>.in` and `data/<name>.ans`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// Its path under `data/` without extension: `secret/group1/01`.
+    pub name: String,
+    /// The input file.
+    pub input: String,
+    /// The answer file.
+    pub answer: String,
+}
+
+/// The verdict a submission's directory promises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Expected {
+    /// `accepted`: accepted on every case (with the best score, in a scoring problem).
+    Accepted,
+    /// `partially_accepted`: accepted, without the best score (scoring problems).
+    PartiallyAccepted,
+    /// `wrong_answer`.
+    WrongAnswer,
+    /// `time_limit_exceeded`.
+    TimeLimitExceeded,
+    /// `run_time_error`.
+    RunTimeError,
+}
+
+impl Expected {
+    /// The directory it is read from.
+    pub fn directory(self) -> &'static str {
+        match self {
+            Expected::Accepted => "accepted",
+            Expected::PartiallyAccepted => "partially_accepted",
+            Expected::WrongAnswer => "wrong_answer",
+            Expected::TimeLimitExceeded => "time_limit_exceeded",
+            Expected::RunTimeError => "run_time_error",
+        }
+    }
+
+    /// The judge's verdict code this expects (`AC`, `WA`, `TLE`, `RTE`).
+    pub fn verdict(self) -> &'static str {
+        match self {
+            Expected::Accepted | Expected::PartiallyAccepted => "AC",
+            Expected::WrongAnswer => "WA",
+            Expected::TimeLimitExceeded => "TLE",
+            Expected::RunTimeError => "RTE",
+        }
+    }
+
+    const ALL: [Expected; 5] = [
+        Expected::Accepted,
+        Expected::PartiallyAccepted,
+        Expected::WrongAnswer,
+        Expected::TimeLimitExceeded,
+        Expected::RunTimeError,
+    ];
+}
+
+/// A jury submission.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Submission {
+    /// Its path in the package, e.g. `submissions/accepted/sol.cc`.
+    pub path: String,
+    /// What its directory promises.
+    pub expected: Expected,
+    /// The program, or why rewardbox cannot run it.
+    pub program: Result<Program, Unusable>,
+}
+
+/// A problem package.
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// The package's directory name (the problem's short name).
+    pub name: String,
+    /// Its directory.
+    pub dir: PathBuf,
+    /// `problem.yaml`.
+    pub metadata: Metadata,
+    /// The test cases, by name.
+    pub cases: Vec<Case>,
+    /// Each test group's `testdata.yaml`, by path under `data/` (`""`: `data/` itself).
+    pub groups: BTreeMap<String, Map<String, Value>>,
+    /// The custom output validator (or interactor), when the problem has one.
+    pub validator: Option<Program>,
+    /// The jury's submissions.
+    pub submissions: Vec<Submission>,
+    /// What was left out, and why.
+    pub notes: Vec<String>,
+}
+
+/// Whether the format ignores an entry (`.gitignore`, `-draft`).
+fn ignored(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_none_or(|n| n.starts_with('.') || n.starts_with('-'))
+}
+
+/// A directory's entries the format does not ignore, sorted.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|listing| {
+            listing
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| !ignored(p))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+/// `path`'s text, which must stay inside the package (`root`) even through links.
+fn read_inside(root: &Path, path: &Path) -> Result<String, String> {
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !real.starts_with(root) {
+        return Err(format!("{} links outside the package", path.display()));
+    }
+    let bytes = std::fs::read(&real).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// Reads the package in `dir`.
+pub fn read_package(dir: &Path) -> Result<Package, String> {
+    let root = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let problem_yaml = root.join("problem.yaml");
+    if !problem_yaml.is_file() {
+        return Err(format!(
+            "{} has no problem.yaml: not a problem package",
+            dir.display()
+        ));
+    }
+    let yaml = yaml::parse(&read_inside(&root, &problem_yaml)?)
+        .map_err(|e| format!("problem.yaml: {e}"))?;
+    let metadata = Metadata::from_yaml(&yaml, root.join("output_validator").is_dir())?;
+    let mut notes = Vec::new();
+    let data = root.join("data");
+    if !data.is_dir() {
+        return Err(format!("{} has no data/ directory", dir.display()));
+    }
+    let mut cases = Vec::new();
+    let mut groups = BTreeMap::new();
+    read_group(&root, &data, "", &mut cases, &mut groups, &mut notes)?;
+    if cases.is_empty() {
+        return Err(format!(
+            "{} has no test case (data/**/NAME.in with NAME.ans)",
+            dir.display()
+        ));
+    }
+    let validator = if metadata.custom_validation {
+        Some(read_validator(&root)?)
+    } else {
+        None
+    };
+    let submissions = read_submissions(&root, &mut notes);
+    Ok(Package {
+        name,
+        dir: root,
+        metadata,
+        cases,
+        groups,
+        validator,
+        submissions,
+        notes,
+    })
+}
+
+fn read_group(
+    root: &Path,
+    dir: &Path,
+    group: &str,
+    cases: &mut Vec<Case>,
+    groups: &mut BTreeMap<String, Map<String, Value>>,
+    notes: &mut Vec<String>,
+) -> Result<(), String> {
+    let settings = dir.join("testdata.yaml");
+    if settings.is_file() {
+        let value = yaml::parse(&read_inside(root, &settings)?)
+            .map_err(|e| format!("{}: {e}", settings.display()))?;
+        match value {
+            Value::Object(obj) => {
+                groups.insert(group.to_string(), obj);
+            }
+            Value::Null => {}
+            _ => return Err(format!("{} must be a mapping", settings.display())),
+        }
+    }
+    let join = |base: &str| {
+        if group.is_empty() {
+            base.to_string()
+        } else {
+            format!("{group}/{base}")
+        }
+    };
+    for entry in entries(dir) {
+        let base = entry
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if entry.is_dir() {
+            read_group(root, &entry, &join(&base), cases, groups, notes)?;
+            continue;
+        }
+        let Some(stem) = base.strip_suffix(".ans") else {
+            continue;
+        };
+        let input = entry.with_extension("in");
+        if !input.is_file() {
+            notes.push(format!(
+                "data/{}: an answer without an input, left out",
+                join(&base)
+            ));
+            continue;
+        }
+        cases.push(Case {
+            name: join(stem),
+            input: read_inside(root, &input)?,
+            answer: read_inside(root, &entry)?,
+        });
+    }
+    Ok(())
+}
+
+/// The output validator: the one program of `output_validators/` (legacy) or of
+/// `output_validator/` (2023-07), which may also be the program itself.
+fn read_validator(root: &Path) -> Result<Program, String> {
+    let singular = root.join("output_validator");
+    let holder = if singular.is_dir() {
+        singular
+    } else {
+        root.join("output_validators")
+    };
+    let found = entries(&holder);
+    let has_source = found.iter().any(|p| p.is_file() && read_program(p).is_ok());
+    let program = match &found[..] {
+        _ if has_source => holder,
+        [one] => one.clone(),
+        [] => return Err("the problem has custom validation but no output validator".into()),
+        many => {
+            return Err(format!(
+                "the problem has {} output validators; rewardbox runs one",
+                many.len()
+            ));
+        }
+    };
+    read_program(&program).map_err(|e| format!("the output validator: {e}"))
+}
+
+fn read_submissions(root: &Path, notes: &mut Vec<String>) -> Vec<Submission> {
+    let mut submissions = Vec::new();
+    let dir = root.join("submissions");
+    for entry in entries(&dir) {
+        let name = entry
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        if !entry.is_dir() {
+            continue;
+        }
+        let Some(expected) = Expected::ALL.into_iter().find(|e| e.directory() == name) else {
+            notes.push(format!(
+                "submissions/{name}: not a verdict directory, left out"
+            ));
+            continue;
+        };
+        for program in entries(&entry) {
+            let file = program
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            submissions.push(Submission {
+                path: format!("submissions/{name}/{file}"),
+                expected,
+                program: read_program(&program),
+            });
+        }
+    }
+    submissions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, path: &str, text: &str) {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn a_package_is_read_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("hello");
+        write(&root, "problem.yaml", "name: Hello\nvalidation: custom\n");
+        write(&root, "data/sample/1.in", "1\n");
+        write(&root, "data/sample/1.ans", "2\n");
+        write(&root, "data/secret/g1/testdata.yaml", "accept_score: 30\n");
+        write(&root, "data/secret/g1/01.in", "5\n");
+        write(&root, "data/secret/g1/01.ans", "6\n");
+        write(&root, "data/secret/orphan.ans", "x\n");
+        write(&root, "data/secret/.hidden.in", "");
+        write(
+            &root,
+            "output_validators/check/check.py",
+            "import sys\nsys.exit(42)\n",
+        );
+        write(&root, "submissions/accepted/a.cc", "int main(){}\n");
+        write(&root, "submissions/wrong_answer/w.py", "print(0)\n");
+        write(&root, "submissions/accepted/j.java", "class J{}\n");
+        write(&root, "submissions/other/x.py", "\n");
+        let nested = dir.path().join("nested");
+        write(
+            &nested,
+            "problem.yaml",
+            "problem_format_version: 2023-07-draft\ntype: interactive\n",
+        );
+        write(&nested, "data/secret/1.in", "1\n");
+        write(&nested, "data/secret/1.ans", "\n");
+        write(
+            &nested,
+            "output_validator/guess/validate.cc",
+            "#include \"validate.h\"\nint main(){}\n",
+        );
+        write(&nested, "output_validator/guess/validate.h", "int v();\n");
+        let nested = read_package(&nested).unwrap();
+        assert!(nested.metadata.interactive);
+        assert!(nested.validator.unwrap().source.contains("int v();"));
+        let package = read_package(&root).unwrap();
+        assert_eq!(package.name, "hello");
+        let names: Vec<&str> = package.cases.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["sample/1", "secret/g1/01"]);
+        assert_eq!(package.cases[1].answer, "6\n");
+        assert_eq!(package.groups["secret/g1"]["accept_score"], 30);
+        assert_eq!(package.validator.as_ref().unwrap().language, "python");
+        let subs: Vec<(&str, Expected, bool)> = package
+            .submissions
+            .iter()
+            .map(|s| (s.path.as_str(), s.expected, s.program.is_ok()))
+            .collect();
+        assert_eq!(
+            subs,
+            [
+                ("submissions/accepted/a.cc", Expected::Accepted, true),
+                ("submissions/accepted/j.java", Expected::Accepted, false),
+                ("submissions/wrong_answer/w.py", Expected::WrongAnswer, true),
+            ]
+        );
+        assert_eq!(package.notes.len(), 2, "{:?}", package.notes);
+    }
+
+    #[test]
+    fn what_is_not_a_package_says_why() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(
+            read_package(dir.path())
+                .unwrap_err()
+                .contains("problem.yaml")
+        );
+        write(dir.path(), "problem.yaml", "name: x\n");
+        assert!(read_package(dir.path()).unwrap_err().contains("data/"));
+        write(dir.path(), "data/secret/1.in", "1");
+        assert!(
+            read_package(dir.path())
+                .unwrap_err()
+                .contains("no test case")
+        );
+        write(dir.path(), "data/secret/1.ans", "1");
+        write(dir.path(), "problem.yaml", "validation: custom\n");
+        assert!(
+            read_package(dir.path())
+                .unwrap_err()
+                .contains("no output validator")
+        );
+    }
+}

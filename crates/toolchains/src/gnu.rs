@@ -1,0 +1,126 @@
+//! C and C++ as judges compile them (gcc, g++, libstdc++, glibc), on clang, libc++ and wasi-libc:
+//! what a contest program expects of GNU that this toolchain can give it.
+//!
+//! - **Headers** on the include path before the standard library's: `<bits/stdc++.h>`;
+//!   `<algorithm>` with libstdc++'s `std::__gcd` and `std::__lg`; `<bitset>` with libstdc++'s
+//!   `_Find_first` and `_Find_next` (libc++'s own header, those two members written into it when
+//!   the include directory is made, so that they work on its words).
+//! - **A support archive** linked whole (zig puts libc first, and the first definition wins):
+//!   glibc's `random`/`rand` generator and `rand_r`, so
+//!   that `srand(seed)` gives the judges' sequence, and (C++) libc++'s file streams, which zig's
+//!   WASI build of libc++ leaves out (`<fstream>` is compiled with them enabled).
+//!
+//! What still differs is listed in the README ("C and C++ as the judges compile them").
+
+use crate::language::Language;
+use std::path::Path;
+
+/// GCC's `<bits/stdc++.h>` for libc++.
+pub const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
+
+/// `<algorithm>` with `std::__gcd` and `std::__lg`.
+pub const ALGORITHM: &str = include_str!("../include/algorithm");
+
+/// glibc's random number generators (C, linked into C and C++ programs).
+pub const GLIBC_RANDOM: &str = include_str!("../support/glibc_random.c");
+
+/// libc++'s file stream instantiations (C++).
+pub const FSTREAM: &str = include_str!("../support/fstream.cpp");
+
+/// Where the generated members go: right after `bitset`'s own typedef of its base.
+const BITSET_ANCHOR: &str = "typedef __bitset<__n_words, _Size> __base;";
+
+/// libstdc++'s `_Find_first` and `_Find_next`, as members of libc++'s `bitset`: word by word over
+/// its storage, as libstdc++ scans its own.
+const BITSET_MEMBERS: &str = r#"
+  // rewardbox: libstdc++'s _Find_first and _Find_next (the first set bit, the first after a
+  // position; the size when there is none).
+  _LIBCPP_HIDE_FROM_ABI size_t _Find_first() const _NOEXCEPT { return __rb_find_from(0); }
+  _LIBCPP_HIDE_FROM_ABI size_t _Find_next(size_t __prev) const _NOEXCEPT {
+    return __prev >= _Size ? _Size : __rb_find_from(__prev + 1);
+  }
+
+private:
+  _LIBCPP_HIDE_FROM_ABI typename __base::__storage_type __rb_word(size_t __w) const _NOEXCEPT {
+    if constexpr (__n_words == 1)
+      return __base::__first_;
+    else
+      return __base::__first_[__w];
+  }
+  _LIBCPP_HIDE_FROM_ABI size_t __rb_find_from(size_t __i) const _NOEXCEPT {
+    const size_t __bits = __base::__bits_per_word;
+    while (__i < _Size) {
+      typename __base::__storage_type __word = __rb_word(__i / __bits) >> (__i % __bits);
+      if (__word != 0) {
+        size_t __at = __i + static_cast<size_t>(__builtin_ctzll(static_cast<unsigned long long>(__word)));
+        return __at < _Size ? __at : _Size;
+      }
+      __i = (__i / __bits + 1) * __bits;
+    }
+    return _Size;
+  }
+
+public:
+"#;
+
+/// libc++'s `<bitset>` (read from the toolchain's installation, `libcxx_include`) with
+/// libstdc++'s members written in, or `None` when its layout is not the one they are written for
+/// (the header is then left as it is).
+pub fn bitset(libcxx_include: &Path) -> Option<String> {
+    let original = std::fs::read_to_string(libcxx_include.join("bitset")).ok()?;
+    let class = original.find("class bitset : private __bitset<")?;
+    let anchor = class + original[class..].find(BITSET_ANCHOR)? + BITSET_ANCHOR.len();
+    Some(format!(
+        "// rewardbox: libc++'s <bitset> with libstdc++'s _Find_first and _Find_next.\n{}{}{}",
+        &original[..anchor],
+        BITSET_MEMBERS,
+        &original[anchor..]
+    ))
+}
+
+/// The headers put on the include path before the standard library's (path, content): for C++
+/// only (a C program gets none of them).
+pub fn overlay_headers(libcxx_include: &Path) -> Vec<(&'static str, String)> {
+    let mut headers = vec![
+        ("bits/stdc++.h", BITS_STDCXX.to_string()),
+        ("algorithm", ALGORITHM.to_string()),
+    ];
+    if let Some(bitset) = bitset(libcxx_include) {
+        headers.push(("bitset", bitset));
+    }
+    headers
+}
+
+/// How the support archive is linked, part of a compiled program's cache key.
+pub const SUPPORT_LINK: &str = "whole-archive";
+
+/// The sources of the support archive of `language`: (file name, source).
+pub fn support_sources(language: Language) -> Vec<(&'static str, &'static str)> {
+    match language {
+        Language::C => vec![("glibc_random.c", GLIBC_RANDOM)],
+        Language::Cpp => vec![("glibc_random.c", GLIBC_RANDOM), ("fstream.cpp", FSTREAM)],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bitset_members_go_after_the_base_typedef() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("bitset"),
+            "class __bitset {};\ntemplate <size_t _Size>\nclass bitset : private __bitset<_Size> {\npublic:\n  typedef __bitset<__n_words, _Size> __base;\n  void f();\n};\n",
+        )
+        .unwrap();
+        let patched = bitset(dir.path()).unwrap();
+        let members = patched.find("size_t _Find_first()").unwrap();
+        assert!(patched.find(BITSET_ANCHOR).unwrap() < members);
+        assert!(members < patched.find("void f();").unwrap());
+        std::fs::write(dir.path().join("bitset"), "class bitset {};\n").unwrap();
+        assert!(bitset(dir.path()).is_none(), "another layout is left alone");
+        assert!(bitset(&dir.path().join("missing")).is_none());
+    }
+}

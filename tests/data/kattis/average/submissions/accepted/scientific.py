@@ -1,0 +1,3 @@
+n = int(input())
+xs = list(map(int, input().split()))
+print("%e %d" % (sum(xs) / n, n))

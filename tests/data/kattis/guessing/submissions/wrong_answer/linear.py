@@ -1,0 +1,6 @@
+guess = 1
+while True:
+    print(guess, flush=True)
+    if input() == "correct":
+        break
+    guess += 1

@@ -1,0 +1,6 @@
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    int t; cin >> t;
+    while (t--) { int x; cin >> x; cout << (x % 2 == 0 ? "YES" : "NO") << "\n"; }
+}

@@ -1,0 +1,203 @@
+//! C and C++ as judges compile them: programs that use what gcc, g++, libstdc++ and glibc give
+//! them (initialised variable-length arrays, `std::__gcd`, `std::__lg`, `bitset::_Find_first` and
+//! `_Find_next`, glibc's `rand`/`random`/`rand_r` sequences, `<fstream>`), run under the native
+//! toolchain (`REWARDBOX_NATIVE_CC` / `REWARDBOX_NATIVE_CXX`, default `cc` / `c++`) and in
+//! rewardbox: the same output. What still differs is in the README.
+
+mod common;
+
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use std::path::Path;
+use std::process::Command;
+
+/// (language, name, program, stdin).
+const PROGRAMS: &[(&str, &str, &str, &str)] = &[
+    (
+        "cpp",
+        "initialised variable-length arrays",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+typedef long long ll;
+int main() {
+    int n, m; cin >> n >> m;
+    ll deg[n] = {0};
+    int b[n + 1] = {}, c[m] = {7, 2 * 3, -1};
+    bool seen[n][m] = {false};
+    double d[m] = {0.0};
+    char s[n] = "ab";
+    unsigned u[n]{};
+    for (int i = 0; i < n; i++) deg[i] += i;
+    seen[1][2] = true;
+    printf("%lld %d %d %d %d %d %d %g %s %u\n", deg[n - 1], b[n], c[0], c[1], c[2], c[m - 1],
+           (int)seen[n - 1][m - 1] + (int)seen[1][2], d[m - 1], s, u[n - 1]);
+    for (int k = 0; k < 2; k++) { int row[n] = {k, k + 1}; printf("%d %d %d\n", row[0], row[1], row[n - 1]); }
+}
+"#,
+        "5 4\n",
+    ),
+    (
+        "cpp",
+        "__gcd and __lg",
+        r#"#include <algorithm>
+#include <cstdio>
+int main() {
+    printf("%d %d %d %lld %lld\n", std::__gcd(12, 18), std::__gcd(-12, 18), std::__gcd(12, -18),
+           std::__gcd(0LL, 7LL), std::__gcd(1LL << 40, 1LL << 35));
+    printf("%d %u %ld %lld %llu\n", std::__lg(1), std::__lg(1000u), std::__lg(65536L),
+           std::__lg(1LL << 50), std::__lg(~0ULL));
+}
+"#,
+        "",
+    ),
+    (
+        "cpp",
+        "bitset _Find_first and _Find_next",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+template <size_t N> void walk(unsigned seed) {
+    bitset<N> b;
+    mt19937 rng(seed);
+    for (size_t i = 0; i < N; i++) if (rng() % 5 == 0) b[i] = 1;
+    if (N > 1) b[N - 1] = seed % 2;
+    cout << N << ":" << b._Find_first();
+    for (size_t i = b._Find_first(); i < N; i = b._Find_next(i)) cout << " " << i;
+    cout << " end " << b._Find_next(N - 1) << " " << b._Find_next(N + 5) << "\n";
+}
+int main() {
+    bitset<10> empty;
+    cout << empty._Find_first() << " " << empty._Find_next(3) << "\n";
+    walk<1>(1); walk<31>(2); walk<32>(3); walk<33>(4); walk<64>(5); walk<65>(6); walk<100>(7); walk<1000>(8);
+}
+"#,
+        "",
+    ),
+    (
+        "c",
+        "glibc rand, random and rand_r",
+        // Each call in a statement of its own: gcc evaluates a call's arguments right to left,
+        // clang left to right (a difference the README lists).
+        r#"#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int first = rand();
+    int second = rand();
+    printf("%d %d %d\n", first, second, RAND_MAX);
+    unsigned seeds[] = {0, 1, 42, 2147483648u, 4294967295u, 123456789};
+    for (int s = 0; s < 6; s++) {
+        srand(seeds[s]);
+        for (int i = 0; i < 4; i++) printf("%d ", rand());
+        srandom(seeds[s] + 1);
+        long r1 = random();
+        long r2 = random();
+        printf("| %ld %ld", r1, r2);
+        unsigned r = seeds[s];
+        int q1 = rand_r(&r);
+        int q2 = rand_r(&r);
+        printf(" | %d %d\n", q1, q2);
+    }
+    srand(7);
+    long long sum = 0;
+    for (int i = 0; i < 100000; i++) sum += rand() % 1000;
+    printf("%lld\n", sum);
+}
+"#,
+        "",
+    ),
+    (
+        "cpp",
+        "std::rand after srand(time-independent seed)",
+        r#"#include <cstdlib>
+#include <iostream>
+#include <vector>
+int main() {
+    std::srand(2024);
+    std::vector<int> v(10);
+    for (int& x : v) x = std::rand() % 100;
+    for (int x : v) std::cout << x << ' ';
+    std::cout << '\n';
+}
+"#,
+        "",
+    ),
+    (
+        "cpp",
+        "file streams: what is not there does not open",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    ifstream in("rewardbox-missing-input.txt");
+    cout << (in ? "open" : "missing") << " " << in.is_open() << "\n";
+    int x = -1;
+    in >> x;
+    cout << x << " " << in.fail() << "\n";
+    ofstream out("/rewardbox-nonexistent-dir/out.txt");
+    cout << out.is_open() << "\n";
+    stringstream ss("3 4");
+    int a, b; ss >> a >> b;
+    cout << a * b << "\n";
+}
+"#,
+        "",
+    ),
+];
+
+fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::PathBuf {
+    let (file, compiler) = match language {
+        "c" => (
+            "main.c",
+            std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
+        ),
+        _ => (
+            "main.cpp",
+            std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
+        ),
+    };
+    let path = dir.join(file);
+    std::fs::write(&path, source).unwrap();
+    let binary = dir.join("main");
+    let out = Command::new(&compiler)
+        .args(["-O2", "-w"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .unwrap_or_else(|e| panic!("the native compiler {compiler} does not run: {e}"));
+    assert!(
+        out.status.success(),
+        "{compiler} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    binary
+}
+
+#[test]
+fn gnu_programs_print_what_they_print_natively() {
+    let scorer = common::scorer();
+    let runners = scorer.runners();
+    let mut failures = Vec::new();
+    for (language, name, source, stdin) in PROGRAMS {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = compile_natively(language, source, dir.path());
+        let native = Command::new(&binary)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(native.status.success(), "{name} failed natively");
+        let native_stdout = String::from_utf8_lossy(&native.stdout);
+        let ours = runners.run(language, source, stdin, &CANDIDATE_DEFAULT, 0);
+        if ours.stdout != native_stdout || ours.exit_code != Some(0) {
+            failures.push(format!(
+                "{language} {name}:\n native {native_stdout:?}\n ours   {:?} ({:?}: {})",
+                ours.stdout, ours.status, ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,0 +1,269 @@
+//! Kattis problem packages (`tests/data/kattis`, one per feature) judged as the contest judges
+//! judge them: every jury submission gets the verdict its directory promises, and problemtools'
+//! own `verifyproblem`, run natively on the same packages, agrees (`scripts/test.sh` installs
+//! problemtools and names it in `REWARDBOX_VERIFYPROBLEM`).
+
+mod common;
+
+use rewardbox_kattis::timing::time_limit;
+use rewardbox_kattis::verify::{Check, verify};
+use rewardbox_kattis::{Expected, read_package};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn packages_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/kattis")
+}
+
+fn packages() -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(packages_dir())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("problem.yaml").is_file())
+        .collect();
+    found.sort();
+    found
+}
+
+/// Every package's checks, by package name.
+fn checks() -> BTreeMap<String, Vec<Check>> {
+    let scorer = common::scorer();
+    packages()
+        .iter()
+        .map(|dir| {
+            let package = read_package(dir).unwrap();
+            let limit = time_limit(&package, &scorer, 1.0).unwrap();
+            assert!(
+                limit.failures.is_empty(),
+                "{}: {:?}",
+                package.name,
+                limit.failures
+            );
+            (
+                package.name.clone(),
+                verify(&package, &scorer, limit.seconds).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_jury_submission_gets_the_verdict_its_directory_promises() {
+    let checks = checks();
+    let mut disagreements = Vec::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut total = 0;
+    for (package, list) in &checks {
+        for check in list {
+            total += 1;
+            kinds.insert(check.expected);
+            if !check.agrees() {
+                disagreements.push(format!(
+                    "{package}: {} expected {:?}, got {:?} ({})",
+                    check.submission, check.expected, check.got, check.detail
+                ));
+            }
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    assert_eq!(total, 32, "every submission of the six packages was judged");
+    assert_eq!(
+        kinds.len(),
+        5,
+        "every verdict directory is exercised: {kinds:?}"
+    );
+    let detail = |package: &str, submission: &str| -> &Check {
+        checks[package]
+            .iter()
+            .find(|c| c.submission.ends_with(submission))
+            .unwrap()
+    };
+    // What decided each verdict is in its detail.
+    assert!(
+        detail("guessing", "no_flush.cpp")
+            .detail
+            .contains("deadlock")
+    );
+    assert!(
+        detail("guessing", "linear.py")
+            .detail
+            .contains("more than 31 queries")
+    );
+    assert!(
+        detail("subset", "greedy.py")
+            .detail
+            .starts_with("WA on secret/")
+    );
+    assert!(
+        detail("parity", "int_overflow.cpp")
+            .detail
+            .contains("string tokens mismatch")
+    );
+    let partial = detail("subtasks", "quadratic.cpp");
+    assert_eq!(partial.score, 0.3);
+    assert!(
+        partial.detail.contains("score 30 of 100"),
+        "{}",
+        partial.detail
+    );
+    assert_eq!(detail("subtasks", "counting.py").score, 1.0);
+}
+
+#[test]
+fn problemtools_judges_the_packages_the_same_natively() {
+    let Some(verifyproblem) = std::env::var_os("REWARDBOX_VERIFYPROBLEM") else {
+        assert!(
+            std::env::var_os("REWARDBOX_REQUIRE_PROBLEMTOOLS").is_none(),
+            "REWARDBOX_VERIFYPROBLEM is not set: run scripts/test.sh, which installs problemtools"
+        );
+        eprintln!("skipped: set REWARDBOX_VERIFYPROBLEM to problemtools' verifyproblem");
+        return;
+    };
+    for package in packages() {
+        let out = Command::new(&verifyproblem)
+            .arg(&package)
+            .args(["-p", "submissions"])
+            .env(
+                "XDG_CONFIG_HOME",
+                packages_dir().join("problemtools-config"),
+            )
+            .output()
+            .expect("running verifyproblem");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(
+            text.contains("tested: 0 errors"),
+            "verifyproblem on {}:\n{text}",
+            package.display()
+        );
+    }
+}
+
+#[test]
+fn the_time_limit_comes_from_the_accepted_submissions_fuel() {
+    let scorer = common::scorer();
+    let package = read_package(&packages_dir().join("subtasks")).unwrap();
+    let first = time_limit(&package, &scorer, 1.0).unwrap();
+    let again = time_limit(&package, &scorer, 1.0).unwrap();
+    // Fuel, not seconds: the same limit on any machine under any load.
+    assert_eq!(first, again);
+    let slowest = first.slowest.as_ref().unwrap();
+    assert!(slowest.seconds > 0.0);
+    assert_eq!(
+        first.seconds, 1.0,
+        "rounded up to a second, as problemtools does"
+    );
+    // A finer resolution keeps what the slowest accepted submission times the multiplier needs.
+    let fine = time_limit(&package, &scorer, 0.001).unwrap();
+    let needed = slowest.seconds * package.metadata.time_multiplier;
+    assert!(
+        fine.seconds >= needed && fine.seconds < needed + 0.001,
+        "{fine:?}"
+    );
+    // With the tight limit the quadratic submission still only gets the small subtask.
+    let checks = verify(&package, &scorer, fine.seconds).unwrap();
+    let partial = checks
+        .iter()
+        .find(|c| c.expected == Expected::PartiallyAccepted)
+        .unwrap();
+    assert!(partial.agrees(), "{partial:?}");
+}
+
+fn rewardbox() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rewardbox"));
+    command.env("REWARDBOX_CACHE_DIR", common::test_cache_dir());
+    command
+}
+
+#[test]
+fn the_cli_imports_packages_as_tasks_and_verifies_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let tasks = dir.path().join("tasks.jsonl");
+    let out = rewardbox()
+        .args(["import", "kattis"])
+        .arg(packages_dir())
+        .args(["--verify", "--language", "python", "-o"])
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("32 of 32 jury submissions got the verdict"),
+        "{stderr}"
+    );
+    let lines: Vec<Value> = std::fs::read_to_string(&tasks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    let guessing = lines.iter().find(|t| t["id"] == "guessing").unwrap();
+    assert_eq!(guessing["language"], "python");
+    assert_eq!(guessing["tests"]["judge"]["interactive"], true);
+    assert!(
+        guessing["solution"]
+            .as_str()
+            .unwrap()
+            .starts_with("```python")
+    );
+    assert_eq!(guessing["candidate_limits"]["wall_ms"], 1000);
+
+    // The same tasks with the jury's submissions as completions, scored by `rewardbox score`.
+    let with_submissions = dir.path().join("submissions.jsonl");
+    let out = rewardbox()
+        .args(["import", "kattis"])
+        .arg(packages_dir().join("parity"))
+        .args(["--submissions", "--time-limit", "1", "-o"])
+        .arg(&with_submissions)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let scored = rewardbox()
+        .arg("score")
+        .arg(&with_submissions)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(scored.status.success());
+    let results: Vec<Value> = String::from_utf8_lossy(&scored.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let by_id: BTreeMap<String, Vec<f64>> = results
+        .iter()
+        .map(|r| {
+            let scores = r["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["score"].as_f64().unwrap())
+                .collect();
+            (r["id"].as_str().unwrap().to_string(), scores)
+        })
+        .collect();
+    // By directory, then name: parity/c: parity.c (AC), abort.c (RTE); parity/cpp: parity (AC),
+    // countdown (TLE), int_overflow (WA); parity/python: lower (AC), exit3 (RTE), swapped (WA).
+    assert_eq!(by_id["parity/c"], [1.0, 0.0]);
+    assert_eq!(by_id["parity/cpp"], [1.0, 0.0, 0.0]);
+    assert_eq!(by_id["parity/python"], [1.0, 0.0, 0.0]);
+    assert_eq!(by_id["parity/rust"], [1.0]);
+
+    // A directory that is not a package is reported and the others still imported.
+    let out = rewardbox()
+        .args(["import", "kattis", "--time-limit", "1"])
+        .arg(dir.path())
+        .arg(packages_dir().join("gnu"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no problem.yaml"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
