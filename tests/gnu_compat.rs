@@ -1,8 +1,9 @@
 //! C and C++ as judges compile them: programs that use what gcc, g++, libstdc++ and glibc give
 //! them (initialised variable-length arrays, `std::__gcd`, `std::__lg`, `bitset::_Find_first` and
-//! `_Find_next`, glibc's `rand`/`random`/`rand_r` sequences, `<fstream>`), run under the native
-//! toolchain (`REWARDBOX_NATIVE_CC` / `REWARDBOX_NATIVE_CXX`, default `cc` / `c++`) and in
-//! rewardbox: the same output. What still differs is in the README.
+//! `_Find_next`, glibc's `rand`/`random`/`rand_r` sequences, `<fstream>`, C++ exceptions), run
+//! under the native toolchain (`REWARDBOX_NATIVE_CC` / `REWARDBOX_NATIVE_CXX`, default `cc` /
+//! `c++`) and in rewardbox: the same output and the same exit status. What still differs is in
+//! the README.
 
 mod common;
 
@@ -141,6 +142,60 @@ int main() {
     ),
 ];
 
+/// C++ exceptions, each program against g++'s binary: stdout and exit status.
+const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
+    (
+        "cpp",
+        "throw, catch, rethrow, unwind",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+struct Noisy { string name; Noisy(string n) : name(n) { cout << "make " << name << "\n"; } ~Noisy() { cout << "drop " << name << "\n"; } };
+struct Broken { Noisy a{"a"}; Noisy b; Broken() : b("b") { throw runtime_error("in constructor"); } };
+struct MyError : logic_error { int code; MyError(int c) : logic_error("mine"), code(c) {} };
+int depth(int n) { Noisy guard("level" + to_string(n)); if (n == 0) throw MyError(7); return depth(n - 1) + 1; }
+int main() {
+    try { depth(3); } catch (const MyError& e) { cout << "caught " << e.what() << " " << e.code << "\n"; }
+    try { throw 42; } catch (long) { cout << "long\n"; } catch (int k) { cout << "int " << k << "\n"; }
+    try { try { throw string("inner"); } catch (string& s) { s += "+"; throw; } } catch (const string& s) { cout << "rethrown " << s << "\n"; }
+    try { Broken b; } catch (const exception& e) { cout << e.what() << "\n"; }
+    vector<int> v(3);
+    try { v.at(5) = 1; } catch (const out_of_range&) { cout << "out of range\n"; }
+    map<string, int> m;
+    try { m.at("x"); } catch (const out_of_range&) { cout << "no key\n"; }
+    optional<int> o;
+    try { (void)o.value(); } catch (const bad_optional_access& e) { cout << "empty optional\n"; }
+    variant<int, string> var = 3;
+    try { (void)get<string>(var); } catch (const bad_variant_access&) { cout << "wrong alternative\n"; }
+    exception_ptr saved;
+    try { throw invalid_argument("saved"); } catch (...) { saved = current_exception(); }
+    try { rethrow_exception(saved); } catch (const invalid_argument& e) { cout << "again " << e.what() << "\n"; }
+    int total = 0;
+    for (int i = 0; i < 100000; i++) { try { if (i % 3 == 0) throw i; total += 1; } catch (int k) { total += k % 7; } }
+    cout << total << "\n";
+}
+"#,
+        "",
+    ),
+    (
+        "cpp",
+        "an uncaught exception aborts",
+        r#"#include <cstdio>
+#include <stdexcept>
+int main() { std::puts("before"); std::fflush(stdout); throw std::runtime_error("nobody catches this"); }
+"#,
+        "",
+    ),
+    (
+        "cpp",
+        "a throw out of a noexcept function terminates",
+        r#"#include <cstdio>
+void f() noexcept { throw 1; }
+int main() { std::puts("start"); std::fflush(stdout); try { f(); } catch (...) { std::puts("never"); } }
+"#,
+        "",
+    ),
+];
+
 fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::PathBuf {
     let (file, compiler) = match language {
         "c" => (
@@ -170,12 +225,30 @@ fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::Path
     binary
 }
 
+/// The status as the shell reports it: the exit code, or 128 + the signal that ended it.
+fn shell_status(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .or_else(|| status.signal().map(|s| 128 + s))
+        .expect("a process ends with a code or a signal")
+}
+
 #[test]
 fn gnu_programs_print_what_they_print_natively() {
+    assert_native(PROGRAMS);
+}
+
+#[test]
+fn cpp_exceptions_behave_as_natively() {
+    assert_native(EXCEPTIONS);
+}
+
+fn assert_native(programs: &[(&str, &str, &str, &str)]) {
     let scorer = common::scorer();
     let runners = scorer.runners();
     let mut failures = Vec::new();
-    for (language, name, source, stdin) in PROGRAMS {
+    for (language, name, source, stdin) in programs {
         let dir = tempfile::tempdir().unwrap();
         let binary = compile_natively(language, source, dir.path());
         let native = Command::new(&binary)
@@ -189,13 +262,13 @@ fn gnu_programs_print_what_they_print_natively() {
                 child.wait_with_output()
             })
             .unwrap();
-        assert!(native.status.success(), "{name} failed natively");
+        let native_status = shell_status(native.status);
         let native_stdout = String::from_utf8_lossy(&native.stdout);
         let ours = runners.run(language, source, stdin, &CANDIDATE_DEFAULT, 0);
-        if ours.stdout != native_stdout || ours.exit_code != Some(0) {
+        if ours.stdout != native_stdout || ours.exit_code != Some(native_status) {
             failures.push(format!(
-                "{language} {name}:\n native {native_stdout:?}\n ours   {:?} ({:?}: {})",
-                ours.stdout, ours.status, ours.stderr
+                "{language} {name}:\n native {native_status} {native_stdout:?}\n ours   {:?} {:?} ({:?}: {})",
+                ours.exit_code, ours.stdout, ours.status, ours.stderr
             ));
         }
     }

@@ -3,8 +3,7 @@
 //! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a division
 //! by zero 136, a Rust panic 101), with the same stdout.
 //!
-//! Not here: C++ exceptions (zig's wasm32-wasi libc++ has none: `throw` does not compile), in
-//! the README's limits.
+//! C++ exceptions (an uncaught one aborts: 134) are checked in `tests/gnu_compat.rs`.
 //!
 //! Native programs are built with the system's `cc` / `c++` (`REWARDBOX_NATIVE_CC` /
 //! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, at `-O2` as the sandbox compiles them.

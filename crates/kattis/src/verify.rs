@@ -25,11 +25,14 @@ pub struct Check {
 }
 
 impl Check {
-    /// Whether the verdict is the one promised (a submission rewardbox cannot run is not).
+    /// Whether the verdict is the one promised (a submission rewardbox cannot run is not). A
+    /// memory limit counts as the run-time error the format files it under: natively the
+    /// allocation fails and the program crashes.
     pub fn agrees(&self) -> bool {
         match (&self.got, self.expected) {
             (Ok(got), Expected::Accepted) => got == "AC" && self.score >= 1.0,
             (Ok(got), Expected::PartiallyAccepted) => got == "AC" && self.score < 1.0,
+            (Ok(got), Expected::RunTimeError) => got == "RTE" || got == "MLE",
             (Ok(got), expected) => got == expected.verdict(),
             (Err(_), _) => false,
         }
@@ -133,6 +136,8 @@ mod tests {
         assert!(check(Expected::TimeLimitExceeded, "TLE", 0.0).agrees());
         assert!(!check(Expected::WrongAnswer, "TLE", 0.0).agrees());
         assert!(check(Expected::RunTimeError, "RTE", 0.0).agrees());
+        assert!(check(Expected::RunTimeError, "MLE", 0.0).agrees());
+        assert!(!check(Expected::WrongAnswer, "MLE", 0.0).agrees());
         assert_eq!(verdict_code("WA on secret/1: wrong"), "WA");
         assert_eq!(verdict_code("AC (3 cases)"), "AC");
         assert_eq!(verdict_code("CE: compile error: x"), "CE");

@@ -5,6 +5,11 @@
 //!   `<algorithm>` with libstdc++'s `std::__gcd` and `std::__lg`; `<bitset>` with libstdc++'s
 //!   `_Find_first` and `_Find_next` (libc++'s own header, those two members written into it when
 //!   the include directory is made, so that they work on its words).
+//! - **C++ exceptions**: programs are compiled for WebAssembly's exception handling (exnref), and
+//!   the support archive carries what zig's libc++abi for WASI leaves out: libc++abi's exception
+//!   runtime and personality and libunwind's WebAssembly unwinder (compiled from the toolchain's
+//!   own sources), and the `__cpp_exception` tag. libc++'s own compiled functions (`std::stoi`,
+//!   ...) were built without exceptions: where they would throw, they abort.
 //! - **A support archive** linked whole (zig puts libc first, and the first definition wins):
 //!   glibc's `random`/`rand` generator and `rand_r`, so
 //!   that `srand(seed)` gives the judges' sequence, and (C++) libc++'s file streams, which zig's
@@ -26,6 +31,37 @@ pub const GLIBC_RANDOM: &str = include_str!("../support/glibc_random.c");
 
 /// libc++'s file stream instantiations (C++).
 pub const FSTREAM: &str = include_str!("../support/fstream.cpp");
+
+/// The `__cpp_exception` tag (C++).
+pub const CPP_EXCEPTION_TAG: &str = include_str!("../support/cpp_exception.S");
+
+/// What a C++ program is compiled with for exceptions: WebAssembly's exception handling, in its
+/// standard form (exnref, which wasmtime implements), not the legacy one.
+pub const EXCEPTION_FLAGS: [&str; 4] = [
+    "-fwasm-exceptions",
+    "-mexception-handling",
+    "-mllvm",
+    "-wasm-use-legacy-eh=false",
+];
+
+/// A source of the support archive.
+#[derive(Debug, Clone, Copy)]
+pub enum SupportSource {
+    /// rewardbox's own: (file name, source).
+    Own(&'static str, &'static str),
+    /// The toolchain's: a path under its `lib/` (compiled with `defines`).
+    Toolchain(&'static str, &'static [&'static str]),
+}
+
+/// How libc++abi's and libunwind's sources are compiled for the support archive: as their release
+/// builds are (`NDEBUG`: libunwind's debug logging needs the rest of libunwind).
+const LIBCXXABI_DEFINES: &[&str] = &[
+    "-DNDEBUG",
+    "-D_LIBCXXABI_BUILDING_LIBRARY",
+    "-D_LIBCXXABI_HAS_NO_THREADS",
+    "-D_LIBCPP_BUILDING_LIBRARY",
+];
+const LIBUNWIND_DEFINES: &[&str] = &["-DNDEBUG", "-D_LIBUNWIND_HIDE_SYMBOLS"];
 
 /// Where the generated members go: right after `bitset`'s own typedef of its base.
 const BITSET_ANCHOR: &str = "typedef __bitset<__n_words, _Size> __base;";
@@ -94,11 +130,20 @@ pub fn overlay_headers(libcxx_include: &Path) -> Vec<(&'static str, String)> {
 /// How the support archive is linked, part of a compiled program's cache key.
 pub const SUPPORT_LINK: &str = "whole-archive";
 
-/// The sources of the support archive of `language`: (file name, source).
-pub fn support_sources(language: Language) -> Vec<(&'static str, &'static str)> {
+/// The sources of the support archive of `language`.
+pub fn support_sources(language: Language) -> Vec<SupportSource> {
     match language {
-        Language::C => vec![("glibc_random.c", GLIBC_RANDOM)],
-        Language::Cpp => vec![("glibc_random.c", GLIBC_RANDOM), ("fstream.cpp", FSTREAM)],
+        Language::C => vec![SupportSource::Own("glibc_random.c", GLIBC_RANDOM)],
+        // The exception runtime first: linked whole, in this order, its definitions are seen
+        // before anything pulls libc++abi's no-exception stubs of the same symbols.
+        Language::Cpp => vec![
+            SupportSource::Own("cpp_exception.S", CPP_EXCEPTION_TAG),
+            SupportSource::Toolchain("libcxxabi/src/cxa_exception.cpp", LIBCXXABI_DEFINES),
+            SupportSource::Toolchain("libcxxabi/src/cxa_personality.cpp", LIBCXXABI_DEFINES),
+            SupportSource::Toolchain("libunwind/src/Unwind-wasm.c", LIBUNWIND_DEFINES),
+            SupportSource::Own("glibc_random.c", GLIBC_RANDOM),
+            SupportSource::Own("fstream.cpp", FSTREAM),
+        ],
         _ => Vec::new(),
     }
 }

@@ -412,26 +412,54 @@ impl Toolchains {
             }
         };
         let mut objects = Vec::new();
-        for (file, source) in gnu::support_sources(language) {
-            let path = work.path().join(file);
-            std::fs::write(&path, source).map_err(|e| {
-                CompileError::Unavailable(format!("writing the GNU support source {file}: {e}"))
-            })?;
-            let object = work.path().join(format!("{file}.o"));
-            let as_language = if file.ends_with(".c") {
-                Language::C
+        let lib = zig.install_dir().join("lib");
+        let toolchain_includes: Vec<String> = [
+            "libcxxabi/include",
+            "libcxxabi/src",
+            "libcxx/src",
+            "libunwind/include",
+        ]
+        .iter()
+        .map(|dir| format!("-I{}", lib.join(dir).display()))
+        .collect();
+        for (index, source) in gnu::support_sources(language).into_iter().enumerate() {
+            let (path, extra): (PathBuf, Vec<&str>) = match source {
+                gnu::SupportSource::Own(file, text) => {
+                    let path = work.path().join(file);
+                    std::fs::write(&path, text).map_err(|e| {
+                        CompileError::Unavailable(format!(
+                            "writing the GNU support source {file}: {e}"
+                        ))
+                    })?;
+                    (path, Vec::new())
+                }
+                gnu::SupportSource::Toolchain(file, defines) => {
+                    let mut extra: Vec<&str> = defines.to_vec();
+                    extra.extend(toolchain_includes.iter().map(String::as_str));
+                    (lib.join(file), extra)
+                }
+            };
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let object = work.path().join(format!("{index}-{name}.o"));
+            let as_language = if name.ends_with(".cpp") {
+                Language::Cpp
             } else {
-                language
+                Language::C
             };
             let command = zig.compile_object(
                 as_language,
                 &path,
                 &object,
                 &include.dir,
+                &extra,
                 &self.zig_cache,
                 work.path(),
             );
-            run(command, file)?;
+            run(command, &name)?;
             objects.push(object);
         }
         let temp = temp_beside(&archive);
@@ -691,11 +719,17 @@ struct Overlay {
 /// The hash of the support archive's sources for `language`.
 fn support_hash(language: Language) -> Vec<u8> {
     let sources = gnu::support_sources(language);
-    let parts: Vec<&[u8]> = sources
-        .iter()
-        .flat_map(|(file, source)| [file.as_bytes(), source.as_bytes()])
-        .chain([gnu::SUPPORT_LINK.as_bytes()])
-        .collect();
+    let mut parts: Vec<&[u8]> = vec![gnu::SUPPORT_LINK.as_bytes()];
+    for source in &sources {
+        match source {
+            gnu::SupportSource::Own(file, text) => parts.extend([file.as_bytes(), text.as_bytes()]),
+            // The toolchain's sources are versioned by the toolchain (part of the key already).
+            gnu::SupportSource::Toolchain(path, defines) => {
+                parts.push(path.as_bytes());
+                parts.extend(defines.iter().map(|d| d.as_bytes()));
+            }
+        }
+    }
     key(&parts).to_vec()
 }
 

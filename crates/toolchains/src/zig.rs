@@ -67,17 +67,16 @@ impl Zig {
             .to_vec();
         match language {
             Language::C => flags.push("-std=gnu17".into()),
-            _ => flags.extend(
-                [
-                    "-std=gnu++20",
-                    "-fno-exceptions",
-                    // zig builds libc++ for WASI without its file system support; <fstream> is
-                    // made available with it (the streams come from the support archive).
-                    "-U_LIBCPP_HAS_FILESYSTEM",
-                    "-D_LIBCPP_HAS_FILESYSTEM=1",
-                ]
-                .map(String::from),
-            ),
+            _ => {
+                flags.push("-std=gnu++20".into());
+                // C++ exceptions: WebAssembly's exception handling (see `gnu`).
+                flags.extend(crate::gnu::EXCEPTION_FLAGS.map(String::from));
+                // zig builds libc++ for WASI without its file system support; <fstream> is made
+                // available with it (the streams come from the support archive).
+                flags.extend(
+                    ["-U_LIBCPP_HAS_FILESYSTEM", "-D_LIBCPP_HAS_FILESYSTEM=1"].map(String::from),
+                );
+            }
         }
         flags.extend(
             [
@@ -130,14 +129,17 @@ impl Zig {
         command
     }
 
-    /// The command compiling `source` (C or C++, as `language` says) into the object `output`,
-    /// with the flags programs are compiled with.
+    /// The command compiling `source` (C or C++, as `language` says; an assembly file with C's
+    /// driver) into the object `output`, with the flags programs are compiled with, exception
+    /// handling on for C too (the unwinder), and `extra` flags.
+    #[allow(clippy::too_many_arguments)]
     pub fn compile_object(
         &self,
         language: Language,
         source: &Path,
         output: &Path,
         include: &Path,
+        extra: &[&str],
         cache: &Path,
         work: &Path,
     ) -> Command {
@@ -145,6 +147,8 @@ impl Zig {
         command
             .arg(if language == Language::C { "cc" } else { "c++" })
             .args(Self::flags(language))
+            .args(crate::gnu::EXCEPTION_FLAGS)
+            .args(extra)
             .arg("-Wno-unused-command-line-argument")
             .arg("-I")
             .arg(include)

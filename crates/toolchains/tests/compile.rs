@@ -83,10 +83,11 @@ fn a_compile_error_is_the_programs_with_the_compilers_message() {
             "fn main(){ let x: u32 = \"no\"; }\n",
             "error[E0308]: mismatched types",
         ),
+        // A libstdc++-only header names itself.
         (
             Language::Cpp,
-            "int main(){ throw 1; }\n",
-            "exceptions disabled",
+            "#include <ext/pb_ds/assoc_container.hpp>\nint main(){}\n",
+            "'ext/pb_ds/assoc_container.hpp' file not found",
         ),
         // An error inside the standard library's headers (zig's install, the cached shim).
         (

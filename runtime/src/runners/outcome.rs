@@ -147,7 +147,9 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
         RunFailure::OutputExceeded { .. } | RunFailure::DiskBudgetExceeded(_) => {
             RunStatus::OutputExceeded
         }
-        RunFailure::StackOverflow | RunFailure::Trap { .. } => RunStatus::Crashed,
+        RunFailure::StackOverflow | RunFailure::Trap { .. } | RunFailure::UncaughtException => {
+            RunStatus::Crashed
+        }
         // Its peer decided without it: it ended well as far as it got (its stderr says so).
         RunFailure::Stopped => RunStatus::Ok,
     };
@@ -156,6 +158,8 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
     }
     let exit_code = match &failure {
         RunFailure::StackOverflow | RunFailure::Trap { .. } => native_status(error, &stderr),
+        // `std::terminate` aborts: SIGABRT.
+        RunFailure::UncaughtException => Some(128 + 6),
         _ => None,
     };
     stderr.push_str(&format!("rewardbox: the program {failure}"));

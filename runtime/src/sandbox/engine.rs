@@ -78,11 +78,14 @@ pub fn build_engine_with_fuel(
         // instance takes no page faults (keeping nothing resident halves the fresh-instance
         // rate), and decommit the rest at once.
         .pagemap_scan(Enabled::Auto)
+        // Exception objects (C++ `throw`) live in a GC heap: at most one per component instance.
+        .total_gc_heaps(components)
         .linear_memory_keep_resident(KEEP_RESIDENT_BYTES)
         .table_keep_resident(KEEP_RESIDENT_BYTES)
         .decommit_batch_size(DECOMMIT_BATCH);
 
     let mut config = Config::new();
+    exceptions_only(&mut config);
     config
         .wasm_component_model(true)
         .consume_fuel(fuel)
@@ -96,11 +99,19 @@ pub fn build_engine_with_fuel(
     Engine::new(&config).map_err(|e| anyhow::anyhow!("could not create the wasmtime engine: {e}"))
 }
 
+/// The exception-handling proposal (compiled C++ programs throw and catch with it), and none of the
+/// GC proposal's types: an instance's GC heap (made on its first throw, reserved as a linear memory
+/// is, the pooling allocator requires) holds only the exceptions in flight.
+fn exceptions_only(config: &mut Config) {
+    config.wasm_exceptions(true).wasm_gc(false);
+}
+
 /// Builds the engine for long-lived instances held by the thousand (sessions): each instance maps
 /// its own memory (copy-on-write from the compiled image) instead of taking a slot of a fixed
 /// pool, with a 1 GiB reservation per memory (sessions are limited far below it).
 pub fn build_session_engine() -> anyhow::Result<Engine> {
     let mut config = Config::new();
+    exceptions_only(&mut config);
     config
         .wasm_component_model(true)
         .consume_fuel(true)

@@ -322,6 +322,9 @@ impl<X: Send + 'static> Job<X> {
         if error.downcast_ref::<PipeDeadlock>().is_some() {
             return RunFailure::Deadlock;
         }
+        if error.downcast_ref::<wasmtime::ThrownException>().is_some() {
+            return RunFailure::UncaughtException;
+        }
         if let Some(exceeded) = error.downcast_ref::<DiskBudgetExceeded>() {
             return RunFailure::DiskBudgetExceeded(*exceeded);
         }
@@ -436,6 +439,8 @@ pub enum RunFailure {
     DiskBudgetExceeded(DiskBudgetExceeded),
     /// It exhausted its call stack (unbounded recursion).
     StackOverflow,
+    /// An exception (C++ `throw`) left it uncaught: natively `std::terminate`, an abort.
+    UncaughtException,
     /// Its caller went away and stopped it (the host's doing, never the program's).
     Cancelled,
     /// The owner of its pipe stopped it: the program at the other end had decided (an
@@ -475,6 +480,10 @@ impl std::fmt::Display for RunFailure {
             }
             RunFailure::DiskBudgetExceeded(exceeded) => write!(f, "{exceeded}"),
             RunFailure::StackOverflow => write!(f, "overflowed its call stack"),
+            RunFailure::UncaughtException => write!(
+                f,
+                "ended with an uncaught exception (terminate called after throwing: an abort)"
+            ),
             RunFailure::Cancelled => write!(f, "was stopped: the request was cancelled"),
             RunFailure::Stopped => write!(
                 f,
