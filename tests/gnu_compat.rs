@@ -8,7 +8,6 @@
 mod common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
-use std::path::Path;
 use std::process::Command;
 
 /// (language, name, program, stdin).
@@ -196,44 +195,6 @@ int main() { std::puts("start"); std::fflush(stdout); try { f(); } catch (...) {
     ),
 ];
 
-fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::PathBuf {
-    let (file, compiler) = match language {
-        "c" => (
-            "main.c",
-            std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
-        ),
-        _ => (
-            "main.cpp",
-            std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
-        ),
-    };
-    let path = dir.join(file);
-    std::fs::write(&path, source).unwrap();
-    let binary = dir.join("main");
-    let out = Command::new(&compiler)
-        .args(["-O2", "-w"])
-        .arg(&path)
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .unwrap_or_else(|e| panic!("the native compiler {compiler} does not run: {e}"));
-    assert!(
-        out.status.success(),
-        "{compiler} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    binary
-}
-
-/// The status as the shell reports it: the exit code, or 128 + the signal that ended it.
-fn shell_status(status: std::process::ExitStatus) -> i32 {
-    use std::os::unix::process::ExitStatusExt;
-    status
-        .code()
-        .or_else(|| status.signal().map(|s| 128 + s))
-        .expect("a process ends with a code or a signal")
-}
-
 #[test]
 fn gnu_programs_print_what_they_print_natively() {
     assert_native(PROGRAMS);
@@ -250,7 +211,7 @@ fn assert_native(programs: &[(&str, &str, &str, &str)]) {
     let mut failures = Vec::new();
     for (language, name, source, stdin) in programs {
         let dir = tempfile::tempdir().unwrap();
-        let binary = compile_natively(language, source, dir.path());
+        let binary = common::compile_natively(language, source, dir.path());
         let native = Command::new(&binary)
             .current_dir(dir.path())
             .stdin(std::process::Stdio::piped())
@@ -262,7 +223,7 @@ fn assert_native(programs: &[(&str, &str, &str, &str)]) {
                 child.wait_with_output()
             })
             .unwrap();
-        let native_status = shell_status(native.status);
+        let native_status = common::shell_status(native.status);
         let native_stdout = String::from_utf8_lossy(&native.stdout);
         let ours = runners.run(language, source, stdin, &CANDIDATE_DEFAULT, 0);
         if ours.stdout != native_stdout || ours.exit_code != Some(native_status) {

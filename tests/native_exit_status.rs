@@ -11,8 +11,6 @@
 mod common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
-use std::os::unix::process::ExitStatusExt;
-use std::path::Path;
 use std::process::Command;
 
 /// (language, name, program): each ends in its own way.
@@ -100,46 +98,6 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The status as the shell reports it: the exit code, or 128 + the signal that ended it.
-fn shell_status(status: std::process::ExitStatus) -> i32 {
-    status
-        .code()
-        .or_else(|| status.signal().map(|s| 128 + s))
-        .expect("a process ends with a code or a signal")
-}
-
-fn compile_natively(language: &str, source: &str, dir: &Path) -> std::path::PathBuf {
-    let (file, compiler, flags): (&str, String, &[&str]) = match language {
-        "c" => (
-            "main.c",
-            std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
-            &["-O2"],
-        ),
-        "cpp" => (
-            "main.cpp",
-            std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
-            &["-O2"],
-        ),
-        _ => ("main.rs", "rustc".into(), &["-O", "--edition=2021"]),
-    };
-    let path = dir.join(file);
-    std::fs::write(&path, source).unwrap();
-    let binary = dir.join("main");
-    let out = Command::new(&compiler)
-        .args(flags)
-        .arg(&path)
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .unwrap_or_else(|e| panic!("the native compiler {compiler} does not run: {e}"));
-    assert!(
-        out.status.success(),
-        "{compiler} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    binary
-}
-
 #[test]
 fn compiled_programs_end_with_the_native_status() {
     let scorer = common::scorer();
@@ -147,11 +105,11 @@ fn compiled_programs_end_with_the_native_status() {
     let mut failures = Vec::new();
     for (language, name, source) in PROGRAMS {
         let dir = tempfile::tempdir().unwrap();
-        let binary = compile_natively(language, source, dir.path());
+        let binary = common::compile_natively(language, source, dir.path());
         let native = Command::new(&binary).output().unwrap();
         let ours = runners.run(language, source, "", &CANDIDATE_DEFAULT, 0);
         let native_stdout = String::from_utf8_lossy(&native.stdout);
-        let native_status = shell_status(native.status);
+        let native_status = common::shell_status(native.status);
         if ours.exit_code != Some(native_status) || ours.stdout != native_stdout {
             failures.push(format!(
                 "{language} {name}: native {native_status} {native_stdout:?}; ours {:?} {:?} ({:?}: {})",

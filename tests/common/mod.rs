@@ -46,3 +46,47 @@ pub fn hostile_line(id: &str, attack: &str, limits: serde_json::Value) -> String
     })
     .to_string()
 }
+
+/// Compiles `source` in `language` (`c`, `cpp`, `rust`) with the native toolchain, as judges
+/// compile it (`-O2`; `REWARDBOX_NATIVE_CC` / `REWARDBOX_NATIVE_CXX` name other compilers than
+/// `cc` / `c++`), into `dir`; the binary's path.
+pub fn compile_natively(language: &str, source: &str, dir: &std::path::Path) -> PathBuf {
+    let (file, compiler, flags): (&str, String, &[&str]) = match language {
+        "c" => (
+            "main.c",
+            std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
+            &["-O2", "-w"],
+        ),
+        "cpp" => (
+            "main.cpp",
+            std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
+            &["-O2", "-w"],
+        ),
+        _ => ("main.rs", "rustc".into(), &["-O", "--edition=2021"]),
+    };
+    let path = dir.join(file);
+    std::fs::write(&path, source).unwrap();
+    let binary = dir.join("main");
+    let out = std::process::Command::new(&compiler)
+        .args(flags)
+        .arg(&path)
+        .arg("-o")
+        .arg(&binary)
+        .output()
+        .unwrap_or_else(|e| panic!("the native compiler {compiler} does not run: {e}"));
+    assert!(
+        out.status.success(),
+        "{compiler} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    binary
+}
+
+/// A process's status as the shell reports it: its exit code, or 128 + the signal that ended it.
+pub fn shell_status(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .or_else(|| status.signal().map(|s| 128 + s))
+        .expect("a process ends with a code or a signal")
+}

@@ -46,7 +46,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     };
     let mut ok = true;
     let mut written = 0;
-    for dir in environment_dirs(&args.dirs) {
+    for dir in dirs_holding(&args.dirs, "verifier.py") {
         match args.format {
             Format::Kattis => unreachable!("imported above"),
             Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
@@ -66,11 +66,12 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     Ok(ok)
 }
 
-/// Each folder that holds a `verifier.py`; a folder without one is searched one level down.
-fn environment_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
+/// Each of `dirs` that holds `marker` (a file); one that does not is searched one level down, and
+/// kept itself when nothing below holds it either (so that reading it reports why).
+pub fn dirs_holding(dirs: &[PathBuf], marker: &str) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for dir in dirs {
-        if dir.join("verifier.py").is_file() || !dir.is_dir() {
+        if dir.join(marker).is_file() || !dir.is_dir() {
             found.push(dir.clone());
             continue;
         }
@@ -79,7 +80,7 @@ fn environment_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
                 entries
                     .flatten()
                     .map(|e| e.path())
-                    .filter(|p| p.is_dir())
+                    .filter(|p| p.join(marker).is_file())
                     .collect()
             })
             .unwrap_or_default();

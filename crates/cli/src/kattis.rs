@@ -43,32 +43,6 @@ pub struct KattisArgs {
     cache: CacheArgs,
 }
 
-/// Each directory holding a `problem.yaml`; one without is searched one level down.
-fn package_dirs(dirs: &[PathBuf]) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for dir in dirs {
-        if dir.join("problem.yaml").is_file() || !dir.is_dir() {
-            found.push(dir.clone());
-            continue;
-        }
-        let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.join("problem.yaml").is_file())
-                    .collect()
-            })
-            .unwrap_or_default();
-        children.sort();
-        if children.is_empty() {
-            found.push(dir.clone());
-        }
-        found.extend(children);
-    }
-    found
-}
-
 /// Runs `rewardbox import kattis`. Returns whether every package was imported (and, with
 /// `--verify`, every submission got its promised verdict).
 pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow::Result<bool> {
@@ -90,7 +64,7 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
     })?;
     let mut ok = true;
     let (mut written, mut agreed, mut checked) = (0, 0, 0);
-    for dir in package_dirs(dirs) {
+    for dir in crate::import::dirs_holding(dirs, "problem.yaml") {
         let package = match read_package(&dir) {
             Ok(package) => package,
             Err(message) => {

@@ -365,6 +365,25 @@ impl Toolchains {
             .clone()
     }
 
+    /// How zig is confined while it builds what every program links (the precompiled header, the
+    /// support archive): its installation readable, `work` and zig's cache writable.
+    fn library_confinement(
+        &self,
+        zig: &Zig,
+        work: &WorkDir,
+        limits: &CompileLimits,
+    ) -> Confinement {
+        Confinement {
+            readable: vec![zig.install_dir().to_path_buf()],
+            writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
+            cpu: limits.cpu,
+            wall: limits.wall,
+            memory_bytes: limits.memory_bytes,
+            file_bytes: limits.file_bytes,
+            stderr_bytes: limits.message_bytes,
+        }
+    }
+
     /// The support archive of `language` (see [`gnu`]), built once per compiler and flags.
     fn support_path(&self, zig: &Zig, language: Language) -> PathBuf {
         let flags = Zig::flags(language).join(" ");
@@ -390,15 +409,7 @@ impl Toolchains {
         }
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
         let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
-        let confinement = Confinement {
-            readable: vec![zig.install_dir().to_path_buf()],
-            writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
-            cpu: limits.cpu,
-            wall: limits.wall,
-            memory_bytes: limits.memory_bytes,
-            file_bytes: limits.file_bytes,
-            stderr_bytes: limits.message_bytes,
-        };
+        let confinement = self.library_confinement(zig, &work, limits);
         let run = |command: std::process::Command, what: &str| -> Result<(), CompileError> {
             let finished =
                 confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
@@ -509,15 +520,7 @@ impl Toolchains {
             &self.zig_cache,
             work.path(),
         );
-        let confinement = Confinement {
-            readable: vec![zig.install_dir().to_path_buf()],
-            writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
-            cpu: limits.cpu,
-            wall: limits.wall,
-            memory_bytes: limits.memory_bytes,
-            file_bytes: limits.file_bytes,
-            stderr_bytes: limits.message_bytes,
-        };
+        let confinement = self.library_confinement(zig, &work, limits);
         let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
         if !finished.success {
             let _ = std::fs::remove_file(&temp);

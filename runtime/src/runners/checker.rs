@@ -167,10 +167,10 @@ pub fn run_checker(
     let args = command_line(invocation);
     let mounts = files.mounts();
     let io = JobIo {
-        stdin: stdin.as_bytes(),
         args: &args,
         mounts: &mounts,
         pipe,
+        ..JobIo::stdin(stdin.as_bytes())
     };
     let outcome = runners.run_with(language, source, io, limits, seed);
     InvocationOutcome {

@@ -72,9 +72,8 @@ impl PythonRunner {
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
         let io = JobIo {
-            stdin: stdin.as_bytes(),
             mounts,
-            ..JobIo::default()
+            ..JobIo::stdin(stdin.as_bytes())
         };
         self.run_with(engine, source, io, limits, seed)
     }

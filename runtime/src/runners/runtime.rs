@@ -17,11 +17,7 @@ pub trait Runtime: Send + Sync {
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let io = JobIo {
-            stdin: stdin.as_bytes(),
-            ..JobIo::default()
-        };
-        self.run_with(engine, source, io, limits, seed)
+        self.run_with(engine, source, JobIo::stdin(stdin.as_bytes()), limits, seed)
     }
 
     /// Runs `source` with what `io` gives it: standard input or a pipe, command-line arguments

@@ -53,6 +53,16 @@ pub struct JobIo<'a> {
     pub pipe: Option<&'a PipeEnd>,
 }
 
+impl<'a> JobIo<'a> {
+    /// Standard input and nothing else.
+    pub fn stdin(stdin: &'a [u8]) -> JobIo<'a> {
+        JobIo {
+            stdin,
+            ..JobIo::default()
+        }
+    }
+}
+
 /// The state of one job's store: WASI's context and resources, the memory limiter, the wall-clock
 /// deadline, and `ext`, what the layer that made the job keeps in it.
 pub struct JobState<X> {
@@ -137,16 +147,7 @@ impl<X: Send + 'static> Job<X> {
     /// A fresh store on `engine` with `limits`, `stdin` as the guest's standard input, `seed`
     /// for its random source and `ext` in its state.
     pub fn new(engine: &Engine, limits: &Limits, seed: u64, stdin: &[u8], ext: X) -> Job<X> {
-        Job::with_io(
-            engine,
-            limits,
-            seed,
-            JobIo {
-                stdin,
-                ..JobIo::default()
-            },
-            ext,
-        )
+        Job::with_io(engine, limits, seed, JobIo::stdin(stdin), ext)
     }
 
     /// A fresh store like [`Job::new`] whose guest also sees each of `mounts`: the only file
@@ -160,9 +161,8 @@ impl<X: Send + 'static> Job<X> {
         mounts: &[Mount<'_>],
     ) -> Job<X> {
         let io = JobIo {
-            stdin,
             mounts,
-            ..JobIo::default()
+            ..JobIo::stdin(stdin)
         };
         Job::with_io(engine, limits, seed, io, ext)
     }

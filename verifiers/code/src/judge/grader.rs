@@ -134,31 +134,34 @@ impl<'a> Tree<'a> {
         for items in children.values_mut() {
             items.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        // Each group's settings: its own, then its parent's (the parent first).
-        let mut settings = BTreeMap::new();
-        for group in children.keys() {
-            let mut chain = vec![group.as_str()];
-            while let Some(up) = parent(chain[chain.len() - 1]) {
-                chain.push(up);
-            }
-            let merged =
-                chain
-                    .iter()
-                    .rev()
-                    .fold(GroupSettings::default(), |inherited, g| {
-                        match spec.groups.get(*g) {
-                            Some(own) => own.inherit(&inherited),
-                            None => inherited,
-                        }
-                    });
-            settings.insert(group.clone(), merged);
-        }
+        let settings = children
+            .keys()
+            .map(|group| (group.clone(), settings(spec, group)))
+            .collect();
         Tree {
             spec,
             children,
             settings,
         }
     }
+}
+
+/// The settings of `group`: what its own `testdata.yaml` says, what it leaves out taken from its
+/// parent's, and so on up to the root.
+pub fn settings(spec: &JudgeSpec, group: &str) -> GroupSettings {
+    let mut chain = vec![group];
+    while let Some(up) = parent(chain[chain.len() - 1]) {
+        chain.push(up);
+    }
+    chain
+        .iter()
+        .rev()
+        .fold(GroupSettings::default(), |inherited, g| {
+            match spec.groups.get(*g) {
+                Some(own) => own.inherit(&inherited),
+                None => inherited,
+            }
+        })
 }
 
 /// What a case scored: the validator's score when it gave one, else the group's accept or
@@ -416,6 +419,26 @@ mod tests {
         // secret: g1 WA (min 0), g2 AC (70): accepted anyway, 70; the sample scores 0.
         assert_eq!(result.root, graded(Verdict::Accepted, 70.0));
         assert_eq!(best_score(&spec).unwrap(), 100.0);
+    }
+
+    #[test]
+    fn a_group_takes_what_its_own_settings_leave_out_from_its_ancestors() {
+        let spec = spec(json!({
+            "cases": [{"name": "secret/g1/deep/1", "input": ""}],
+            "groups": {
+                "": {"accept_score": 2, "output_validator_flags": "case_sensitive"},
+                "secret": {"output_validator_flags": "float_tolerance 1e-6"},
+                "secret/g1": {"accept_score": 5}
+            }
+        }));
+        let deep = settings(&spec, "secret/g1/deep");
+        assert_eq!(deep.accept_score, Some(5.0));
+        assert_eq!(
+            deep.output_validator_flags.unwrap(),
+            ["float_tolerance", "1e-6"]
+        );
+        assert_eq!(settings(&spec, "sample").accept_score, Some(2.0));
+        assert_eq!(settings(&spec, "").on_reject_break, None, "the format's default applies");
     }
 
     #[test]
