@@ -138,7 +138,11 @@ impl Environments {
     fn __repr__(&self) -> String {
         format!(
             "rewardbox.Environments({:?}, live_sessions={})",
-            self.inner.options().env_dir,
+            self.inner
+                .options()
+                .env_dir
+                .as_deref()
+                .unwrap_or(std::path::Path::new("")),
             self.inner.live_sessions()
         )
     }

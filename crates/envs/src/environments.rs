@@ -29,8 +29,9 @@ const SESSION_PROGRAM: &str =
 /// How [`Environments`] runs sessions.
 #[derive(Debug, Clone)]
 pub struct EnvOptions {
-    /// Where the environment files (`<FileStem>.py`) are.
-    pub env_dir: PathBuf,
+    /// Where the environment files (`<FileStem>.py`) are; none: no CodeGym environments, only
+    /// the built-in ones (REPLs, episodes).
+    pub env_dir: Option<PathBuf>,
     /// Budget of every call into a session (fuel, wall clock, output); `memory_bytes` is the
     /// session's memory limit, for its whole life.
     pub limits: Limits,
@@ -52,7 +53,16 @@ impl EnvOptions {
     /// an episode's workspace at most 64 MiB in 10,000 entries.
     pub fn new(env_dir: impl Into<PathBuf>) -> Self {
         EnvOptions {
-            env_dir: env_dir.into(),
+            env_dir: Some(env_dir.into()),
+            ..EnvOptions::without_files()
+        }
+    }
+
+    /// The defaults of [`EnvOptions::new`] without an environments directory: for Python REPLs
+    /// and episodes, which need no environment files.
+    pub fn without_files() -> Self {
+        EnvOptions {
+            env_dir: None,
             limits: Limits {
                 fuel: 2_000_000_000,
                 wall_ms: 10_000,
@@ -100,11 +110,13 @@ struct Inner {
 impl Environments {
     /// Sets up the engine and compiles (or loads from the cache) the CPython component.
     pub fn new(options: EnvOptions) -> anyhow::Result<Environments> {
-        anyhow::ensure!(
-            options.env_dir.is_dir(),
-            "the environments directory {} does not exist",
-            options.env_dir.display()
-        );
+        if let Some(dir) = &options.env_dir {
+            anyhow::ensure!(
+                dir.is_dir(),
+                "the environments directory {} does not exist",
+                dir.display()
+            );
+        }
         let engine = build_session_engine()?;
         let ticker = EpochTicker::start(&engine);
         let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
@@ -159,12 +171,7 @@ impl Environments {
             return Err(EnvError::SessionInUse(id.to_string()));
         }
         let inner = &self.inner;
-        if inner.alive.fetch_add(1, Ordering::AcqRel) >= inner.options.max_sessions {
-            inner.alive.fetch_sub(1, Ordering::AcqRel);
-            return Err(EnvError::TooManySessions {
-                limit: inner.options.max_sessions,
-            });
-        }
+        inner.take_slot()?;
         match inner.open(&parsed, &source) {
             Ok((state, observation)) => {
                 let id = match session_id {
@@ -200,6 +207,16 @@ impl Environments {
                 Err(e)
             }
         }
+    }
+
+    /// A place among the [`EnvOptions::max_sessions`] sessions alive at once, for a sandbox held
+    /// across calls outside the CodeGym session table (a REPL, an episode): given back when the
+    /// slot is dropped. Fails with [`EnvError::TooManySessions`] when none is free.
+    pub fn reserve(&self) -> Result<SessionSlot, EnvError> {
+        self.inner.take_slot()?;
+        Ok(SessionSlot {
+            owner: self.inner.clone(),
+        })
     }
 
     /// The live session `id`.
@@ -267,6 +284,23 @@ impl Environments {
         self.inner.services.runners()
     }
 
+    /// A fresh CPython instance of the sessions' engine holding `program` (a REPL's driver):
+    /// memory `limits.memory_bytes` for its life, the other limits for loading it.
+    pub(crate) fn open_live(
+        &self,
+        program: &str,
+        limits: &Limits,
+    ) -> Result<LiveCandidate, CallError> {
+        let inner = &self.inner;
+        LiveCandidate::open(
+            &inner.python,
+            inner.services.engine(),
+            program,
+            limits,
+            inner.options.seed,
+        )
+    }
+
     /// What trusted instances beside the sessions are offered (an episode's scripts).
     pub fn services(&self) -> &Arc<HostServices> {
         &self.inner.services
@@ -296,13 +330,40 @@ impl SessionTable for Inner {
     }
 }
 
+/// A place among the sessions alive at once (see [`Environments::reserve`]).
+pub struct SessionSlot {
+    owner: Arc<Inner>,
+}
+
+impl Drop for SessionSlot {
+    fn drop(&mut self) {
+        self.owner.alive.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 impl Inner {
+    /// Takes one of the `max_sessions` places, or says that none is free.
+    fn take_slot(&self) -> Result<(), EnvError> {
+        if self.alive.fetch_add(1, Ordering::AcqRel) >= self.options.max_sessions {
+            self.alive.fetch_sub(1, Ordering::AcqRel);
+            return Err(EnvError::TooManySessions {
+                limit: self.options.max_sessions,
+            });
+        }
+        Ok(())
+    }
+
     /// Environment file `stem`.py, read once.
     fn source(&self, stem: &str) -> Result<Arc<EnvFile>, EnvError> {
         if let Some(file) = self.sources.lock().expect("sources lock").get(stem) {
             return Ok(file.clone());
         }
-        let path = env_file(&self.options.env_dir, stem);
+        let Some(dir) = &self.options.env_dir else {
+            return Err(EnvError::UnknownEnvironment(format!(
+                "no environment {stem:?}: no environments directory is set (--env-dir DIR)"
+            )));
+        };
+        let path = env_file(dir, stem);
         // The message names the environment, never the host's path to it.
         let source = std::fs::read_to_string(&path).map_err(|e| {
             EnvError::UnknownEnvironment(format!(
@@ -398,7 +459,7 @@ fn start_failed(error: CallError) -> EnvError {
 
 /// A fresh session id: 128 bits from the operating system's random source, as 32 hex digits, so
 /// that no client can guess another's session.
-fn new_id() -> std::io::Result<String> {
+pub fn new_id() -> std::io::Result<String> {
     use std::io::Read;
     let mut bits = [0u8; 16];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut bits)?;

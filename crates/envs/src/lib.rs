@@ -3,7 +3,8 @@
 //! An [`Environments`] loads CodeGym environment files from a directory and holds [`Session`]s:
 //! each a sandboxed CPython instance (a live candidate of the runtime) that persists across
 //! steps, with a fresh fuel and wall-clock budget per step, a memory limit per session, an idle
-//! time-to-live and a cap on live sessions. The CLI (`rewardbox env check`, `rewardbox env run`),
+//! time-to-live and a cap on live sessions; a [`Repl`] is a Python interpreter held the same way,
+//! whose cells share one namespace. The CLI (`rewardbox env check`, `rewardbox env run`),
 //! the Python package and the server all use this API.
 //!
 //! ```no_run
@@ -22,11 +23,13 @@ pub mod env_str;
 pub mod environments;
 pub mod episode;
 pub mod error;
+pub mod repl;
 pub mod replay;
 pub mod session;
 pub mod value;
 
-pub use environments::{EnvOptions, Environments};
+pub use environments::{EnvOptions, Environments, SessionSlot};
 pub use episode::{Episode, EpisodeSpec, EpisodeStep, EpisodeVerdict};
 pub use error::EnvError;
+pub use repl::{CellOutcome, Repl};
 pub use session::{Session, StepResult};
