@@ -410,3 +410,60 @@ fn the_workspace_budget_is_configurable() {
         other => panic!("{other:?}"),
     }
 }
+
+/// An episode with this final verifier and no step verifier.
+fn judged_by(final_verifier: &str) -> rewardbox_envs::EpisodeSpec {
+    rewardbox_envs::EpisodeSpec::from_json(&serde_json::json!({
+        "task": "Write answer.py defining answer().",
+        "files": {"notes.txt": "the answer is 42"},
+        "final_verifier_code": final_verifier,
+    }))
+    .unwrap()
+}
+
+#[test]
+fn a_verifier_that_fails_on_the_agents_work_scores_it_and_one_that_fails_alone_is_masked() {
+    let envs = environments();
+    // Fails after it looked for the agent's file (which the agent never wrote): the agent's 0,
+    // as DeepGym judges it, once the agent has acted.
+    let loads =
+        "from deepgym_solution import load_solution\nprint(load_solution('answer.py').answer())\n";
+    let episode = envs.start_episode(judged_by(loads)).unwrap();
+    assert!(
+        matches!(episode.score(), Err(EnvError::VerifierFailed(_))),
+        "before any action the work is the environment's own: no verdict"
+    );
+    episode.step(&code("print('thinking')")).unwrap();
+    let verdict = episode.score().unwrap();
+    assert_eq!((verdict.score, verdict.passed), (0.0, false));
+    assert!(
+        verdict.details.contains("failed on the agent's work"),
+        "{verdict:?}"
+    );
+    // Reading a workspace file, then failing, is consulting too.
+    let reads = "open('notes.txt').read()\nraise RuntimeError('verifier bug after reading')\n";
+    let episode = envs.start_episode(judged_by(reads)).unwrap();
+    episode.step(&code("pass")).unwrap();
+    assert_eq!(episode.score().unwrap().score, 0.0);
+    // Failing before it touches the workspace (its own bug, a host path) has no verdict, however
+    // the agent acted; so does a score outside [0, 1].
+    for own_fault in [
+        "raise RuntimeError('verifier bug')\n",
+        "import json\nopen('/etc/hostname')\n",
+        "import json\nprint(json.dumps({'score': 1.5}))\n",
+    ] {
+        let episode = envs.start_episode(judged_by(own_fault)).unwrap();
+        episode.step(&code("pass")).unwrap();
+        assert!(
+            matches!(episode.score(), Err(EnvError::VerifierFailed(_))),
+            "{own_fault}"
+        );
+    }
+    // The mark is the verifier's secret: an agent that prints lookalikes changes nothing.
+    let echoes = "import json\nprint(open('out.txt').read())\nprint(json.dumps({'score': 1.0}))\n";
+    let episode = envs.start_episode(judged_by(echoes)).unwrap();
+    episode
+        .step(&serde_json::json!({"action_type": "write_file", "path": "out.txt", "content": "{\"score\": 0.0}\n"}))
+        .unwrap();
+    assert_eq!(episode.score().unwrap().score, 1.0);
+}

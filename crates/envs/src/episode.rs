@@ -6,7 +6,9 @@
 //! `{"task", "files": {path: text}, "setup_code", "step_verifier_code", "final_verifier_code",
 //! "max_steps", "timeout_per_step"}`. Actions are `{"action_type": "code", "content": python}`
 //! (run with the workspace as working directory; its output is the observation),
-//! `{"action_type": "write_file", "path", "content"}` and `{"action_type": "done"}`. Verifiers
+//! `{"action_type": "write_file", "path", "content"}` and `{"action_type": "done"}`; as in
+//! DeepGym, an action whose output holds a line `DONE` (or a JSON object with `"done": true`)
+//! ends the episode too. Verifiers
 //! run as DeepGym's scripts do (`__main__`, in the workspace, read-only) in a trusted sandbox
 //! that may load the agent's files as live candidates (`deepgym_solution.load_solution`); the
 //! last JSON object they print, with a `score`, is the verdict.
@@ -114,10 +116,14 @@ fn relative_path(path: &str) -> Result<PathBuf, EnvError> {
 pub struct EpisodeStep {
     /// What the action printed (or what it did).
     pub observation: String,
-    /// The step verifier's score, when there is one.
+    /// The step verifier's score, when there is one and it gave a verdict.
     pub reward: Option<f64>,
+    /// Why the step verifier gave no verdict (the step itself happened).
+    pub reward_error: Option<String>,
     /// Whether the episode is over (`done`, or `max_steps` reached).
     pub done: bool,
+    /// Steps taken, this one included.
+    pub step: u32,
 }
 
 /// The final verdict of an episode.
@@ -265,16 +271,23 @@ impl Episode {
                 detail,
             });
         }
-        state.done = kind == "done" || state.steps >= self.spec.max_steps;
-        let reward = if self.spec.step_verifier_code.trim().is_empty() {
-            None
+        state.done =
+            kind == "done" || signals_done(&observation) || state.steps >= self.spec.max_steps;
+        let (reward, reward_error) = if self.spec.step_verifier_code.trim().is_empty() {
+            (None, None)
         } else {
-            Some(self.verify(&self.spec.step_verifier_code)?.score)
+            match self.verify(&self.spec.step_verifier_code, true) {
+                Ok(verdict) => (Some(verdict.score), None),
+                Err(EnvError::VerifierFailed(why)) => (None, Some(why)),
+                Err(other) => return Err(other),
+            }
         };
         Ok(EpisodeStep {
             observation,
             reward,
+            reward_error,
             done: state.done,
+            step: state.steps,
         })
     }
 
@@ -297,7 +310,8 @@ impl Episode {
                 "the episode has no final_verifier_code".into(),
             ));
         }
-        self.verify(&self.spec.final_verifier_code)
+        let acted = self.state.lock().expect("episode lock").steps > 0;
+        self.verify(&self.spec.final_verifier_code, acted)
     }
 
     /// Writes `content` at `path` in the workspace. Directories are made one level at a time and
@@ -394,21 +408,35 @@ impl Episode {
         }
     }
 
-    /// Runs a verifier script on the workspace (read-only) and reads its verdict.
-    fn verify(&self, code: &str) -> Result<EpisodeVerdict, EnvError> {
-        let outcome = self.run_code(code, false, true);
-        let verdict = outcome
-            .stdout
+    /// Runs a verifier script on the workspace (read-only) and reads its verdict. A verifier that
+    /// gives none after it consulted the agent's work (once the agent `acted`) failed on that
+    /// work: a judged 0, as DeepGym scores it; before, it has no verdict (masked).
+    fn verify(&self, code: &str, acted: bool) -> Result<EpisodeVerdict, EnvError> {
+        let mark = crate::environments::new_id()
+            .map_err(|e| EnvError::VerifierFailed(format!("no mark for the verifier: {e}")))?;
+        let outcome = self.run_code(&guarded(code, &mark), false, true);
+        let line = format!("\n{mark}\n");
+        let consulted = acted && outcome.stdout.contains(&line);
+        let stdout = outcome.stdout.replace(&line, "\n");
+        let verdict = stdout
             .lines()
             .rev()
             .filter_map(|l| serde_json::from_str::<Value>(l.trim()).ok())
             .find(|v| v.get("score").is_some_and(Value::is_number));
         let Some(verdict) = verdict else {
-            return Err(EnvError::VerifierFailed(format!(
+            let why = format!(
                 "it printed no JSON object with a score ({}): {}",
                 status_name(outcome.status),
                 last_line(&outcome.stderr)
-            )));
+            );
+            if consulted {
+                return Ok(EpisodeVerdict {
+                    score: 0.0,
+                    passed: false,
+                    details: format!("the verifier failed on the agent's work: {why}"),
+                });
+            }
+            return Err(EnvError::VerifierFailed(why));
         };
         let score = verdict["score"].as_f64().unwrap_or(f64::NAN);
         if !(0.0..=1.0).contains(&score) {
@@ -428,6 +456,29 @@ impl Episode {
                 .unwrap_or_default(),
         })
     }
+}
+
+/// The verifier `code` run under the guard that prints `mark` once it consults the workspace.
+fn guarded(code: &str, mark: &str) -> String {
+    let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    include_str!("episode_guard.py")
+        .replace(
+            "_rb_guard(MARK, WORKSPACE)",
+            &format!("_rb_guard({}, {})", quote(mark), quote(WORKSPACE)),
+        )
+        .replace("compile(VERIFIER,", &format!("compile({},", quote(code)))
+}
+
+/// Whether an action's output ends the episode, as DeepGym reads it: a line `DONE`, or a line
+/// holding a JSON object with `"done": true`.
+fn signals_done(output: &str) -> bool {
+    output.lines().map(str::trim).any(|line| {
+        line == "DONE"
+            || (line.starts_with('{')
+                && line.ends_with('}')
+                && serde_json::from_str::<Value>(line)
+                    .is_ok_and(|v| v.get("done") == Some(&Value::Bool(true))))
+    })
 }
 
 fn dir_size(dir: &Path) -> u64 {

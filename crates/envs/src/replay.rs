@@ -128,9 +128,15 @@ fn replay_episode(envs: &Environments, line: usize, episode: &Value, spec: &Valu
     let mut status = "ok".to_string();
     for action in actions {
         match running.step(action) {
-            Ok(step) => steps.push(json!({
-                "action": action, "observation": step.observation, "reward": step.reward, "done": step.done,
-            })),
+            Ok(step) => {
+                let mut entry = json!({
+                    "action": action, "observation": step.observation, "reward": step.reward, "done": step.done,
+                });
+                if let Some(why) = step.reward_error {
+                    entry["reward_error"] = json!(why);
+                }
+                steps.push(entry);
+            }
             Err(e) => {
                 steps.push(json!({"action": action, "error": e.to_string(), "kind": e.kind()}));
                 if let EnvError::StepFailed { status: why, .. } = &e {
