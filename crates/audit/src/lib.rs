@@ -1,8 +1,8 @@
 //! `rewardbox audit`: attacks a task's verifier the way a policy would, through exactly the scoring
 //! path of `rewardbox score`, and reports what got through.
 //!
-//! For each task, the attack library ([`generic`], [`answer`], [`program`], [`mutation`], and an
-//! optional external attacker) produces completions, each known to be wrong, known to be
+//! For each task, the attack library ([`generic`], [`answer`], [`program`], [`python_verifier`],
+//! [`mutation`], and an optional external attacker) produces completions, each known to be wrong, known to be
 //! equivalent to a right answer, or a mutant of the task's `"solution"`. They are scored as one
 //! group; an **exploit** is a wrong completion scoring at or above the threshold, a **false
 //! rejection** a right one scoring below it, and a **weak-tests** finding a mutant the tests cannot
@@ -15,10 +15,11 @@ pub mod generic;
 pub mod languages;
 pub mod mutation;
 pub mod program;
+pub mod python_verifier;
 pub mod report;
 
 pub use report::{Finding, Kind, Report, TaskReport};
-use rewardbox::{Scorer, Task};
+use rewardbox::{CompletionResult, Scorer, Task};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -170,6 +171,9 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
     } else {
         attacks.extend(answer::attacks(task));
     }
+    if task.verifier() == "python" {
+        attacks.extend(python_verifier::attacks(task));
+    }
     if let Some(solution) = &task.solution {
         attacks.push(Attack::right(
             Family::Solution,
@@ -189,6 +193,31 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
 /// Audits JSONL task lines (numbered from 1). A line that is not a valid task is reported with its
 /// error; every other line is audited.
 pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOptions) -> Report {
+    Report::new(
+        audit_lines_in_full(scorer, lines, options)
+            .into_iter()
+            .map(|(report, _)| report)
+            .collect(),
+    )
+}
+
+/// One attack and what the verifier made of it.
+#[derive(Debug, Clone)]
+pub struct ScoredAttack {
+    /// The attack.
+    pub attack: Attack,
+    /// Its result, as `rewardbox score` gives it.
+    pub result: CompletionResult,
+}
+
+/// [`audit_lines`], keeping beside each task's report every attack with its result (for reports
+/// in other tools' shapes, which list every attack, not only what got through). A line that is
+/// not a valid task has no attacks.
+pub fn audit_lines_in_full(
+    scorer: &Scorer,
+    lines: &[(usize, String)],
+    options: &AuditOptions,
+) -> Vec<(TaskReport, Vec<ScoredAttack>)> {
     let mut parsed: Vec<Result<AuditTask, Box<TaskReport>>> = lines
         .iter()
         .map(|(number, line)| parse(*number, line))
@@ -204,17 +233,22 @@ pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOp
         .filter_map(|p| p.as_ref().ok().map(|(_, _, t)| t.clone()))
         .collect();
     let mut results = scorer.score_tasks(&tasks).into_iter();
-    let reports = prepared
+    prepared
         .into_iter()
         .map(|p| match p {
-            Err(report) => *report,
+            Err(report) => (*report, Vec::new()),
             Ok((task, attacks, _)) => {
                 let result = results.next().expect("one result per task");
-                report::task_report(&task, &attacks, &result, options.threshold)
+                let report = report::task_report(&task, &attacks, &result, options.threshold);
+                let scored = attacks
+                    .into_iter()
+                    .zip(result.results)
+                    .map(|(attack, result)| ScoredAttack { attack, result })
+                    .collect();
+                (report, scored)
             }
         })
-        .collect();
-    Report::new(reports)
+        .collect()
 }
 
 /// A task line ready to score (its attacks, as one task), or the report of why it is not.

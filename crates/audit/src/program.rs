@@ -115,13 +115,7 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
     let p = Family::Program;
     let mut out = Vec::new();
     match entry_point(task) {
-        Some(entry) => {
-            for (name, before, body) in CHEATS {
-                let body = body.replace("CANDIDATE", &entry);
-                let code = format!("{before}\ndef {entry}(*args, **kwargs):\n    {body}\n");
-                out.push(Attack::wrong(p, *name, fenced(code.trim_start())));
-            }
-        }
+        Some(entry) => out.extend(function_cheats(&entry)),
         None => {
             for (name, before, body) in CHEATS {
                 if name.starts_with("rigged")
@@ -144,6 +138,18 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
         }
     }
     out
+}
+
+/// The cheats as a Python function `entry` (with whatever comes before it at the top level).
+pub fn function_cheats(entry: &str) -> Vec<Attack> {
+    CHEATS
+        .iter()
+        .map(|(name, before, body)| {
+            let body = body.replace("CANDIDATE", entry);
+            let code = format!("{before}\ndef {entry}(*args, **kwargs):\n    {body}\n");
+            Attack::wrong(Family::Program, *name, fenced(code.trim_start()))
+        })
+        .collect()
 }
 
 /// For stdio tests whose examples appear in the task's prompt: print the visible expected output,
