@@ -4,137 +4,22 @@
 //! which the server still answers.
 
 mod common;
+mod server_harness;
+
+use server_harness::{Server, eventually, root};
 
 use rewardbox::jsonl::score_stream;
 use rewardbox::{ComponentCache, Limits, Scorer, ScorerOptions};
-use rewardbox_server::ServerOptions;
 use serde_json::{Value, json};
 use std::io::Write;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-struct Server {
-    address: SocketAddr,
-    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Server {
-    fn start(configure: impl FnOnce(&mut ServerOptions)) -> Server {
-        let mut options = ServerOptions {
-            port: 0,
-            env_dir: Some(root().join("tests/data/codegym")),
-            cache: ComponentCache::in_dir(common::test_cache_dir()),
-            threads: Some(2),
-            ..ServerOptions::default()
-        };
-        configure(&mut options);
-        let (address_tx, address_rx) = std::sync::mpsc::channel();
-        let (shutdown_tx, shutdown_rx) = tokio::sync::oneshot::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                address_tx.send(listener.local_addr().unwrap()).unwrap();
-                rewardbox_server::serve(options, listener, async {
-                    let _ = shutdown_rx.await;
-                })
-                .await
-                .unwrap();
-            });
-        });
-        let address = address_rx.recv().unwrap();
-        let server = Server {
-            address,
-            shutdown: Some(shutdown_tx),
-            thread: Some(thread),
-        };
-        let up = eventually(600, Duration::from_millis(50), || {
-            server.get("/healthz").0 == 200
-        });
-        assert!(up, "the server did not come up");
-        server
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.address)
-    }
-
-    fn agent() -> ureq::Agent {
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(120)))
-            .build()
-            .into()
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        match Self::agent().get(&self.url(path)).call() {
-            Ok(mut r) => (
-                r.status().as_u16(),
-                r.body_mut().read_to_string().unwrap_or_default(),
-            ),
-            Err(e) => (0, e.to_string()),
-        }
-    }
-
-    fn post(&self, path: &str, body: &str, headers: &[(&str, &str)]) -> (u16, String) {
-        let mut request = Self::agent().post(&self.url(path));
-        for (k, v) in headers {
-            request = request.header(*k, *v);
-        }
-        match request.send(body) {
-            Ok(mut r) => (
-                r.status().as_u16(),
-                r.body_mut().read_to_string().unwrap_or_default(),
-            ),
-            Err(e) => (0, e.to_string()),
-        }
-    }
-
-    /// The value of the counter or gauge `name` in /metrics (0 when absent).
-    fn metric(&self, name: &str) -> u64 {
-        self.get("/metrics")
-            .1
-            .lines()
-            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0)
-    }
-
-    fn json(&self, path: &str, body: Value) -> (u16, Value) {
-        let (status, text) = self.post(
-            path,
-            &body.to_string(),
-            &[("content-type", "application/json")],
-        );
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-}
 
 /// The hostile verifier's directory (for `--verifier-dir`) and the file name tasks give it.
 fn hostile_verifier() -> (PathBuf, String) {
     let path = PathBuf::from(common::hostile());
     let name = path.file_name().unwrap().to_str().unwrap().to_string();
     (path.parent().unwrap().to_path_buf(), name)
-}
-
-/// Whether `check` holds within `tries` looks, `every` apart.
-fn eventually(tries: usize, every: Duration, mut check: impl FnMut() -> bool) -> bool {
-    (0..tries).any(|_| {
-        if check() {
-            return true;
-        }
-        std::thread::sleep(every);
-        false
-    })
 }
 
 /// Writes a whole JSON POST of `body` to `path` on `socket` (its answer is not read).
@@ -148,21 +33,6 @@ fn send_json_post(socket: &mut std::net::TcpStream, path: &str, body: &str) {
             .as_bytes(),
         )
         .unwrap();
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn batch() -> String {

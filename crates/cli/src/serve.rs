@@ -15,9 +15,15 @@ pub struct ServeArgs {
     /// Port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// CodeGym environment files for the session endpoints (/start, /step, ...).
+    /// CodeGym environment files for the session endpoints (/start, /step, ...) and OpenEnv's
+    /// /openenv/codegym/<FileStem>.
     #[arg(long)]
     env_dir: Option<PathBuf>,
+    /// Serve this OpenEnv environment at the root too (/ws, /reset, /step, /state, /schema, ...),
+    /// as OpenEnv deployments expect: coding, episode, or codegym/<FileStem>. CodeGym's own
+    /// /start, /step, ... are then not served (every environment stays under /openenv/...).
+    #[arg(long, value_name = "NAME")]
+    openenv: Option<String>,
     /// Require "Authorization: Bearer <TOKEN>" on every request but /healthz
     /// [default: $REWARDBOX_TOKEN, else none]. An empty token is refused.
     #[arg(long, env = "REWARDBOX_TOKEN")]
@@ -108,6 +114,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         host: args.host,
         port: args.port,
         env_dir: args.env_dir,
+        openenv: args.openenv,
         token: args.token,
         max_body_bytes: args.max_body_mb << 20,
         max_inflight: args.max_inflight.max(1),

@@ -22,12 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 fn environments(state: &AppState) -> Result<Environments, ApiError> {
-    state.envs.clone().ok_or_else(|| {
-        ApiError::status(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "this server serves no environments: start it with --env-dir DIR",
-        )
-    })
+    state.codegym_environments()
 }
 
 fn env_error(e: EnvError) -> ApiError {

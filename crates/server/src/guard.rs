@@ -1,4 +1,4 @@
-//! Admission: the bearer token, the bound on requests in flight (429 with `Retry-After`), and the
+//! Admission: the bearer token (or DeepGym's `X-API-Key`), the bound on requests in flight (429 with `Retry-After`), and the
 //! body's deadline. A request holds its in-flight slot from admission to the last byte of its
 //! answer (a streamed JSONL answer included) or until its client goes away.
 
@@ -15,15 +15,21 @@ use std::sync::Arc;
 /// Lets a request through when it carries the token (if one is set) and a slot is free.
 pub async fn admit(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     if let Some(token) = &state.options.token {
-        let given = request
-            .headers()
+        let headers = request.headers();
+        let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
-        if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), token.as_bytes())) {
+        // DeepGym's client sends its key as X-API-Key.
+        let api_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
+        let admitted = [bearer, api_key]
+            .into_iter()
+            .flatten()
+            .any(|given| constant_time_eq(given.as_bytes(), token.as_bytes()));
+        if !admitted {
             return ApiError::status(
                 StatusCode::UNAUTHORIZED,
-                "a bearer token is required: send \"Authorization: Bearer <token>\"",
+                "a bearer token is required: send \"Authorization: Bearer <token>\" (or \"X-API-Key: <token>\")",
             )
             .into_response();
         }

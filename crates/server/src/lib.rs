@@ -16,11 +16,15 @@
 //! for, and verifier files only from a directory the operator allowed.
 
 mod codegym;
+mod deepgym;
 mod error;
 mod guard;
+mod held;
 mod listen;
 mod metrics;
+mod nemo;
 mod observe;
+mod openenv;
 pub mod options;
 mod reward;
 mod run_code;
@@ -36,29 +40,40 @@ use state::AppState;
 use std::future::Future;
 use std::sync::Arc;
 
-/// The application: every route over `state`.
-fn router(state: Arc<AppState>) -> Router {
-    let protected = Router::new()
+/// The application: every route over `state`. With a root environment (`--openenv`), its OpenEnv
+/// endpoints take the root's `/reset`, `/step` and `/state`, and CodeGym's own endpoints are not
+/// served (every CodeGym environment is still reachable over OpenEnv).
+fn router(state: Arc<AppState>, root: Option<openenv::EnvName>) -> Router {
+    let mut protected = Router::new()
         .route("/score", post(score::score))
         .route("/run_code", post(run_code::run_code))
         .route("/get_reward", post(reward::get_reward))
-        .route("/start", post(codegym::start))
-        .route("/step", post(codegym::step))
-        .route("/reset", post(codegym::reset))
-        .route("/stop", post(codegym::stop))
-        .route("/is_done", get(codegym::is_done))
-        .route("/is_success", get(codegym::is_success))
-        .route("/reward", get(codegym::reward))
-        .route("/get_attribute", get(codegym::get_attribute))
-        .route("/get_instance", get(codegym::get_instance))
-        .route("/release_instance", get(codegym::release_instance))
+        .route("/seed_session", post(nemo::seed_session))
+        .route("/verify", post(nemo::verify))
         .route("/metrics", get(observe::metrics))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            guard::admit,
-        ));
+        .merge(deepgym::routes())
+        .merge(openenv::mounted(&state));
+    protected = match root {
+        Some(name) => protected.merge(openenv::at_root(&state, name)),
+        None => protected
+            .route("/start", post(codegym::start))
+            .route("/step", post(codegym::step))
+            .route("/reset", post(codegym::reset))
+            .route("/stop", post(codegym::stop))
+            .route("/is_done", get(codegym::is_done))
+            .route("/is_success", get(codegym::is_success))
+            .route("/reward", get(codegym::reward))
+            .route("/get_attribute", get(codegym::get_attribute))
+            .route("/get_instance", get(codegym::get_instance))
+            .route("/release_instance", get(codegym::release_instance)),
+    };
+    let protected = protected.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        guard::admit,
+    ));
     Router::new()
         .route("/healthz", get(observe::healthz))
+        .merge(openenv::health())
         .merge(protected)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
@@ -79,6 +94,10 @@ pub async fn serve(
         options.token.as_ref().is_none_or(|t| !t.trim().is_empty()),
         "the token is empty: give a non-empty one, or none"
     );
+    let root = match &options.openenv {
+        Some(name) => Some(root_environment(name, options.env_dir.as_deref())?),
+        None => None,
+    };
     let state = tokio::task::spawn_blocking(move || AppState::new(options)).await??;
     state.port.store(
         listener.local_addr()?.port(),
@@ -90,8 +109,12 @@ pub async fn serve(
         let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
         loop {
             tick.tick().await;
-            if let Some(envs) = reaper.envs.clone() {
+            if let Some(envs) = reaper.environments_built().cloned() {
                 let _ = tokio::task::spawn_blocking(move || envs.reap()).await;
+            }
+            let idle = reaper.deepgym_sessions.take_idle();
+            if !idle.is_empty() {
+                let _ = tokio::task::spawn_blocking(move || drop(idle)).await;
             }
         }
     });
@@ -100,8 +123,28 @@ pub async fn serve(
         header_timeout: state.options.header_timeout,
         drain: state.options.drain,
     };
-    listen::serve_connections(listener, router(state), limits, shutdown).await;
+    listen::serve_connections(listener, router(state, root), limits, shutdown).await;
     Ok(())
+}
+
+/// The environment `--openenv` names, checked: a CodeGym one must be a file of `--env-dir`.
+fn root_environment(
+    name: &str,
+    env_dir: Option<&std::path::Path>,
+) -> anyhow::Result<openenv::EnvName> {
+    let parsed = openenv::EnvName::parse(name).map_err(|e| anyhow::anyhow!(e))?;
+    if let openenv::EnvName::CodeGym(stem) = &parsed {
+        let Some(dir) = env_dir else {
+            anyhow::bail!("--openenv {name} serves a CodeGym environment: give --env-dir DIR too");
+        };
+        let file = rewardbox_envs::environments::env_file(dir, stem);
+        anyhow::ensure!(
+            file.is_file(),
+            "--openenv {name}: there is no {} in the environments directory",
+            file.display()
+        );
+    }
+    Ok(parsed)
 }
 
 /// Binds `options.host:options.port` and serves until Ctrl-C or SIGTERM (what `rewardbox serve`

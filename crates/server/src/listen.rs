@@ -6,7 +6,6 @@
 use axum::Router;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use std::future::Future;
 use std::sync::Arc;
@@ -27,6 +26,8 @@ pub struct ConnectionLimits {
 }
 
 /// Serves `app` on `listener` within `limits` until `shutdown` completes, then drains.
+/// Connections may upgrade (OpenEnv's WebSocket sessions): an upgraded connection leaves the
+/// connection count and the drain, and is bounded by the sessions' own limits.
 pub async fn serve_connections(
     listener: TcpListener,
     app: Router,
@@ -34,7 +35,10 @@ pub async fn serve_connections(
     shutdown: impl Future<Output = ()>,
 ) {
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
-    let graceful = GracefulShutdown::new();
+    // Shutdown begins when `stopping` turns true; the drain ends when every connection task
+    // has dropped its `running` sender.
+    let (stopping, stop) = tokio::sync::watch::channel(false);
+    let (running, mut all_ended) = tokio::sync::mpsc::channel::<()>(1);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let accepted = tokio::select! {
@@ -58,13 +62,26 @@ pub async fn serve_connections(
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(limits.header_timeout)
-            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
-        let connection = graceful.watch(connection);
+            .serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()))
+            .with_upgrades();
+        let mut stop = stop.clone();
+        let running = running.clone();
         tokio::spawn(async move {
-            let _ = connection.await;
+            let mut connection = std::pin::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stop.changed() => {
+                    // The request in flight finishes; the connection then closes.
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
+                }
+            }
             drop(slot);
+            drop(running);
         });
     }
     drop(listener);
-    let _ = tokio::time::timeout(limits.drain, graceful.shutdown()).await;
+    let _ = stopping.send(true);
+    drop(running);
+    let _ = tokio::time::timeout(limits.drain, all_ended.recv()).await;
 }

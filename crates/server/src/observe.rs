@@ -32,7 +32,8 @@ pub async fn healthz() -> &'static str {
 
 /// `GET /metrics`.
 pub async fn metrics(State(state): State<Arc<AppState>>) -> Response {
-    let live = state.envs.as_ref().map_or(0, |e| e.live_sessions());
+    let live =
+        state.environments_built().map_or(0, |e| e.live_sessions()) + state.deepgym_sessions.len();
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         state.metrics.render(live),

@@ -15,6 +15,9 @@ pub struct ServerOptions {
     pub port: u16,
     /// CodeGym environment files served by the session endpoints (none: those answer 503).
     pub env_dir: Option<PathBuf>,
+    /// The OpenEnv environment served at the root (`coding`, `episode`, `codegym/<FileStem>`),
+    /// in place of CodeGym's own endpoints there; every environment stays under `/openenv/...`.
+    pub openenv: Option<String>,
     /// Bearer token every request but `/healthz` must carry.
     pub token: Option<String>,
     /// The largest request body accepted, in bytes (413 past it).
@@ -64,6 +67,7 @@ impl Default for ServerOptions {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
             env_dir: None,
+            openenv: None,
             token: None,
             max_body_bytes: 64 << 20,
             max_inflight: 256,

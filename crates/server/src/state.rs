@@ -1,19 +1,29 @@
 //! What every request shares: the scorer, the environments, the metrics, the in-flight bound.
 
+use crate::deepgym::sessions::DeepGymSession;
+use crate::error::ApiError;
+use crate::held::Held;
 use crate::metrics::Metrics;
 use crate::options::ServerOptions;
+use axum::http::StatusCode;
 use rewardbox::{Scorer, ScorerOptions, VerifierPaths};
 use rewardbox_envs::{EnvOptions, Environments};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
 
 /// The server's state, built once.
 pub struct AppState {
     pub options: ServerOptions,
     pub scorer: Scorer,
-    pub envs: Option<Environments>,
+    /// The sessions' environments: built at start with `--env-dir` (CodeGym), else on first
+    /// use by a REPL or an episode (see [`AppState::environments`]).
+    envs: OnceLock<Environments>,
     pub metrics: Metrics,
+    /// WebSocket sessions open (OpenEnv's `/ws`), at most `max_sessions`.
+    pub websockets: Arc<Semaphore>,
+    /// DeepGym's sessions (`/v1/sessions`), closed after `session_ttl` idle.
+    pub deepgym_sessions: Held<DeepGymSession>,
     pub inflight: Arc<Semaphore>,
     /// The port the server listens on (what CodeGym's `get_instance` answers).
     pub port: AtomicU16,
@@ -35,20 +45,14 @@ impl AppState {
             max_limits: Some(options.max_limits),
             max_candidate_limits: Some(options.max_limits),
         })?;
-        let envs = match &options.env_dir {
-            Some(dir) => {
-                let mut env_options = EnvOptions::new(dir);
-                env_options.limits = env_options.limits.clamp_to(&options.max_limits);
-                env_options.cache = options.cache.clone();
-                env_options.idle_ttl = options.session_ttl;
-                env_options.max_sessions = options.max_sessions;
-                env_options.seed = options.seed;
-                Some(Environments::new(env_options)?)
-            }
-            None => None,
-        };
+        let envs = OnceLock::new();
+        if options.env_dir.is_some() {
+            let _ = envs.set(Environments::new(env_options(&options))?);
+        }
         Ok(AppState {
             inflight: Arc::new(Semaphore::new(options.max_inflight)),
+            websockets: Arc::new(Semaphore::new(options.max_sessions.max(1))),
+            deepgym_sessions: Held::new(options.session_ttl),
             metrics: Metrics::default(),
             port: AtomicU16::new(options.port),
             options,
@@ -56,6 +60,48 @@ impl AppState {
             envs,
         })
     }
+
+    /// The environments, if they are built (for the reaper and the metrics).
+    pub fn environments_built(&self) -> Option<&Environments> {
+        self.envs.get()
+    }
+
+    /// The environments of `--env-dir`, for CodeGym's sessions (503 without the option).
+    pub fn codegym_environments(&self) -> Result<Environments, ApiError> {
+        match (&self.options.env_dir, self.envs.get()) {
+            (Some(_), Some(envs)) => Ok(envs.clone()),
+            _ => Err(ApiError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "this server serves no CodeGym environments: start it with --env-dir DIR",
+            )),
+        }
+    }
+
+    /// The environments for REPLs and episodes, built on first use (compiling or loading the
+    /// CPython component): call it on a blocking thread.
+    pub fn environments(&self) -> Result<Environments, String> {
+        if let Some(envs) = self.envs.get() {
+            return Ok(envs.clone());
+        }
+        let built = Environments::new(env_options(&self.options))
+            .map_err(|e| format!("the session engine did not start: {e:#}"))?;
+        // A racing first use built its own: the first one set is kept, the other dropped.
+        Ok(self.envs.get_or_init(|| built).clone())
+    }
+}
+
+/// How the server's sessions run: the operator's limits, seed, cache and session bounds.
+fn env_options(options: &ServerOptions) -> EnvOptions {
+    let mut env_options = match &options.env_dir {
+        Some(dir) => EnvOptions::new(dir),
+        None => EnvOptions::without_files(),
+    };
+    env_options.limits = env_options.limits.clamp_to(&options.max_limits);
+    env_options.cache = options.cache.clone();
+    env_options.idle_ttl = options.session_ttl;
+    env_options.max_sessions = options.max_sessions;
+    env_options.seed = options.seed;
+    env_options
 }
 
 /// [`blocking`], for work whose sandboxes end when the client hangs up: the request's future is

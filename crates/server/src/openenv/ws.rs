@@ -1,0 +1,185 @@
+//! `GET /ws`: one environment per WebSocket connection, as OpenEnv's clients expect. Frames in:
+//! `{"type": "reset", "data": {...}}`, `{"type": "step", "data": action}`, `{"type": "state"}`,
+//! `{"type": "close"}`. Frames out: `{"type": "observation", "data": {observation, reward, done,
+//! metadata?}}`, `{"type": "state", "data": {...}}`, `{"type": "error", "data": {message, code}}`
+//! with OpenEnv's codes (`INVALID_JSON`, `UNKNOWN_TYPE`, `VALIDATION_ERROR`, `EXECUTION_ERROR`;
+//! `CAPACITY_REACHED` and `FACTORY_ERROR` before the connection closes).
+//!
+//! A connection holds one of `--max-sessions` places and its environment's sandbox; one idle for
+//! `--session-ttl-s` is closed. Resets and steps run on blocking threads, one at a time per
+//! connection.
+
+use super::Target;
+use super::env::{EnvSession, OpenEnvError, Reply};
+use crate::state::AppState;
+use axum::extract::State;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::response::Response;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// `GET /ws`: upgrades to a session of the route's environment.
+pub async fn connect(
+    State(app): State<Arc<AppState>>,
+    Target(family): Target,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let max = app.options.max_body_bytes;
+    upgrade
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| serve(app, family, socket))
+}
+
+fn error_frame(data: Value) -> Message {
+    Message::Text(json!({"type": "error", "data": data}).to_string().into())
+}
+
+fn observation_frame(reply: &Reply) -> Message {
+    Message::Text(
+        json!({"type": "observation", "data": reply.to_json()})
+            .to_string()
+            .into(),
+    )
+}
+
+async fn serve(app: Arc<AppState>, family: Arc<dyn super::env::Family>, mut socket: WebSocket) {
+    let max = app.options.max_sessions;
+    let Ok(_place) = app.websockets.clone().try_acquire_owned() else {
+        let refused = OpenEnvError::Capacity { active: max, max };
+        let _ = socket.send(error_frame(refused.frame_data())).await;
+        let _ = socket.send(Message::Close(None)).await;
+        return;
+    };
+    let opened = tokio::task::spawn_blocking(move || family.open()).await;
+    let session = match opened {
+        Ok(Ok(session)) => session,
+        Ok(Err(refused @ OpenEnvError::Capacity { .. })) => {
+            let _ = socket.send(error_frame(refused.frame_data())).await;
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
+        Ok(Err(failed)) => {
+            let data = json!({"message": failed.message(), "code": "FACTORY_ERROR"});
+            let _ = socket.send(error_frame(data)).await;
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
+        Err(panicked) => {
+            let data = json!({"message": format!("the environment failed to open: {panicked}"),
+                              "code": "SESSION_ERROR"});
+            let _ = socket.send(error_frame(data)).await;
+            return;
+        }
+    };
+    let idle = app.options.session_ttl;
+    let mut held = Some(session);
+    while let Some(session) = held.take() {
+        let text = match tokio::time::timeout(idle, socket.recv()).await {
+            Err(_) => {
+                let data = json!({"message": format!("the session was idle for {} s and is closed", idle.as_secs()),
+                                  "code": "SESSION_ERROR"});
+                let _ = socket.send(error_frame(data)).await;
+                held = Some(session);
+                break;
+            }
+            Ok(None | Some(Err(_))) => {
+                held = Some(session);
+                break;
+            }
+            Ok(Some(Ok(message))) => match message {
+                Message::Text(text) => text.to_string(),
+                Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+                Message::Close(_) => {
+                    held = Some(session);
+                    break;
+                }
+                Message::Ping(_) | Message::Pong(_) => {
+                    held = Some(session);
+                    continue;
+                }
+            },
+        };
+        let (reply, kept) = answer(session, &text).await;
+        held = kept;
+        // None: the client asked to close.
+        let Some(reply) = reply else { break };
+        if socket.send(reply).await.is_err() {
+            break;
+        }
+    }
+    let _ = socket.send(Message::Close(None)).await;
+    // Its sandbox is freed off the async workers.
+    if let Some(session) = held {
+        tokio::task::spawn_blocking(move || drop(session));
+    }
+}
+
+/// What to send back for one frame (none: the client closed), and the session (none: it was lost
+/// with a panicked thread).
+async fn answer(
+    mut session: Box<dyn EnvSession>,
+    text: &str,
+) -> (Option<Message>, Option<Box<dyn EnvSession>>) {
+    let frame: Value = match serde_json::from_str(text) {
+        Ok(frame) => frame,
+        Err(e) => {
+            let data = json!({"message": format!("Invalid JSON: {e}"), "code": "INVALID_JSON"});
+            return (Some(error_frame(data)), Some(session));
+        }
+    };
+    let kind = frame.get("type").and_then(Value::as_str).unwrap_or("");
+    let data = match frame.get("data") {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(data)) => Ok(data.clone()),
+        Some(_) => Err(()),
+    };
+    let invalid =
+        |message: &str| error_frame(json!({"message": message, "code": "VALIDATION_ERROR"}));
+    match kind {
+        "reset" | "step" => {
+            let Ok(data) = data else {
+                return (
+                    Some(invalid("Invalid message: \"data\" must be an object")),
+                    Some(session),
+                );
+            };
+            if kind == "step" && frame.get("data").is_none_or(Value::is_null) {
+                return (
+                    Some(invalid(
+                        "Invalid message: a step needs \"data\", the action",
+                    )),
+                    Some(session),
+                );
+            }
+            let step = kind == "step";
+            let done = tokio::task::spawn_blocking(move || {
+                let reply = if step {
+                    session.step(&data, None)
+                } else {
+                    session.reset(&data)
+                };
+                (reply, session)
+            })
+            .await;
+            match done {
+                Ok((Ok(reply), session)) => (Some(observation_frame(&reply)), Some(session)),
+                Ok((Err(error), session)) => (Some(error_frame(error.frame_data())), Some(session)),
+                Err(panicked) => {
+                    let data = json!({"message": format!("the environment failed: {panicked}"),
+                                      "code": "SESSION_ERROR"});
+                    (Some(error_frame(data)), None)
+                }
+            }
+        }
+        "state" => {
+            let state = json!({"type": "state", "data": session.state()});
+            (Some(Message::Text(state.to_string().into())), Some(session))
+        }
+        "close" => (None, Some(session)),
+        other => {
+            let data = json!({"message": format!("Unknown message type: {other}"), "code": "UNKNOWN_TYPE"});
+            (Some(error_frame(data)), Some(session))
+        }
+    }
+}
