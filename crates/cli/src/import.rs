@@ -46,7 +46,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     };
     let mut ok = true;
     let mut written = 0;
-    for dir in dirs_holding(&args.dirs, "verifier.py") {
+    for dir in crate::folders::dirs_holding(&args.dirs, "verifier.py") {
         match args.format {
             Format::Kattis => unreachable!("imported above"),
             Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
@@ -64,31 +64,4 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     out.flush()?;
     eprintln!("rewardbox: wrote {written} tasks");
     Ok(ok)
-}
-
-/// Each of `dirs` that holds `marker` (a file); one that does not is searched one level down, and
-/// kept itself when nothing below holds it either (so that reading it reports why).
-pub fn dirs_holding(dirs: &[PathBuf], marker: &str) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    for dir in dirs {
-        if dir.join(marker).is_file() || !dir.is_dir() {
-            found.push(dir.clone());
-            continue;
-        }
-        let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.join(marker).is_file())
-                    .collect()
-            })
-            .unwrap_or_default();
-        children.sort();
-        if children.is_empty() {
-            found.push(dir.clone());
-        }
-        found.extend(children);
-    }
-    found
 }

@@ -64,7 +64,7 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
     })?;
     let mut ok = true;
     let (mut written, mut agreed, mut checked) = (0, 0, 0);
-    for dir in crate::import::dirs_holding(dirs, "problem.yaml") {
+    for dir in crate::folders::dirs_holding(dirs, "problem.yaml") {
         let package = match read_package(&dir) {
             Ok(package) => package,
             Err(message) => {

@@ -5,6 +5,7 @@
 mod audit;
 mod env;
 mod eval;
+mod folders;
 mod import;
 mod kattis;
 mod score;

@@ -20,7 +20,7 @@
 
 use crate::environments::Environments;
 use crate::error::EnvError;
-use crate::session::status_name;
+use crate::session::{last_line, status_name};
 use rewardbox::Limits;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
 use rewardbox::runners::python::program_in;
@@ -493,15 +493,6 @@ fn dir_size(dir: &Path) -> u64 {
             _ => 0,
         })
         .sum()
-}
-
-fn last_line(text: &str) -> String {
-    text.lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim()
-        .to_string()
 }
 
 /// The host failed at something on `what` (a path in the workspace, as the request named it;

@@ -225,7 +225,8 @@ pub fn status_name(status: RunStatus) -> &'static str {
     }
 }
 
-fn last_line(text: &str) -> String {
+/// The last line of `text` that is not blank, trimmed and cut to 500 characters: why a run ended.
+pub(crate) fn last_line(text: &str) -> String {
     text.lines()
         .rev()
         .find(|l| !l.trim().is_empty())

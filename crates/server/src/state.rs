@@ -1,6 +1,6 @@
 //! What every request shares: the scorer, the environments, the metrics, the in-flight bound.
 
-use crate::deepgym::sessions::DeepGymSession;
+use crate::deepgym::session::DeepGymSession;
 use crate::error::ApiError;
 use crate::held::Held;
 use crate::metrics::Metrics;

@@ -9,6 +9,7 @@
 
 use crate::environments::{Environments, SessionSlot};
 use crate::error::EnvError;
+use crate::session::last_line;
 use rewardbox::Limits;
 use rewardbox::host::live::LiveCandidate;
 use rewardbox::runners::bindings::types::{CallError, RunOutcome, RunStatus, Target};
@@ -177,13 +178,10 @@ fn ended_cell(
 fn describe(error: &CallError) -> String {
     match error {
         CallError::Raised(raised) => format!("{}: {}", raised.type_name, raised.message),
-        CallError::Ended(outcome) => outcome
-            .stderr
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("it ended")
-            .to_string(),
+        CallError::Ended(outcome) => match last_line(&outcome.stderr) {
+            line if line.is_empty() => "it ended".into(),
+            line => line,
+        },
         CallError::Invalid(message) => message.clone(),
     }
 }

@@ -13,6 +13,7 @@
 pub mod audit;
 pub mod environment;
 pub mod run;
+pub mod session;
 pub mod sessions;
 
 use crate::state::AppState;

@@ -13,6 +13,7 @@
 //! `setup_script` and `bash` actions are refused with a message that says what to use instead.
 
 use super::environment::SANDBOX_ID;
+use super::session::DeepGymSession;
 use crate::error::{ApiError, parse_json};
 use crate::state::{AppState, blocking};
 use axum::Json;
@@ -20,16 +21,9 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use rewardbox_envs::{EnvError, Episode, EpisodeSpec, SessionSlot};
+use rewardbox_envs::{EnvError, EpisodeSpec};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-
-/// A DeepGym session: its episode, the actions it allows, and its place among the sessions.
-pub struct DeepGymSession {
-    episode: Episode,
-    allowed: Vec<String>,
-    _slot: SessionSlot,
-}
 
 /// What DeepGym's API refuses to take from a client (trusted configuration only), and why
 /// rewardbox refuses what its sandbox cannot do.
@@ -193,11 +187,7 @@ pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<R
         let first = episode.first_observation().to_string();
         let id = app
             .deepgym_sessions
-            .insert(DeepGymSession {
-                episode,
-                allowed,
-                _slot: slot,
-            })
+            .insert(DeepGymSession::new(episode, allowed, slot))
             .map_err(|e| ApiError::internal(format!("no session id: {e}")))?;
         Ok((id, first))
     })

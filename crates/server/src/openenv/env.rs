@@ -3,7 +3,27 @@
 //!
 //! Every method that may run a sandbox is blocking: the transports call them on blocking threads.
 
+use crate::error::ApiError;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// The environment family a request's route serves (set by the route's layer).
+#[derive(Clone)]
+pub struct Target(pub Arc<dyn Family>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Target {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Target, ApiError> {
+        parts
+            .extensions
+            .get::<Target>()
+            .cloned()
+            .ok_or_else(|| ApiError::internal("no environment is mounted on this route"))
+    }
+}
 
 /// An environment family: one OpenEnv server's worth (one base URL).
 pub trait Family: Send + Sync + 'static {

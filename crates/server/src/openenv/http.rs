@@ -1,8 +1,8 @@
 //! OpenEnv's HTTP endpoints of one environment: stateless `POST /reset` and `POST /step` (a fresh
 //! environment each, closed after), `GET /state`, `/metadata`, `/schema`, `/openapi.json`.
 
-use super::env::{EnvSession, Family, OpenEnvError, Reply};
-use super::{Target, openapi};
+use super::env::{EnvSession, Family, OpenEnvError, Reply, Target};
+use super::openapi;
 use crate::error::{ApiError, parse_json};
 use crate::state::{AppState, blocking};
 use axum::Json;

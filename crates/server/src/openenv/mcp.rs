@@ -3,8 +3,7 @@
 //! environment per call, as the stateless `/reset` and `/step`). Malformed requests get
 //! JSON-RPC's own errors, never an HTTP error.
 
-use super::Target;
-use super::env::Family;
+use super::env::{Family, Target};
 use super::http::with_fresh_session;
 use axum::Json;
 use axum::body::Bytes;

@@ -20,31 +20,14 @@ pub mod ws;
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::Router;
-use axum::extract::{FromRequestParts, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
-use axum::http::request::Parts;
 use axum::middleware::{Next, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use env::Family;
+use env::{Family, Target};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The environment family a request's route serves (set by the route's layer).
-#[derive(Clone)]
-pub struct Target(pub Arc<dyn Family>);
-
-impl<S: Send + Sync> FromRequestParts<S> for Target {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Target, ApiError> {
-        parts
-            .extensions
-            .get::<Target>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("no environment is mounted on this route"))
-    }
-}
 
 /// Which environment a name given to `--openenv` (or found in a URL) stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]

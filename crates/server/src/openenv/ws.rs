@@ -9,8 +9,7 @@
 //! `--session-ttl-s` is closed. Resets and steps run on blocking threads, one at a time per
 //! connection.
 
-use super::Target;
-use super::env::{EnvSession, OpenEnvError, Reply};
+use super::env::{EnvSession, OpenEnvError, Reply, Target};
 use crate::state::AppState;
 use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
