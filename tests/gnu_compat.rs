@@ -235,3 +235,32 @@ fn assert_native(programs: &[(&str, &str, &str, &str)]) {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A program that reads a local it never set gets a value it did not set (the pattern of
+/// `-ftrivial-auto-var-init=pattern`), as it may natively, where WebAssembly's fresh locals would
+/// be 0 every time and make the bug pass. (Natively the value is whatever the stack held: the
+/// native toolchain cannot be the reference here.)
+#[test]
+fn uninitialised_locals_do_not_read_as_zero() {
+    let scorer = common::scorer();
+    let runners = scorer.runners();
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "c",
+            "#include <stdio.h>\n__attribute__((noinline)) int sum_to(int n) { int s; for (int i = 1; i <= n; i++) s += i; return s; }\nint main(void) { printf(\"%d\\n\", sum_to(10)); return 0; }",
+            "55\n",
+        ),
+        (
+            "cpp",
+            "#include <cstdio>\nint main() { int count[4]; int n = 0; if (scanf(\"%d\", &n) != 1) n = 3; for (int i = 0; i < n; i++) count[i % 4]++; printf(\"%d %d\\n\", count[0], count[3]); }",
+            "1 0\n",
+        ),
+    ];
+    for (language, source, if_zero) in cases {
+        let ours = runners.run(language, source, "", &CANDIDATE_DEFAULT, 0);
+        assert_eq!(ours.exit_code, Some(0), "{source}: {}", ours.stderr);
+        assert_ne!(&ours.stdout, if_zero, "{source}");
+        let again = runners.run(language, source, "", &CANDIDATE_DEFAULT, 0);
+        assert_eq!(ours.stdout, again.stdout, "the same every run");
+    }
+}

@@ -1,7 +1,8 @@
 //! How compiled programs end, against the native toolchain on the same programs: the exit code
 //! a program passes to `exit` or returns from `main` (0-255, as the shell reports it), and the
-//! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a division
-//! by zero 136, a Rust panic 101), with the same stdout.
+//! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a load or
+//! store through a null pointer 139, a division by zero 136, a Rust panic 101), with the same
+//! stdout.
 //!
 //! C++ exceptions (an uncaught one aborts: 134) are checked in `tests/gnu_compat.rs`.
 //!
@@ -54,6 +55,21 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
         "c",
         "wild pointer",
         "#include <stdio.h>\nint main(void) { volatile int *p = (int *)0x7ffffff0; printf(\"%d\\n\", *p); return 0; }",
+    ),
+    (
+        "c",
+        "read through a null pointer",
+        "#include <stdio.h>\n#include <stdlib.h>\nstruct node { int value; struct node *next; };\n__attribute__((noinline)) struct node *find(int n) { return n > 5 ? malloc(sizeof(struct node)) : NULL; }\nint main(void) { int n = 0; if (scanf(\"%d\", &n) != 1) n = 0; puts(\"looking\"); fflush(stdout); printf(\"%d\\n\", find(n)->value); return 0; }",
+    ),
+    (
+        "c",
+        "write through a null pointer",
+        "#include <stdio.h>\n__attribute__((noinline)) int *slot(int n) { static int cell; return n ? &cell : 0; }\nint main(void) { int n = 0; if (scanf(\"%d\", &n) != 1) n = 0; *slot(n) = 7; puts(\"stored\"); return 0; }",
+    ),
+    (
+        "cpp",
+        "member of a null pointer",
+        "#include <iostream>\nstruct Node { int val; Node *left; };\n__attribute__((noinline)) Node *child(Node *n) { return n->left; }\nint main() { Node leaf{1, nullptr}; std::cout << child(&leaf) << std::endl; std::cout << child(child(&leaf))->val << std::endl; }",
     ),
     (
         "cpp",

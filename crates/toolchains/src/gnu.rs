@@ -12,8 +12,13 @@
 //!   ...) were built without exceptions: where they would throw, they abort.
 //! - **A support archive** linked whole (zig puts libc first, and the first definition wins):
 //!   glibc's `random`/`rand` generator and `rand_r`, so
-//!   that `srand(seed)` gives the judges' sequence, and (C++) libc++'s file streams, which zig's
-//!   WASI build of libc++ leaves out (`<fstream>` is compiled with them enabled).
+//!   that `srand(seed)` gives the judges' sequence, the handler of `-fsanitize=null`'s checks
+//!   (a load or store through a null pointer faults as natively, 139), and (C++) libc++'s file
+//!   streams, which zig's WASI build of libc++ leaves out (`<fstream>` is compiled with them
+//!   enabled).
+//! - **Uninitialised locals** hold a pattern (`-ftrivial-auto-var-init=pattern`), not the zero of
+//!   WebAssembly's fresh locals: a program that reads one gets a value it did not set, as it may
+//!   natively.
 //!
 //! What still differs is listed in the README ("C and C++ as the judges compile them").
 
@@ -31,6 +36,9 @@ pub const GLIBC_RANDOM: &str = include_str!("../support/glibc_random.c");
 
 /// libc++'s file stream instantiations (C++).
 pub const FSTREAM: &str = include_str!("../support/fstream.cpp");
+
+/// What a check of `-fsanitize=null` calls: a null pointer faults as natively (C and C++).
+pub const NULL_POINTER: &str = include_str!("../support/null_pointer.c");
 
 /// The `__cpp_exception` tag (C++).
 pub const CPP_EXCEPTION_TAG: &str = include_str!("../support/cpp_exception.S");
@@ -133,7 +141,10 @@ pub const SUPPORT_LINK: &str = "whole-archive";
 /// The sources of the support archive of `language`.
 pub fn support_sources(language: Language) -> Vec<SupportSource> {
     match language {
-        Language::C => vec![SupportSource::Own("glibc_random.c", GLIBC_RANDOM)],
+        Language::C => vec![
+            SupportSource::Own("glibc_random.c", GLIBC_RANDOM),
+            SupportSource::Own("null_pointer.c", NULL_POINTER),
+        ],
         // The exception runtime first: linked whole, in this order, its definitions are seen
         // before anything pulls libc++abi's no-exception stubs of the same symbols.
         Language::Cpp => vec![
@@ -142,6 +153,7 @@ pub fn support_sources(language: Language) -> Vec<SupportSource> {
             SupportSource::Toolchain("libcxxabi/src/cxa_personality.cpp", LIBCXXABI_DEFINES),
             SupportSource::Toolchain("libunwind/src/Unwind-wasm.c", LIBUNWIND_DEFINES),
             SupportSource::Own("glibc_random.c", GLIBC_RANDOM),
+            SupportSource::Own("null_pointer.c", NULL_POINTER),
             SupportSource::Own("fstream.cpp", FSTREAM),
         ],
         _ => Vec::new(),

@@ -81,6 +81,13 @@ impl Zig {
         flags.extend(
             [
                 "-fdiagnostics-color=never",
+                // Native semantics WebAssembly does not give by itself: a load or store through a
+                // null pointer faults (the checks call the support archive's handler), and an
+                // uninitialised local holds garbage, not zero (up to 1 KiB per variable: larger
+                // arrays would cost time for every call).
+                "-fsanitize=null",
+                "-ftrivial-auto-var-init=pattern",
+                "-ftrivial-auto-var-init-max-size=1024",
                 // `clock()` and `times()`: competitive programs time themselves with them.
                 "-D_WASI_EMULATED_PROCESS_CLOCKS",
                 "-lwasi-emulated-process-clocks",
