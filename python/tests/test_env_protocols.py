@@ -110,6 +110,28 @@ def test_openenv_generic_client_drives_a_python_repl_and_compiled_languages(serv
         assert env.step({"code": "print(radius)"}).observation["stdout"] == "2\n"
 
 
+def test_openenv_session_answers_keepalive_pings_during_a_long_step(server):
+    """A step that runs longer than the client's keepalive (websockets pings every 20 s and drops a
+    connection whose pong is late; a first C++ or Rust compile can take that long) must not cost the
+    session: the server reads the socket, and so answers pings, while the step runs."""
+    from websockets.sync.client import connect
+
+    ws_url = server.replace("http://", "ws://") + "/openenv/coding/ws"
+    with connect(ws_url, ping_interval=0.1, ping_timeout=0.5) as ws:
+        ws.send(json.dumps({"type": "reset", "data": {}}))
+        assert json.loads(ws.recv(timeout=60))["type"] == "observation"
+        # Some seconds of work (time.sleep in the sandbox advances a virtual clock, not the wall's).
+        busy = "n = 0\nfor i in range(10_000_000):\n    n += i\nprint('slept')"
+        ws.send(json.dumps({"type": "step", "data": {"code": busy}}))
+        # A frame sent while the step runs is answered after it, in order.
+        ws.send(json.dumps({"type": "state"}))
+        slept = json.loads(ws.recv(timeout=60))
+        assert slept["type"] == "observation", slept
+        assert slept["data"]["observation"]["stdout"] == "slept\n"
+        state = json.loads(ws.recv(timeout=60))
+        assert state["type"] == "state" and state["data"]["step_count"] == 1
+
+
 def test_openenv_typed_coding_client_reads_the_observation_it_expects(server):
     """OpenEnv's own CodingEnv client parses `CodeObservation(**payload["observation"])` with
     pydantic models that forbid unknown fields: the observation must hold exactly its fields."""

@@ -15,6 +15,7 @@ use axum::extract::State;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde_json::{Map, Value, json};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// `GET /ws`: upgrades to a session of the route's environment.
@@ -73,37 +74,56 @@ async fn serve(app: Arc<AppState>, family: Arc<dyn super::env::Family>, mut sock
     };
     let idle = app.options.session_ttl;
     let mut held = Some(session);
+    // Frames that arrived while a step ran, answered in order after it.
+    let mut queued: VecDeque<String> = VecDeque::new();
+    let mut peer_closed = false;
     while let Some(session) = held.take() {
-        let text = match tokio::time::timeout(idle, socket.recv()).await {
-            Err(_) => {
-                let data = json!({"message": format!("the session was idle for {} s and is closed", idle.as_secs()),
-                                  "code": "SESSION_ERROR"});
-                let _ = socket.send(error_frame(data)).await;
+        let text = match queued.pop_front() {
+            Some(text) => text,
+            None if peer_closed => {
                 held = Some(session);
                 break;
             }
-            Ok(None | Some(Err(_))) => {
-                held = Some(session);
-                break;
-            }
-            Ok(Some(Ok(message))) => match message {
-                Message::Text(text) => text.to_string(),
-                Message::Binary(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                Message::Close(_) => {
+            None => match tokio::time::timeout(idle, socket.recv()).await {
+                Err(_) => {
+                    let data = json!({"message": format!("the session was idle for {} s and is closed", idle.as_secs()),
+                                      "code": "SESSION_ERROR"});
+                    let _ = socket.send(error_frame(data)).await;
                     held = Some(session);
                     break;
                 }
-                Message::Ping(_) | Message::Pong(_) => {
-                    held = Some(session);
-                    continue;
-                }
+                Ok(incoming) => match Incoming::from(incoming) {
+                    Incoming::Frame(text) => text,
+                    Incoming::Control => {
+                        held = Some(session);
+                        continue;
+                    }
+                    Incoming::Closed => {
+                        held = Some(session);
+                        break;
+                    }
+                },
             },
         };
-        let (reply, kept) = answer(session, &text).await;
+        // The socket is read while the frame is answered: a step may compile for longer than the
+        // client's keepalive allows, and its pings must still be answered (the pong goes out on
+        // the next read), or the client drops the connection in the middle of the step.
+        let answering = answer(session, &text);
+        tokio::pin!(answering);
+        let (reply, kept) = loop {
+            tokio::select! {
+                done = &mut answering => break done,
+                incoming = socket.recv(), if !peer_closed => match Incoming::from(incoming) {
+                    Incoming::Frame(text) => queued.push_back(text),
+                    Incoming::Control => {}
+                    Incoming::Closed => peer_closed = true,
+                },
+            }
+        };
         held = kept;
         // None: the client asked to close.
         let Some(reply) = reply else { break };
-        if socket.send(reply).await.is_err() {
+        if peer_closed || socket.send(reply).await.is_err() {
             break;
         }
     }
@@ -111,6 +131,29 @@ async fn serve(app: Arc<AppState>, family: Arc<dyn super::env::Family>, mut sock
     // Its sandbox is freed off the async workers.
     if let Some(session) = held {
         tokio::task::spawn_blocking(move || drop(session));
+    }
+}
+
+/// What one read of the socket brought.
+enum Incoming {
+    /// A text (or binary, read as UTF-8) frame to answer.
+    Frame(String),
+    /// A ping or pong, answered by the WebSocket layer itself.
+    Control,
+    /// The peer closed, the connection failed, or the stream ended.
+    Closed,
+}
+
+impl From<Option<Result<Message, axum::Error>>> for Incoming {
+    fn from(read: Option<Result<Message, axum::Error>>) -> Self {
+        match read {
+            Some(Ok(Message::Text(text))) => Incoming::Frame(text.to_string()),
+            Some(Ok(Message::Binary(bytes))) => {
+                Incoming::Frame(String::from_utf8_lossy(&bytes).into_owned())
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => Incoming::Control,
+            Some(Ok(Message::Close(_)) | Err(_)) | None => Incoming::Closed,
+        }
     }
 }
 
