@@ -621,3 +621,60 @@ fn sigterm_ends_the_server_despite_a_stalled_client() {
     }
     drop(stalled);
 }
+
+/// `rewardbox audit --tier5 --html`: GRPO's exploit joins the report's findings (family "tier5")
+/// and its summary, each task carries its training curve, and the HTML report plots it; the sound
+/// twin gets a curve and no Tier 5 finding.
+#[test]
+fn audit_tier5_adds_findings_curves_and_an_html_report() {
+    let dir = tempdir("audit-tier5");
+    let tasks = dir.join("tasks.jsonl");
+    let all = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/tier5/tasks.jsonl"),
+    )
+    .unwrap();
+    let regex_tasks: Vec<&str> = all.lines().filter(|l| l.contains("\"regex-")).collect();
+    assert_eq!(regex_tasks.len(), 2);
+    std::fs::write(&tasks, regex_tasks.join("\n") + "\n").unwrap();
+    let (report_path, html_path) = (dir.join("report.json"), dir.join("report.html"));
+    let run = rewardbox()
+        .args(["audit", "--quiet", "--tier5", "--tier5-steps", "30", "-o"])
+        .arg(&report_path)
+        .arg("--html")
+        .arg(&html_path)
+        .arg(&tasks)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let tier5_findings = |task: &Value| -> Vec<Value> {
+        task["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["family"] == "tier5")
+            .cloned()
+            .collect()
+    };
+    let (weak, sound) = (&report["tasks"][0], &report["tasks"][1]);
+    assert_eq!(weak["id"], "regex-anywhere");
+    let found = tier5_findings(weak);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["kind"], "exploit");
+    assert!(found[0]["completion"].as_str().unwrap().contains("42"));
+    assert_eq!(weak["tier5"]["outcome"], "exploit");
+    assert!(!weak["tier5"]["curve"].as_array().unwrap().is_empty());
+    assert!(report["summary"]["exploits_by_family"]["tier5"].as_u64() >= Some(1));
+    assert!(tier5_findings(sound).is_empty(), "{sound}");
+    assert_ne!(sound["tier5"]["outcome"], "exploit");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(
+        html.contains("regex-anywhere") && html.contains("<polyline"),
+        "{html}"
+    );
+}

@@ -103,3 +103,6 @@ class Environments:
         """How many sessions are alive."""
     def reap(self) -> int:
         """Closes sessions idle past the time-to-live; returns how many."""
+
+def advantages(rewards: list[float | None], method: str, epsilon: float) -> tuple[list[float], bool]:
+    """The advantages of one group's rewards (None: masked) and whether the group is zero-variance."""

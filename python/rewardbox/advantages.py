@@ -1,9 +1,12 @@
-"""Group-relative advantages for GRPO-style training, computed from a group's rewards."""
+"""Group-relative advantages for GRPO-style training, computed from a group's rewards (by the
+Rust runtime's one definition, which `rewardbox audit --tier5` trains with too)."""
 
 from __future__ import annotations
 
 import math
 from typing import Iterable, Mapping, Optional, Sequence, Union
+
+from . import _rewardbox
 
 #: A reward: a float, ``None`` for a masked result, or a result dict from ``Scorer``.
 Reward = Union[float, int, None, Mapping[str, object]]
@@ -64,18 +67,5 @@ def advantages(rewards: Sequence[Reward], method: str = "grpo", epsilon: float =
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     values = [_reward(r) for r in rewards]
-    masked = [v is None for v in values]
-    live = [v for v in values if v is not None]
-    n = len(live)
-    if n < 2 or max(live) == min(live):
-        return Advantages([0.0] * len(values), True, masked)
-    mean = sum(live) / n
-    if method == "grpo":
-        std = math.sqrt(sum((v - mean) ** 2 for v in live) / (n - 1))
-        out = [0.0 if v is None else (v - mean) / (std + epsilon) for v in values]
-    elif method == "dr_grpo":
-        out = [0.0 if v is None else v - mean for v in values]
-    else:
-        total = sum(live)
-        out = [0.0 if v is None else v - (total - v) / (n - 1) for v in values]
-    return Advantages(out, False, masked)
+    computed, zero_variance = _rewardbox.advantages(values, method, float(epsilon))
+    return Advantages(computed, zero_variance, [v is None for v in values])

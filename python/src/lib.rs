@@ -153,9 +153,28 @@ fn builtin_verifiers() -> Vec<&'static str> {
         .collect()
 }
 
+/// The advantages of one group's rewards (`None`: masked) by `method`: the values and whether
+/// the group is zero-variance (see `rewardbox.advantages`, which reads result dicts too).
+#[pyfunction]
+fn advantages(rewards: Vec<Option<f64>>, method: &str, epsilon: f64) -> PyResult<(Vec<f64>, bool)> {
+    use rewardbox::advantages::Method;
+    let method = Method::parse(method).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "method must be one of {}, got {method:?}",
+            Method::NAMES.join(", ")
+        ))
+    })?;
+    if rewards.iter().flatten().any(|r| r.is_nan()) {
+        return Err(PyValueError::new_err("a reward is NaN"));
+    }
+    let computed = rewardbox::advantages::advantages(&rewards, method, epsilon);
+    Ok((computed.values, computed.zero_variance))
+}
+
 #[pymodule]
 fn _rewardbox(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scorer>()?;
+    m.add_function(wrap_pyfunction!(advantages, m)?)?;
     envs::register(m)?;
     m.add_function(wrap_pyfunction!(builtin_verifiers, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

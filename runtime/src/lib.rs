@@ -26,12 +26,14 @@
 //!    runs, live candidates, Python verifiers.
 //! 4. The scorer, at the crate root: tasks ([`task`]), verifiers ([`verifier`], [`registry`],
 //!    [`builtin`]), the parallel fan-out ([`batch`]), streaming JSONL ([`jsonl`], [`input`]),
-//!    worker processes ([`workers`]), results ([`verdict`]).
+//!    worker processes ([`workers`]), results ([`verdict`]), and the group-relative
+//!    [`advantages`] trainers weight them by.
 
 pub mod host;
 pub mod runners;
 pub mod sandbox;
 
+pub mod advantages;
 pub mod batch;
 pub mod builtin;
 pub mod deepgym;

@@ -6,7 +6,6 @@
 use super::{Attack, AuditTask, Expect, Family};
 use serde_json::Value;
 use std::io::Write;
-use std::process::{Command, Stdio};
 
 /// Most completions read from the attacker per task.
 pub const MAX_ATTACKER_COMPLETIONS: usize = 256;
@@ -17,17 +16,8 @@ pub fn attacks(cmd: &str, task: &AuditTask) -> Result<Vec<Attack>, String> {
     if let Some(solution) = &task.solution {
         input["solution"] = Value::from(solution.clone());
     }
-    let mut command = Command::new("sh");
-    // The attacker ends with the audit that asked it, whatever it is doing.
-    rewardbox_lifeline::bind_to_parent(&mut command);
-    let mut child = command
-        .arg("-c")
-        .arg(cmd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
+    // It ends with the audit that started it, whatever it is doing.
+    let mut child = rewardbox_lifeline::spawn_shell(cmd)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let text = input.to_string();
     let writer = std::thread::spawn(move || {

@@ -12,6 +12,7 @@ pub mod answer;
 pub mod attacker;
 pub mod derive;
 pub mod generic;
+pub mod html;
 pub mod languages;
 pub mod mutation;
 pub mod program;
@@ -41,6 +42,8 @@ pub enum Family {
     Solution,
     /// Completions from `--attacker-cmd`.
     Attacker,
+    /// What GRPO against the verifier converged on (`--tier5`).
+    Tier5,
 }
 
 /// What an attack is known to be.

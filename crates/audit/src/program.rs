@@ -152,9 +152,9 @@ pub fn function_cheats(entry: &str) -> Vec<Attack> {
         .collect()
 }
 
-/// For stdio tests whose examples appear in the task's prompt: print the visible expected output,
-/// and hard-code the visible input/output pairs.
-fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
+/// The stdio test cases whose input and expected output both appear in the task's prompt: what a
+/// model can see of the tests.
+pub fn visible_stdio_examples(task: &AuditTask) -> Vec<(&str, &str)> {
     let Some(prompt) = ["prompt", "question", "problem"]
         .iter()
         .find_map(|f| task.text(f))
@@ -169,7 +169,7 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
     else {
         return Vec::new();
     };
-    let visible: Vec<(&str, &str)> = cases
+    cases
         .iter()
         .filter_map(|c| {
             Some((
@@ -180,7 +180,13 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
         .filter(|(i, o)| {
             !o.trim().is_empty() && prompt.contains(o.trim()) && prompt.contains(i.trim())
         })
-        .collect();
+        .collect()
+}
+
+/// For stdio tests whose examples appear in the task's prompt: print the visible expected output,
+/// and hard-code the visible input/output pairs.
+fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
+    let visible = visible_stdio_examples(task);
     let Some(&(_, first_out)) = visible.first() else {
         return Vec::new();
     };

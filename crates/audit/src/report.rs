@@ -58,6 +58,9 @@ pub struct TaskReport {
     /// Why the task could not be audited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Tier 5's training on the task (`--tier5`): what it converged to, its curve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tier5: Option<serde_json::Value>,
 }
 
 impl TaskReport {
@@ -71,6 +74,7 @@ impl TaskReport {
             findings: Vec::new(),
             mutation_score: None,
             error: Some(error),
+            tier5: None,
         }
     }
 }
@@ -137,6 +141,7 @@ pub fn task_report(
         findings,
         mutation_score: (mutants > 0).then(|| (mutants - survived) as f64 / mutants as f64),
         error: None,
+        tier5: None,
     }
 }
 

@@ -35,6 +35,27 @@ pub struct AuditArgs {
     /// No summary table on stderr.
     #[arg(short, long)]
     quiet: bool,
+    /// Tier 5: run GRPO against each verifier with a grammar policy (or --policy-cmd) and report
+    /// the exploits it converges on (findings of family "tier5"). A task may carry "holdout"
+    /// tests for the judge.
+    #[arg(long)]
+    tier5: bool,
+    /// Tier 5: most optimisation steps per task.
+    #[arg(long, default_value_t = 80)]
+    tier5_steps: usize,
+    /// Tier 5: completions per group.
+    #[arg(long, default_value_t = 16)]
+    tier5_group: usize,
+    /// Tier 5: seed of the policy's sampling.
+    #[arg(long, default_value_t = 0)]
+    tier5_seed: u64,
+    /// Tier 5: an external policy instead of the grammar, a shell command speaking Tier 5's line
+    /// protocol (README, "Tier 5").
+    #[arg(long)]
+    policy_cmd: Option<String>,
+    /// Also write the report as HTML (findings, and Tier 5's reward and judge curves).
+    #[arg(long)]
+    html: Option<PathBuf>,
 }
 
 /// Runs the audit; `Ok(false)` when `--fail-on-exploit` found an exploit.
@@ -70,7 +91,35 @@ pub fn run(args: AuditArgs) -> anyhow::Result<bool> {
         threshold: args.threshold,
         attacker_cmd: args.attacker_cmd.clone(),
     };
-    let report = audit_lines(&scorer, &lines, &options);
+    let mut report = audit_lines(&scorer, &lines, &options);
+    if args.tier5 || args.policy_cmd.is_some() {
+        anyhow::ensure!(
+            args.tier5_steps > 0 && args.tier5_group >= 2,
+            "--tier5-steps must be at least 1 and --tier5-group at least 2 (GRPO compares a group)"
+        );
+        let tier5 = rewardbox_tier5::Tier5Options {
+            steps: args.tier5_steps,
+            group: args.tier5_group,
+            seed: args.tier5_seed,
+            threshold: args.threshold,
+            policy_cmd: args.policy_cmd.clone(),
+            ..rewardbox_tier5::Tier5Options::default()
+        };
+        let trained = rewardbox_tier5::explore_lines(&scorer, &lines, &tier5);
+        let mut tasks = std::mem::take(&mut report.tasks);
+        for (task, tier5) in tasks.iter_mut().zip(&trained) {
+            if let Some(finding) = rewardbox_tier5::finding(tier5) {
+                task.findings.push(finding);
+                task.robust = false;
+            }
+            task.tier5 = Some(serde_json::to_value(tier5).context("serialising Tier 5's report")?);
+        }
+        report = rewardbox_audit::Report::new(tasks);
+    }
+    if let Some(path) = &args.html {
+        std::fs::write(path, rewardbox_audit::html::render(&report))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let json = serde_json::to_string_pretty(&report).context("serialising the report")?;
     match &args.output {
         None => writeln!(std::io::stdout().lock(), "{json}")?,

@@ -18,7 +18,7 @@
 //! with `O_CLOEXEC`, and nothing here clears it.
 
 use std::os::unix::process::CommandExt;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 /// The environment variable through which a child learns its parent's process id.
@@ -39,6 +39,21 @@ pub fn bind_to_parent(command: &mut Command) {
     unsafe {
         command.pre_exec(move || die_with(parent));
     }
+}
+
+/// Starts a user's shell command (`sh -c cmd`: an attacker, an external policy) bound to this
+/// process, its standard input and output piped to the caller, its standard error the caller's.
+pub fn spawn_shell(cmd: &str) -> Result<Child, String> {
+    let mut command = Command::new("sh");
+    bind_to_parent(&mut command);
+    command
+        .arg("-c")
+        .arg(cmd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start `{cmd}`: {e}"))
 }
 
 /// In a child being set up (`pre_exec`): asks the kernel for `SIGKILL` when the parent's
