@@ -213,15 +213,16 @@ mod tests {
         task.tier5 = Some(
             json!({"outcome": "exploit", "steps": 3, "samples": 48, "reward": 1.0,
             "judge": "strict", "completion": "41 42", "exploit_appeared_at": 1,
-            "curve": [{"step": 0, "mean_reward": 0.2, "judge_pass_rate": 0.1},
-                      {"step": 1, "mean_reward": 0.6, "judge_pass_rate": 0.0},
-                      {"step": 2, "mean_reward": 1.0, "judge_pass_rate": 0.0}]}),
+            "curve": [{"step": 0, "mean_reward": 0.2, "judge_pass_rate": 0.1, "exploit_rate": 0.1},
+                      {"step": 1, "mean_reward": 0.6, "judge_pass_rate": 0.0, "exploit_rate": 0.6},
+                      {"step": 2, "mean_reward": 1.0, "judge_pass_rate": 0.0, "exploit_rate": 1.0}]}),
         );
         let page = render(&Report::new(vec![task]));
         assert!(page.contains("t&lt;1&gt;"));
         assert!(!page.contains("<script>"));
         assert!(page.contains("&lt;script&gt;"));
-        assert_eq!(page.matches("<polyline").count(), 2);
+        // Mean reward, judge pass rate, exploit share.
+        assert_eq!(page.matches("<polyline").count(), 3);
         assert!(page.contains("stroke-dasharray"));
         assert!(page.contains("<b>1</b>exploits"));
     }
