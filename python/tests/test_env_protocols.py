@@ -42,9 +42,23 @@ def _serve(binary, cache_dir, *args):
     pytest.fail("rewardbox serve did not come up: %s" % proc.stderr.read().decode())
 
 
+def _warm_cpp(url):
+    """Compiles one C++ program through SandboxFusion's `/run_code` with no client deadline: on a
+    fresh cache the first C++ compile also builds zig's libc++ for WebAssembly, which takes minutes
+    on a busy machine, longer than OpenEnv's client waits for a message (60 s). The tests below are
+    about the protocols, not about that one-time cost."""
+    body = json.dumps({"code": "#include <iostream>\nint main() { std::cout << 1; }", "language": "cpp",
+                       "compile_timeout": 1800, "run_timeout": 10}).encode()
+    request = urllib.request.Request(url + "/run_code", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=1800) as response:
+        answer = json.loads(response.read())
+    assert answer["status"] == "Success", answer
+
+
 @pytest.fixture(scope="module")
 def server(cache_dir, rewardbox_binary):
     proc, url = _serve(rewardbox_binary, cache_dir)
+    _warm_cpp(url)
     yield url
     proc.terminate()
     proc.wait(timeout=30)
