@@ -5,7 +5,7 @@
 use super::{Attack, AuditTask, Family};
 
 /// Byte ranges of the digit runs in `s`.
-fn digit_runs(s: &str) -> Vec<(usize, usize)> {
+pub fn digit_runs(s: &str) -> Vec<(usize, usize)> {
     let b = s.as_bytes();
     let mut runs = Vec::new();
     let mut i = 0;

@@ -191,23 +191,7 @@ fn variants(args: &[Value]) -> Vec<Vec<Value>> {
 
 /// Integers in `stdin` moved one at a time, then all together.
 fn stdin_variants(stdin: &str) -> Vec<String> {
-    let tokens: Vec<(usize, usize)> = {
-        let bytes = stdin.as_bytes();
-        let mut spans = Vec::new();
-        let mut i = 0;
-        while i < bytes.len() {
-            if bytes[i].is_ascii_digit() {
-                let start = i;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
-                }
-                spans.push((start, i));
-            } else {
-                i += 1;
-            }
-        }
-        spans
-    };
+    let tokens = rewardbox_audit::answer::digit_runs(stdin);
     let bump = |spans: &[(usize, usize)], by: i64| -> String {
         let mut out = String::new();
         let mut last = 0;
@@ -229,8 +213,6 @@ fn stdin_variants(stdin: &str) -> Vec<String> {
     out
 }
 
-/// The task's tests with inputs near its own, expected outputs from its solution (Python only);
-/// the number of inputs added.
 /// Differential tests the task's own solution passes, through the judge's path: generated inputs
 /// on which the solution runs out of the task's budget, or answers differently when it runs as
 /// a candidate, would reject right programs. The first 16 generated inputs, else the first 8,
@@ -259,6 +241,8 @@ fn calibrated_differential(
     None
 }
 
+/// The task's tests with at most `most` inputs near its own, expected outputs from its solution
+/// (Python only); the number of inputs added.
 fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value, usize)> {
     let solution = crate::grammar::unfenced(task.solution.as_deref()?);
     if task

@@ -298,15 +298,15 @@ pub fn train(
         samples += group.len();
         let accepted = judged(&group);
         let live: Vec<f64> = rewards.iter().flatten().copied().collect();
-        let exploits = rewards
+        // Each completion's reward when the verifier rewards it and the judge rejects it.
+        let exploit_rewards: Vec<Option<f64>> = rewards
             .iter()
             .zip(&accepted)
-            .filter(|(r, v)| {
-                judge.is_independent()
-                    && r.is_some_and(|r| r >= options.threshold)
-                    && **v == Some(false)
+            .map(|(r, v)| {
+                r.filter(|r| judge.is_independent() && *r >= options.threshold && *v == Some(false))
             })
-            .count();
+            .collect();
+        let exploits = exploit_rewards.iter().flatten().count();
         curve.push(Point {
             step,
             mean_reward: (!live.is_empty()).then(|| live.iter().sum::<f64>() / live.len() as f64),
@@ -315,16 +315,10 @@ pub fn train(
             exploit_rate: exploits as f64 / group.len().max(1) as f64,
             masked: rewards.iter().filter(|r| r.is_none()).count(),
         });
-        if exploits > 0 {
-            appeared.get_or_insert(step);
-            for ((completion, reward), verdict) in group.iter().zip(&rewards).zip(&accepted) {
-                if let Some(reward) = *reward
-                    && reward >= options.threshold
-                    && *verdict == Some(false)
-                    && sampled
-                        .as_ref()
-                        .is_none_or(|s: &SampledExploit| reward > s.reward)
-                {
+        for (completion, reward) in group.iter().zip(&exploit_rewards) {
+            if let Some(reward) = *reward {
+                appeared.get_or_insert(step);
+                if sampled.as_ref().is_none_or(|s| reward > s.reward) {
                     sampled = Some(SampledExploit {
                         completion: completion.clone(),
                         reward,
