@@ -383,7 +383,12 @@ fn native_command(language: Language, source: &str, name: &str) -> Option<Vec<St
         }
         Language::C => compile("gcc", &["-O2", "-lm"], "c"),
         Language::Cpp => compile("g++", &["-O2", "-std=gnu++20"], "cpp"),
-        Language::Rust => compile("rustc", &["-O", "--edition=2021"], "rs"),
+        Language::RustRelease => compile("rustc", &["-O", "--edition=2021"], "rs"),
+        Language::Rust => compile(
+            "rustc",
+            &["-O", "--edition=2021", "-Coverflow-checks=on"],
+            "rs",
+        ),
     }
 }
 

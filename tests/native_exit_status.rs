@@ -1,13 +1,15 @@
 //! How compiled programs end, against the native toolchain on the same programs: the exit code
 //! a program passes to `exit` or returns from `main` (0-255, as the shell reports it), and the
 //! status of a crash (`abort()` and a failed `assert` 134, a bad memory access 139, a load or
-//! store through a null pointer 139, a division by zero 136, a Rust panic 101), with the same
-//! stdout.
+//! store through a null pointer 139, a division by zero 136, a Rust panic 101, an arithmetic
+//! overflow 101 under `rust`'s `cargo test` semantics and wrapping under `rust-release`), with
+//! the same stdout.
 //!
 //! C++ exceptions (an uncaught one aborts: 134) are checked in `tests/gnu_compat.rs`.
 //!
 //! Native programs are built with the system's `cc` / `c++` (`REWARDBOX_NATIVE_CC` /
-//! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, at `-O2` as the sandbox compiles them.
+//! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, optimised as the sandbox compiles them
+//! (`rust` with `-Coverflow-checks=on -Cdebug-assertions=on`, `rust-release` without).
 
 mod common;
 
@@ -106,6 +108,31 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
         "rust",
         "ExitCode::from(42)",
         "fn main() -> std::process::ExitCode { println!(\"i\"); std::process::ExitCode::from(42) }",
+    ),
+    (
+        "rust",
+        "usize underflow panics as in cargo test",
+        "fn main() { let v: Vec<u8> = std::hint::black_box(Vec::new()); println!(\"a\"); let last = v.len() - 1; println!(\"{last}\"); }",
+    ),
+    (
+        "rust",
+        "i32 multiplication overflow panics",
+        "fn main() { let x: i32 = std::hint::black_box(100_000); println!(\"{}\", x * x); }",
+    ),
+    (
+        "rust",
+        "debug_assert fails",
+        "fn main() { let x = std::hint::black_box(1); debug_assert!(x == 2, \"x is {x}\"); println!(\"ok\"); }",
+    ),
+    (
+        "rust-release",
+        "usize underflow wraps in a release build",
+        "fn main() { let v: Vec<u8> = std::hint::black_box(Vec::new()); let last = v.len() - 1; println!(\"{}\", last == usize::MAX); }",
+    ),
+    (
+        "rust-release",
+        "i32 multiplication wraps and debug_assert is off",
+        "fn main() { let x: i32 = std::hint::black_box(100_000); debug_assert!(x == 2); println!(\"{}\", x * x); }",
     ),
     (
         "rust",

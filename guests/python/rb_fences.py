@@ -8,6 +8,7 @@ LANGUAGE_TAGS = {
     "cpp": {"cpp", "c++", "cc", "cxx", "hpp"},
     "javascript": {"javascript", "js", "node", "nodejs", "mjs"},
     "rust": {"rust", "rs"},
+    "rust-release": {"rust-release", "rust", "rs"},
 }
 
 

@@ -62,7 +62,19 @@ pub fn compile_natively(language: &str, source: &str, dir: &std::path::Path) -> 
             std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
             &["-O2", "-w"],
         ),
-        _ => ("main.rs", "rustc".into(), &["-O", "--edition=2021"]),
+        // `cargo test`'s semantics: overflow checks and debug assertions on.
+        "rust" => (
+            "main.rs",
+            "rustc".into(),
+            &[
+                "-O",
+                "--edition=2021",
+                "-Coverflow-checks=on",
+                "-Cdebug-assertions=on",
+            ],
+        ),
+        "rust-release" => ("main.rs", "rustc".into(), &["-O", "--edition=2021"]),
+        other => panic!("no native compiler for {other}"),
     };
     let path = dir.join(file);
     std::fs::write(&path, source).unwrap();

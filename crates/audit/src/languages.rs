@@ -39,7 +39,9 @@ fn c_literal(text: &str) -> String {
 /// A program in `language` that prints `text` exactly and exits 0.
 pub fn printing(language: Language, text: &str) -> String {
     let code = match language {
-        Language::Rust => format!("fn main() {{ print!(\"{{}}\", {text:?}); }}"),
+        Language::Rust | Language::RustRelease => {
+            format!("fn main() {{ print!(\"{{}}\", {text:?}); }}")
+        }
         Language::JavaScript => {
             // JSON is a JavaScript string literal.
             let literal = serde_json::to_string(text).unwrap_or_default();
@@ -117,7 +119,7 @@ pub fn attacks(language: Language) -> Vec<Attack> {
         .iter()
         .map(|(name, c, rust, js)| {
             let code = match language {
-                Language::Rust => rust,
+                Language::Rust | Language::RustRelease => rust,
                 Language::JavaScript => js,
                 _ => c,
             };

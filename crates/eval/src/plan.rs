@@ -80,6 +80,14 @@ pub fn task_line(
             }
             task.to_string()
         }
+        Problem::HumanEvalX(problem) => {
+            let mut task = problem.task(completions);
+            task["id"] = Value::String(id.to_string());
+            if let Some(limits) = candidate_limits {
+                task["candidate_limits"] = limits.clone();
+            }
+            task.to_string()
+        }
         Problem::Task { fields, .. } => {
             let mut task = fields.clone();
             task.insert(

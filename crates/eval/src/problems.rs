@@ -19,6 +19,9 @@ pub enum Problem {
         /// The function under test.
         entry_point: String,
     },
+    /// A HumanEval-X problem (C++, Rust): the program is the prompt followed by the completion,
+    /// checked by the benchmark's own test code.
+    HumanEvalX(Box<rewardbox_humanevalx::Problem>),
     /// A rewardbox task: its fields, less `completions`, which the samples fill in.
     Task {
         /// The task's fields.
@@ -99,6 +102,13 @@ fn parse(line: &Line) -> Result<(String, Problem), String> {
                 fields,
                 completions,
             },
+        ));
+    }
+    if rewardbox_humanevalx::is_humanevalx(object) {
+        let problem = rewardbox_humanevalx::problem(object).map_err(|e| e.to_string())?;
+        return Ok((
+            problem.task_id.clone(),
+            Problem::HumanEvalX(Box::new(problem)),
         ));
     }
     if object.contains_key("task_id") {

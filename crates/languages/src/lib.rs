@@ -13,8 +13,12 @@ pub enum Language {
     C,
     /// C++ (gnu++20), compiled by `zig c++`.
     Cpp,
-    /// Rust (edition 2021), compiled by `rustc`.
+    /// Rust (edition 2021), compiled by `rustc` as `cargo test` compiles it: optimised, with
+    /// overflow checks and debug assertions on (`0usize - 1` panics, exit 101).
     Rust,
+    /// Rust with release semantics, as contest judges compile it (`rustc -O`): arithmetic
+    /// overflow wraps, `debug_assert!` is off. A task asks for it by name (`rust-release`).
+    RustRelease,
     /// JavaScript, run by the embedded JavaScript runner (the Boa engine).
     JavaScript,
 }
@@ -58,6 +62,12 @@ const TABLE: &[Names] = &[
         fence_tags: &["rust", "rs"],
     },
     Names {
+        language: Language::RustRelease,
+        name: "rust-release",
+        aliases: &["rust (release)", "rust-o", "rustc -o"],
+        fence_tags: &["rust-release", "rust", "rs"],
+    },
+    Names {
         language: Language::JavaScript,
         name: "javascript",
         aliases: &["js", "node", "nodejs", "javascript (node.js)"],
@@ -97,11 +107,12 @@ pub const WITHOUT_RUNNER: &[&str] = &[
 
 impl Language {
     /// Every language, in the order of the table.
-    pub const ALL: [Language; 5] = [
+    pub const ALL: [Language; 6] = [
         Language::Python,
         Language::C,
         Language::Cpp,
         Language::Rust,
+        Language::RustRelease,
         Language::JavaScript,
     ];
 
@@ -158,6 +169,8 @@ mod tests {
             ("CXX", Some(Language::Cpp)),
             ("cpp17", Some(Language::Cpp)),
             ("rust", Some(Language::Rust)),
+            ("rust-release", Some(Language::RustRelease)),
+            ("Rust (release)", Some(Language::RustRelease)),
             ("javascript", Some(Language::JavaScript)),
             ("JavaScript (Node.js)", Some(Language::JavaScript)),
             ("nodejs", Some(Language::JavaScript)),

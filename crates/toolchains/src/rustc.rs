@@ -5,6 +5,7 @@
 //! through preview 2's `exit`, which carries only success or failure, so `std::process::exit(3)`
 //! ended as 1. Preview 1's `proc_exit` carries the code, and `exit_code` routes it to the host.
 
+use crate::Language;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -79,8 +80,12 @@ impl Rustc {
         paths
     }
 
-    /// The flags a program is compiled with (part of the cache key).
-    pub fn flags() -> Vec<String> {
+    /// The flags a program in `language` is compiled with (part of the cache key): optimised
+    /// as `rustc -O`, and for [`Language::Rust`] with overflow checks and debug assertions on,
+    /// as `cargo test` builds HumanEval-X's and MultiPL-E's tests (an overflow panics);
+    /// [`Language::RustRelease`] wraps on overflow as a release build does.
+    pub fn flags(language: Language) -> Vec<String> {
+        let checked = language != Language::RustRelease;
         [
             "--edition=2021",
             "--crate-type=bin",
@@ -93,6 +98,8 @@ impl Rustc {
         .map(String::from)
         .into_iter()
         .chain([
+            format!("-Coverflow-checks={}", if checked { "on" } else { "off" }),
+            format!("-Cdebug-assertions={}", if checked { "on" } else { "off" }),
             format!("--target={TARGET}"),
             format!("-Clink-arg=-zstack-size={}", crate::program::STACK_BYTES),
         ])
@@ -100,10 +107,16 @@ impl Rustc {
     }
 
     /// The command compiling `source` (a file in `work`) into `output`.
-    pub fn command(&self, source: &Path, output: &Path, work: &Path) -> Command {
+    pub fn command(
+        &self,
+        language: Language,
+        source: &Path,
+        output: &Path,
+        work: &Path,
+    ) -> Command {
         let mut command = Command::new(&self.binary);
         command
-            .args(Self::flags())
+            .args(Self::flags(language))
             .arg("-o")
             .arg(output)
             .arg(source)

@@ -148,7 +148,7 @@ impl Toolchains {
                 return Err(format!("{} is not compiled", language.name()));
             }
             Language::C | Language::Cpp => self.zig().map(|_| ()),
-            Language::Rust => self.rustc().map(|_| ()),
+            Language::Rust | Language::RustRelease => self.rustc().map(|_| ()),
         };
         found.map_err(|e| e.to_string())
     }
@@ -163,7 +163,7 @@ impl Toolchains {
             Language::C | Language::Cpp => self
                 .zig()
                 .map(|z| format!("zig {} (clang, wasi-libc, libc++)", z.version)),
-            Language::Rust => self.rustc().map(|r| r.version.clone()),
+            Language::Rust | Language::RustRelease => self.rustc().map(|r| r.version.clone()),
         }
         .map_err(|e| e.to_string())
     }
@@ -179,7 +179,9 @@ impl Toolchains {
                 )));
             }
             Language::C | Language::Cpp => (self.zig()?.version.clone(), Zig::flags(language)),
-            Language::Rust => (self.rustc()?.version.clone(), Rustc::flags()),
+            Language::Rust | Language::RustRelease => {
+                (self.rustc()?.version.clone(), Rustc::flags(language))
+            }
         };
         let flags = flags.join(" ");
         // The overlay headers and the support archive are part of what a C or C++ program is
@@ -236,7 +238,7 @@ impl Toolchains {
     /// Builds zig's C or C++ libraries into its cache once (minutes the first time on a new
     /// machine), with a generous limit, so that no program's compile limit pays for them.
     fn warm_up(&self, language: Language) -> Result<(), CompileError> {
-        if language == Language::Rust {
+        if matches!(language, Language::Rust | Language::RustRelease) {
             return Ok(());
         }
         let mut warm = self.warm.lock().unwrap_or_else(|e| e.into_inner());
@@ -619,10 +621,10 @@ impl Toolchains {
         })?;
         let output = Path::new("main.wasm");
         let (command, readable, writable) = match language {
-            Language::Rust => {
+            Language::Rust | Language::RustRelease => {
                 let rustc = self.rustc()?;
                 (
-                    rustc.command(Path::new(file), output, dir),
+                    rustc.command(language, Path::new(file), output, dir),
                     rustc.readable(),
                     vec![dir.to_path_buf()],
                 )

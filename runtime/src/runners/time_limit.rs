@@ -46,7 +46,7 @@ pub fn fuel_rate(language: Language) -> FuelRate {
         Language::Python => (1.2e10, 7.0e9),
         Language::C => (1.1e10, 2.8e9),
         Language::Cpp => (1.1e10, 7.0e8),
-        Language::Rust => (7.5e9, 3.2e9),
+        Language::Rust | Language::RustRelease => (7.5e9, 3.2e9),
         Language::JavaScript => (2.0e10, 7.0e9),
     };
     FuelRate {

@@ -165,7 +165,8 @@ pub enum GradeError {
     Failed(String),
 }
 
-fn failure_status(outcome: &Outcome) -> CaseStatus {
+/// The case status of a run that ended other than by returning normally.
+pub fn failure_status(outcome: &Outcome) -> CaseStatus {
     match outcome.status {
         RunStatus::Ok | RunStatus::ExitedNonzero => CaseStatus::ExitedNonzero,
         RunStatus::FuelExhausted => CaseStatus::FuelExhausted,
@@ -227,6 +228,9 @@ pub fn grade(
         Tests::Call { entry_point, cases } => {
             call_cases(spec, program, entry_point, cases, sandbox)
         }
+        Tests::Program(tests) => {
+            crate::program_tests::grade(&spec.language, tests, program, sandbox)
+        }
         Tests::Judge(_) => Err(GradeError::Failed(
             "judge tests are graded by the judge module".into(),
         )),
@@ -264,7 +268,13 @@ pub fn grade(
 /// The compiler's message, as much as fits a case's detail.
 pub fn compile_detail(message: &str) -> String {
     const MAX: usize = 1200;
+    // The first error, not the warnings before it (rustc and clang print those first).
     let message = message.trim();
+    let message = message
+        .match_indices("error")
+        .map(|(at, _)| at)
+        .find(|&at| at == 0 || message[..at].ends_with('\n') || message[..at].ends_with(": "))
+        .map_or(message, |at| message[at..].trim());
     let mut cut = message.len().min(MAX);
     while !message.is_char_boundary(cut) {
         cut -= 1;

@@ -14,6 +14,7 @@ pub mod default_validator;
 pub mod grade;
 pub mod harness;
 pub mod judge;
+pub mod program_tests;
 pub mod scanf_float;
 pub mod spec;
 

@@ -1,6 +1,7 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
 use crate::judge::spec::JudgeSpec;
+use crate::program_tests::{ProgramTests, entry_of_declaration};
 use guest_common::{FieldError, TaskFields};
 use languages::Language;
 use serde_json::Value;
@@ -45,6 +46,9 @@ pub enum Tests {
         /// A reference solution, which must pass the asserts (checked once per task).
         reference: Option<String>,
     },
+    /// The benchmark's own test code in the candidate's language (C++, Rust), run in a trusted
+    /// program of its own against the live candidate.
+    Program(ProgramTests),
     /// A contest problem, judged as the Kattis problem package format judges it: cases of
     /// input and answer, the default or the problem's own output validator, interactive
     /// problems, test groups and scores.
@@ -145,6 +149,10 @@ impl Spec {
                 "must be an object with \"stdio\", \"call\", \"asserts\" or \"judge\"",
             )
         })?;
+        let language = match task.get("language") {
+            None => "python".to_string(),
+            Some(v) => canonical_language(string_of(v, "language")?)?.to_string(),
+        };
         let parsed = if let Some(judge) = obj.get("judge") {
             Tests::Judge(Box::new(JudgeSpec::parse(judge)?))
         } else if let Some(stdio) = obj.get("stdio") {
@@ -239,7 +247,8 @@ impl Spec {
                     .transpose()
             };
             let entry_point = optional("entry_point")?;
-            if matches!(source, AssertSource::Check(_)) && entry_point.is_none() {
+            let compiled_test = language != "python";
+            if matches!(source, AssertSource::Check(_)) && entry_point.is_none() && !compiled_test {
                 return Err(bad(
                     "tests.entry_point",
                     "is missing (the function the asserts call as `candidate`)",
@@ -273,12 +282,46 @@ impl Spec {
             ),
             None => task.optional_non_negative("float_tolerance")?,
         };
-        let language = match task.get("language") {
-            None => "python".to_string(),
-            Some(v) => canonical_language(string_of(v, "language")?)?.to_string(),
-        };
         let callable = language == "python" || language == "javascript";
+        let parsed = match parsed {
+            Tests::Asserts {
+                source: AssertSource::Check(test),
+                entry_point,
+                ..
+            } if matches!(language.as_str(), "cpp" | "rust" | "rust-release") => {
+                let declaration = obj
+                    .get("declaration")
+                    .ok_or_else(|| {
+                        bad(
+                            "tests.declaration",
+                            format!(
+                                "is missing: {language} test code needs the declaration of the \
+                                 function it calls (everything before its body, ending with its \
+                                 opening brace, as HumanEval-X's `declaration`)"
+                            ),
+                        )
+                    })
+                    .and_then(|v| string_of(v, "tests.declaration"))?
+                    .to_string();
+                let entry_point = match entry_point {
+                    Some(entry) => entry,
+                    None => entry_of_declaration(&language, &declaration).ok_or_else(|| {
+                        bad(
+                            "tests.entry_point",
+                            "is missing, and the declaration opens no function to take it from",
+                        )
+                    })?,
+                };
+                Tests::Program(ProgramTests {
+                    test,
+                    declaration,
+                    entry_point,
+                })
+            }
+            other => other,
+        };
         match &parsed {
+            Tests::Program(_) => {}
             Tests::Stdio(_) => {}
             Tests::Judge(judge) if judge.interactive && language == "javascript" => {
                 return Err(bad(
@@ -303,8 +346,10 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has assert tests, which need a Python candidate; a {language} program \
-                         is graded on stdin/stdout or, in JavaScript, on call tests"
+                        "has assert tests, which need a Python, C++ or Rust candidate (C++ and \
+                         Rust: the benchmark's test code as a string, with \"declaration\"); a \
+                         {language} program is graded on stdin/stdout or, in JavaScript, on call \
+                         tests"
                     ),
                 ));
             }

@@ -65,7 +65,7 @@ impl Family for Coding {
                 "properties": {
                     "code": {"type": "string", "description": "The code to run"},
                     "language": {"type": "string", "default": "python",
-                                  "enum": ["python", "c", "cpp", "rust", "javascript"],
+                                  "enum": ["python", "c", "cpp", "rust", "rust-release", "javascript"],
                                   "description": "Its language (aliases such as py, c++, js are taken too); the episode's by default"},
                     "stdin": {"type": "string", "default": "", "description": "Its standard input"},
                     "timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": DEFAULT_TIMEOUT_S,

@@ -438,7 +438,11 @@ mod tests {
             ["float_tolerance", "1e-6"]
         );
         assert_eq!(settings(&spec, "sample").accept_score, Some(2.0));
-        assert_eq!(settings(&spec, "").on_reject_break, None, "the format's default applies");
+        assert_eq!(
+            settings(&spec, "").on_reject_break,
+            None,
+            "the format's default applies"
+        );
     }
 
     #[test]

@@ -1,0 +1,225 @@
+//! HumanEval-X (THUDM/CodeGeeX's multilingual HumanEval: `task_id`, `prompt`, `declaration`,
+//! `canonical_solution`, `test`) as rewardbox `code` tasks, graded as the benchmark grades them:
+//! the program is the prompt (with its declaration) followed by the completion, and it passes
+//! when the benchmark's own test code, as written, runs to its end with no failed assert. The
+//! test code runs in a trusted program of its own, calling the live candidate
+//! (`tests.asserts` with `tests.declaration`).
+//!
+//! What differs from CodeGeeX's harness, and why:
+//! - C++: the program gets the same standard headers CodeGeeX adds to every program (`<algorithm>`,
+//!   `<climits>`, ...), so that a completion using them compiles as it does there.
+//! - Rust: the declaration's `use` items of crates this toolchain does not have (`rand`,
+//!   `regex`, `md5`) are left out, so that a completion that does not use them compiles; one that
+//!   does is a compile error naming the crate. The few tests that draw random inputs with `rand`
+//!   (Rust/32, 38, 50, 53) and the canonical solutions using `regex` (Rust/91) and `md5`
+//!   (Rust/162) do not compile here: [`Unconvertible`] says so.
+//! - Rust is compiled as `cargo test` compiles it: overflow checks on.
+
+use serde_json::{Map, Value, json};
+
+/// The benchmark's languages rewardbox runs the test code of, by `task_id` prefix.
+const LANGUAGES: [(&str, &str); 2] = [("CPP", "cpp"), ("Rust", "rust")];
+
+/// Standard headers CodeGeeX's harness puts in front of every C++ program.
+const CPP_HEADERS: [&str; 9] = [
+    "stdlib.h",
+    "algorithm",
+    "math.h",
+    "stdio.h",
+    "vector",
+    "string",
+    "climits",
+    "cstring",
+    "iostream",
+];
+
+/// Crates of HumanEval-X's Rust declarations this toolchain does not have.
+const FOREIGN_CRATES: [&str; 3] = ["rand", "regex", "md5"];
+
+/// One HumanEval-X problem, ready to grade.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// `CPP/0`.
+    pub task_id: String,
+    /// rewardbox's language name (`cpp`, `rust`).
+    pub language: &'static str,
+    /// What the program starts with; the completion follows it.
+    pub program_prefix: String,
+    /// The task's `tests` object.
+    pub tests: Value,
+    /// The benchmark's canonical solution, as a completion.
+    pub canonical_solution: String,
+}
+
+/// Why a row is not a problem rewardbox can grade.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unconvertible {
+    /// A field is missing or not a string.
+    Field(String),
+    /// The language's test code is not run by rewardbox (Go, Java, JavaScript, Python rows).
+    Language(String),
+}
+
+impl std::fmt::Display for Unconvertible {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unconvertible::Field(why) => write!(f, "{why}"),
+            Unconvertible::Language(prefix) => write!(
+                f,
+                "{prefix} problems are not graded by their test code here (rewardbox runs \
+                 HumanEval-X's C++ and Rust)"
+            ),
+        }
+    }
+}
+
+/// Whether a JSON object is a HumanEval-X row: a `task_id` with a language prefix and a
+/// `declaration`.
+pub fn is_humanevalx(row: &Map<String, Value>) -> bool {
+    row.contains_key("declaration")
+        && row
+            .get("task_id")
+            .and_then(Value::as_str)
+            .is_some_and(|id| id.contains('/'))
+}
+
+/// The problem of one HumanEval-X row.
+pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
+    let text = |field: &str| -> Result<&str, Unconvertible> {
+        row.get(field)
+            .and_then(Value::as_str)
+            .ok_or_else(|| Unconvertible::Field(format!("\"{field}\" must be a string")))
+    };
+    let task_id = text("task_id")?;
+    let prefix = task_id.split('/').next().unwrap_or("");
+    let language = LANGUAGES
+        .iter()
+        .find(|(p, _)| *p == prefix)
+        .map(|(_, l)| *l)
+        .ok_or_else(|| Unconvertible::Language(prefix.to_string()))?;
+    let (prompt, declaration, test) = (text("prompt")?, text("declaration")?, text("test")?);
+    let (program_prefix, declaration) = match language {
+        "cpp" => {
+            let headers: String = CPP_HEADERS
+                .iter()
+                .filter(|h| !prompt.contains(&format!("<{h}>")))
+                .map(|h| format!("#include<{h}>\n"))
+                .collect();
+            (
+                format!("{headers}{prompt}"),
+                format!("{headers}{declaration}"),
+            )
+        }
+        _ => {
+            let declaration = without_foreign_uses(declaration);
+            (format!("{declaration}{prompt}"), declaration)
+        }
+    };
+    Ok(Problem {
+        task_id: task_id.to_string(),
+        language,
+        program_prefix,
+        tests: json!({"asserts": test, "declaration": declaration}),
+        canonical_solution: text("canonical_solution")?.to_string(),
+    })
+}
+
+impl Problem {
+    /// The rewardbox task grading `completions` (each the text after the prompt).
+    pub fn task(&self, completions: &[&str]) -> Value {
+        let programs: Vec<String> = completions
+            .iter()
+            .map(|c| format!("{}{c}", self.program_prefix))
+            .collect();
+        json!({
+            "id": self.task_id,
+            "verifier": "code",
+            "language": self.language,
+            "extract": "whole",
+            "scoring": "all",
+            "tests": self.tests,
+            "completions": programs,
+        })
+    }
+}
+
+/// `declaration` without the `use` items of [`FOREIGN_CRATES`].
+fn without_foreign_uses(declaration: &str) -> String {
+    declaration
+        .split_inclusive('\n')
+        .filter(|line| {
+            let Some(path) = line.trim().strip_prefix("use ") else {
+                return true;
+            };
+            let root: String = path
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            !FOREIGN_CRATES.contains(&root.as_str())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(text: &str) -> Map<String, Value> {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn a_cpp_row_gets_codegeex_headers_once_and_its_declaration_as_the_tests() {
+        let problem = problem(&row(r##"{"task_id": "CPP/3", "prompt": "/* doc */\n#include<stdio.h>\n#include<vector>\nusing namespace std;\nbool f(vector<int> v){\n", "declaration": "#include<stdio.h>\n#include<vector>\nusing namespace std;\n#include<algorithm>\nbool f(vector<int> v){\n", "canonical_solution": "    return v.empty();\n}\n", "test": "int main(){ assert(f({})); }"}"##)).unwrap();
+        assert_eq!(problem.language, "cpp");
+        assert_eq!(
+            problem.program_prefix.matches("#include<vector>").count(),
+            1
+        );
+        assert!(
+            problem
+                .program_prefix
+                .starts_with("#include<stdlib.h>\n#include<algorithm>\n")
+        );
+        assert!(problem.program_prefix.ends_with("bool f(vector<int> v){\n"));
+        assert_eq!(problem.tests["asserts"], "int main(){ assert(f({})); }");
+        let task = problem.task(&[problem.canonical_solution.as_str()]);
+        assert_eq!(task["language"], "cpp");
+        assert!(
+            task["completions"][0]
+                .as_str()
+                .unwrap()
+                .ends_with("    return v.empty();\n}\n")
+        );
+    }
+
+    #[test]
+    fn a_rust_row_loses_the_uses_of_crates_it_cannot_have() {
+        let problem = problem(&row(r##"{"task_id": "Rust/0", "prompt": "\n/* doc */\n", "declaration": "\nuse std::collections::HashMap;\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\n\nfn f(x: i32) -> i32{\n", "canonical_solution": "x\n}\n", "test": "#[cfg(test)]\nmod tests {}"}"##)).unwrap();
+        assert_eq!(problem.language, "rust");
+        let declaration = problem.tests["declaration"].as_str().unwrap();
+        assert!(declaration.contains("use std::collections::HashMap;"));
+        assert!(
+            !declaration.contains("rand")
+                && !declaration.contains("regex")
+                && !declaration.contains("md5")
+        );
+        assert!(problem.program_prefix.starts_with(declaration));
+    }
+
+    #[test]
+    fn other_languages_and_bad_rows_say_why() {
+        let go = problem(&row(
+            r##"{"task_id": "Go/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""}"##,
+        ));
+        assert_eq!(go, Err(Unconvertible::Language("Go".into())));
+        let missing = problem(&row(r##"{"task_id": "CPP/0", "prompt": ""}"##)).unwrap_err();
+        assert!(missing.to_string().contains("\"declaration\""), "{missing}");
+        assert!(is_humanevalx(&row(
+            r##"{"task_id": "CPP/0", "declaration": ""}"##
+        )));
+        assert!(!is_humanevalx(&row(
+            r##"{"task_id": "HumanEval/0", "prompt": ""}"##
+        )));
+    }
+}

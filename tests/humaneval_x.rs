@@ -1,0 +1,460 @@
+//! HumanEval-X's C++ and Rust problems (`tests/data/humaneval-x`, as the benchmark ships them)
+//! graded by their own test code, as written, in a trusted program calling the live candidate:
+//! on a selection of problems (every tenth, and the property checks that draw random inputs),
+//! every canonical solution passes, every `return <default>` fails, and each verdict is the one
+//! the native toolchain gives on the same program (CodeGeeX's concatenation of prompt,
+//! completion and test, compiled by g++ / `rustc --test` and run).
+//!
+//! Then what the benchmarks' own harnesses cannot promise: values of every type cross exactly
+//! (-0.0, NaN, the infinities, 64-bit and unsigned integers, maps, sets, tuples, optionals), a
+//! candidate cannot end the test run as passed (exiting, forging the wire's frames or the
+//! report), each assert is a case, and Rust overflows panic as under `cargo test`.
+
+mod common;
+
+use rewardbox::verdict::CaseStatus;
+use rewardbox::{Scorer, Task};
+use rewardbox_humanevalx::{Problem, problem};
+use serde_json::{Value, json};
+use std::io::Read;
+use std::path::Path;
+use std::process::Command;
+
+/// The problems of one language's file.
+fn problems(language: &str) -> Vec<Problem> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
+    ));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text.lines()
+        .map(|line| {
+            problem(
+                serde_json::from_str::<Value>(line)
+                    .unwrap()
+                    .as_object()
+                    .unwrap(),
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap()
+}
+
+/// Problems that cannot be graded here, each with a word of the reason reported for it: the
+/// test needs a library this host does not have, calls a function the declaration does not
+/// declare, or passes values that are not data (`dyn Any`).
+const NOT_GRADABLE_HERE: &[(&str, &str)] = &[
+    ("CPP/22", "boost/any.hpp"),
+    ("CPP/137", "boost/any.hpp"),
+    ("CPP/162", "openssl/md5.h"),
+    ("Rust/10", "make_palindrome"),
+    ("Rust/22", "dyn Any"),
+    ("Rust/38", "rand"),
+    ("Rust/50", "rand"),
+    ("Rust/53", "rand"),
+    ("Rust/137", "entry_point"),
+];
+
+/// Every tenth problem, and the ones whose test draws random inputs (a property check), less
+/// [`NOT_GRADABLE_HERE`].
+fn selection(language: &str, property_checks: &[usize]) -> Vec<(Problem, String)> {
+    let all = problems(language);
+    assert_eq!(all.len(), 164);
+    let mut picked: Vec<usize> = (0..164)
+        .step_by(10)
+        .chain(property_checks.iter().copied())
+        .filter(|&i| {
+            !NOT_GRADABLE_HERE
+                .iter()
+                .any(|(id, _)| *id == all[i].task_id)
+        })
+        .collect();
+    picked.sort_unstable();
+    picked.dedup();
+    let raw: Vec<Value> = {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
+        ));
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
+            .read_to_string(&mut text)
+            .unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    picked
+        .into_iter()
+        .map(|i| (all[i].clone(), raw[i]["test"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// `return <default>` of any return type, closing the function.
+fn default_completion(language: &str) -> &'static str {
+    match language {
+        "cpp" => "    return {};\n}\n",
+        _ => "    return Default::default();\n}\n",
+    }
+}
+
+/// Whether the program the benchmark's harness builds from `problem`, `completion` and `test`
+/// passes natively (exit status 0).
+fn passes_natively(problem: &Problem, completion: &str, test: &str, dir: &Path) -> bool {
+    let program = format!("{}{completion}\n{test}\n", problem.program_prefix);
+    let binary = dir.join("main");
+    let compiled = match problem.language {
+        "cpp" => {
+            std::fs::write(dir.join("main.cpp"), &program).unwrap();
+            Command::new(std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()))
+                .args(["-std=c++17", "-O2", "-w", "main.cpp", "-o", "main"])
+                .current_dir(dir)
+                .output()
+                .unwrap()
+        }
+        _ => {
+            // CodeGeeX adds an empty `main` and runs `cargo test`: the test harness, overflow
+            // checks on.
+            std::fs::write(dir.join("main.rs"), format!("fn main(){{}}\n{program}")).unwrap();
+            Command::new("rustc")
+                .args([
+                    "--test",
+                    "--edition=2021",
+                    "-O",
+                    "-Coverflow-checks=on",
+                    "-Awarnings",
+                    "main.rs",
+                    "-o",
+                    "main",
+                ])
+                .current_dir(dir)
+                .output()
+                .unwrap()
+        }
+    };
+    if !compiled.status.success() {
+        return false;
+    }
+    Command::new(&binary).output().unwrap().status.success()
+}
+
+fn score(scorer: &Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
+    let tasks: Vec<Task> = tasks
+        .iter()
+        .map(|t| Task::from_value(t.clone()).expect("a valid task"))
+        .collect();
+    scorer.score_tasks(&tasks)
+}
+
+fn canonical_pass_defaults_fail_as_natively(language: &str, property_checks: &[usize]) {
+    let scorer = common::scorer();
+    let selected = selection(language, property_checks);
+    let tasks: Vec<Value> = selected
+        .iter()
+        .map(|(p, _)| p.task(&[p.canonical_solution.as_str(), default_completion(language)]))
+        .collect();
+    let results = score(&scorer, &tasks);
+    let mut failures = Vec::new();
+    for ((problem, test), result) in selected.iter().zip(&results) {
+        if result.status.is_some() {
+            failures.push(format!(
+                "{}: not scored: {:?}",
+                problem.task_id, result.detail
+            ));
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let completions = [
+            problem.canonical_solution.as_str(),
+            default_completion(language),
+        ];
+        for (which, (completion, ours)) in completions.iter().zip(&result.results).enumerate() {
+            let native = passes_natively(problem, completion, test, dir.path());
+            let expected = which == 0;
+            if ours.passed != native || ours.passed != expected {
+                failures.push(format!(
+                    "{} {}: ours {} ({}), native {native}",
+                    problem.task_id,
+                    ["canonical", "default"][which],
+                    ours.passed,
+                    ours.detail
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn cpp_canonical_solutions_pass_and_defaults_fail_as_with_gpp() {
+    // CPP/32 (find_zero on random polynomials), CPP/38 and CPP/50 (decode random strings).
+    canonical_pass_defaults_fail_as_natively("cpp", &[32, 38, 50]);
+}
+
+#[test]
+fn rust_canonical_solutions_pass_and_defaults_fail_as_with_cargo_test() {
+    canonical_pass_defaults_fail_as_natively("rust", &[11, 87, 107, 149]);
+}
+
+#[test]
+fn problems_that_cannot_be_graded_here_are_reported_with_the_reason() {
+    let scorer = common::scorer();
+    let mut all = problems("cpp");
+    all.extend(problems("rust"));
+    let tasks: Vec<Value> = NOT_GRADABLE_HERE
+        .iter()
+        .map(|(id, _)| {
+            let p = all.iter().find(|p| p.task_id == *id).unwrap();
+            p.task(&[p.canonical_solution.as_str()])
+        })
+        .collect();
+    for ((id, why), result) in NOT_GRADABLE_HERE.iter().zip(score(&scorer, &tasks)) {
+        assert_eq!(result.status, Some(rewardbox::Status::InvalidTask), "{id}");
+        let detail = result.detail.unwrap_or_default();
+        assert!(detail.contains(why), "{id}: {detail}");
+    }
+    // Canonical solutions that use a crate this host does not have fail to compile, naming it.
+    let rust = problems("rust");
+    let tasks: Vec<Value> = [("Rust/91", "regex"), ("Rust/162", "md5")]
+        .iter()
+        .map(|(id, _)| {
+            let p = rust.iter().find(|p| p.task_id == *id).unwrap();
+            p.task(&[p.canonical_solution.as_str()])
+        })
+        .collect();
+    for (result, crate_name) in score(&scorer, &tasks).iter().zip(["regex", "md5"]) {
+        let r = &result.results[0];
+        assert!(!r.passed);
+        assert_eq!(r.cases[0].status, CaseStatus::CompileError);
+        assert!(
+            r.cases[0].detail.contains(crate_name),
+            "{}",
+            r.cases[0].detail
+        );
+    }
+}
+
+/// A C++ task of our own: `declaration`, `test` and the candidate's `body`.
+fn cpp_task(declaration: &str, test: &str, bodies: &[&str]) -> Value {
+    json!({
+        "id": "own", "verifier": "code", "language": "cpp", "extract": "whole",
+        "tests": {"asserts": test, "declaration": declaration},
+        "completions": bodies.iter().map(|b| format!("{declaration}{b}")).collect::<Vec<_>>(),
+    })
+}
+
+#[test]
+fn cpp_values_of_every_type_cross_exactly() {
+    let declaration = "#include<bits/stdc++.h>\nusing namespace std;\ntuple<double, float, long long, unsigned long long, map<string, vector<int>>, set<char>, optional<pair<int, string>>, bool> echo(double d, float f, long long l, unsigned long long u, map<string, vector<int>> m, set<char> s, optional<pair<int, string>> o, bool b){\n";
+    let test = r#"#include<cassert>
+int main(){
+    auto [d, f, l, u, m, s, o, b] = echo(-0.0, NAN, LLONG_MIN, ULLONG_MAX, {{"a b", {1, -2}}, {"", {}}}, {'x', '\0', 'y'}, make_pair(7, string("z\n\x1e w")), true);
+    assert(d == 0.0 && signbit(d));
+    assert(isnan(f));
+    assert(l == LLONG_MIN);
+    assert(u == ULLONG_MAX);
+    assert((m == map<string, vector<int>>{{"a b", {1, -2}}, {"", {}}}));
+    assert((s == set<char>{'\0', 'x', 'y'}));
+    assert(o && o->first == 7 && o->second == "z\n\x1e w");
+    assert(b);
+    auto [d2, f2, l2, u2, m2, s2, o2, b2] = echo(INFINITY, -INFINITY, 0, 0, {}, {}, nullopt, false);
+    assert(isinf(d2) && d2 > 0 && isinf(f2) && f2 < 0 && !o2 && !b2);
+}
+"#;
+    let echo = "    return {d, f, l, u, m, s, o, b};\n}\n";
+    let results = score(&common::scorer(), &[cpp_task(declaration, test, &[echo])]);
+    let r = &results[0].results[0];
+    assert!(r.passed, "{} {:?}", r.detail, r.cases);
+    assert_eq!(r.cases.len(), 9, "{:?}", r.cases);
+}
+
+#[test]
+fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
+    let declaration = "#include<vector>\nusing namespace std;\nint twice(int x){\n";
+    let test = "#include<assert.h>\nint main(){\n    assert(twice(1) == 2);\n    assert(twice(2) == 4);\n    for (int i = 0; i < 5; i++)\n        assert (twice(i) == i + i);\n    assert(twice(-3) == -6);\n}\n";
+    let task = cpp_task(
+        declaration,
+        test,
+        &[
+            "    return x + x;\n}\n",
+            "    return x < 0 ? x : 2 * x;\n}\n",
+        ],
+    );
+    let results = score(&common::scorer(), &[task]);
+    let right = &results[0].results[0];
+    assert!(right.passed, "{}", right.detail);
+    assert_eq!(right.cases.len(), 4);
+    let wrong = &results[0].results[1];
+    assert!(!wrong.passed);
+    let statuses: Vec<(&str, CaseStatus)> = wrong
+        .cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        vec![
+            ("line 3", CaseStatus::Passed),
+            ("line 4", CaseStatus::Passed),
+            ("line 6", CaseStatus::Passed),
+            ("line 7", CaseStatus::Wrong),
+        ]
+    );
+    assert!(
+        wrong.cases[3].detail.contains("twice(-3) == -6"),
+        "{}",
+        wrong.cases[3].detail
+    );
+}
+
+#[test]
+fn a_cpp_candidate_cannot_end_the_test_run_as_passed() {
+    let declaration = "#include<bits/stdc++.h>\nusing namespace std;\nint f(int x){\n";
+    let test =
+        "#include<assert.h>\nint main(){\n    assert(f(1) == 10);\n    assert(f(2) == 20);\n}\n";
+    let attacks = [
+        // Exits as soon as it is called, successfully.
+        "    exit(0);\n}\n",
+        // Ends the process from a static constructor before any call.
+        "}\nstruct Quit { Quit() { std::_Exit(0); } } quit;\n",
+        // Forges the report on its own stderr and the wire's answer frames on stdout.
+        "    fprintf(stderr, \"\\x1erb-case line\\x1f3 pass x\\n\\x1erb-case line\\x1f4 pass x\\n\");\n    printf(\"\\x1erb-case line\\x1f3 pass\\n\");\n    fflush(stdout);\n    return 0;\n}\n",
+        // Answers with a frame claiming a wrong kind of value.
+        "    printf(\"\\x1e\" \"R 1:x \\n\");\n    fflush(stdout);\n    return 0;\n}\n",
+        // Throws.
+        "    throw runtime_error(\"no\");\n}\n",
+        // Never returns.
+        "    for (;;) {}\n}\n",
+        // Prints noise and then the right answer: passes, as natively.
+        "    printf(\"debug %d\\n\", x);\n    return x * 10;\n}\n",
+    ];
+    let results = score(&common::scorer(), &[cpp_task(declaration, test, &attacks)]);
+    let passed: Vec<bool> = results[0].results.iter().map(|r| r.passed).collect();
+    assert_eq!(
+        passed,
+        vec![false, false, false, false, false, false, true],
+        "{:#?}",
+        results[0]
+            .results
+            .iter()
+            .map(|r| &r.detail)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// A Rust task of our own.
+fn rust_task(language: &str, declaration: &str, test: &str, bodies: &[&str]) -> Value {
+    json!({
+        "id": "own", "verifier": "code", "language": language, "extract": "whole",
+        "tests": {"asserts": test, "declaration": declaration},
+        "completions": bodies.iter().map(|b| format!("{declaration}{b}")).collect::<Vec<_>>(),
+    })
+}
+
+#[test]
+fn rust_values_of_every_type_cross_exactly() {
+    let declaration = "use std::collections::{HashMap, BTreeSet};\nfn echo(f: f64, g: f32, i: i128, u: u64, c: char, s: &str, v: &[Vec<i8>], m: HashMap<String, Option<(u8, bool)>>, b: BTreeSet<i16>) -> (f64, f32, i128, u64, char, String, Vec<Vec<i8>>, HashMap<String, Option<(u8, bool)>>, BTreeSet<i16>) {\n";
+    let test = r#"
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_echo() {
+        let m: HashMap<String, Option<(u8, bool)>> = [("a b".to_string(), Some((255, true))), ("".to_string(), None)].into_iter().collect();
+        let b: BTreeSet<i16> = [-1, 7].into_iter().collect();
+        let (f, g, i, u, c, s, v, m2, b2) = echo(-0.0, f32::NAN, i128::MIN, u64::MAX, 'é', "x\n\u{1e} y", &[vec![-128, 127], vec![]], m.clone(), b.clone());
+        assert!(f == 0.0 && f.is_sign_negative());
+        assert!(g.is_nan());
+        assert_eq!((i, u, c, s.as_str()), (i128::MIN, u64::MAX, 'é', "x\n\u{1e} y"));
+        assert_eq!(v, vec![vec![-128, 127], vec![]]);
+        assert_eq!((m2, b2), (m, b));
+        let (inf, ..) = echo(f64::INFINITY, 0.0, 0, 0, 'a', "", &[], HashMap::new(), BTreeSet::new());
+        assert_eq!(inf, f64::INFINITY);
+    }
+}
+"#;
+    let echo = "    (f, g, i, u, c, s.to_string(), v.to_vec(), m, b)\n}\n";
+    let results = score(
+        &common::scorer(),
+        &[rust_task("rust", declaration, test, &[echo])],
+    );
+    assert_eq!(results[0].status, None, "{:?}", results[0].detail);
+    let r = &results[0].results[0];
+    assert!(r.passed, "{} {:?}", r.detail, r.cases);
+    assert_eq!(r.cases[0].id, "tests::test_echo");
+}
+
+#[test]
+fn rust_overflow_panics_as_under_cargo_test_and_wraps_under_release() {
+    let declaration = "fn last_index(v: Vec<i32>) -> usize {\n";
+    let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn empty() {\n        assert_eq!(last_index(vec![]), usize::MAX);\n    }\n}\n";
+    let body = ["    v.len() - 1\n}\n"];
+    let checked = score(
+        &common::scorer(),
+        &[rust_task("rust", declaration, test, &body)],
+    );
+    let r = &checked[0].results[0];
+    assert!(
+        !r.passed,
+        "an overflow must panic as in cargo test: {}",
+        r.detail
+    );
+    assert!(
+        r.detail.contains("the candidate ended during a call"),
+        "{}",
+        r.detail
+    );
+    let release = score(
+        &common::scorer(),
+        &[rust_task("rust-release", declaration, test, &body)],
+    );
+    let r = &release[0].results[0];
+    assert!(r.passed, "release semantics wrap: {}", r.detail);
+}
+
+#[test]
+fn a_failing_rust_test_names_the_panic_and_an_exiting_candidate_fails() {
+    let declaration = "fn add(a: i32, b: i32) -> i32 {\n";
+    let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn small() {\n        assert_eq!(add(1, 2), 3);\n    }\n    #[test]\n    fn negative() {\n        assert_eq!(add(-1, -2), -3);\n    }\n}\n";
+    let bodies = [
+        "    a + b\n}\n",
+        "    (a + b).abs()\n}\n",
+        "    std::process::exit(0)\n}\n",
+    ];
+    let results = score(
+        &common::scorer(),
+        &[rust_task("rust", declaration, test, &bodies)],
+    );
+    let r = &results[0].results;
+    assert!(r[0].passed, "{}", r[0].detail);
+    assert_eq!(r[0].cases.len(), 2);
+    assert!(!r[1].passed);
+    assert_eq!(r[1].cases[0].status, CaseStatus::Passed);
+    assert_ne!(r[1].cases[1].status, CaseStatus::Passed);
+    assert!(
+        r[1].cases[1].detail.contains("left: 3"),
+        "{}",
+        r[1].cases[1].detail
+    );
+    assert!(!r[2].passed, "{}", r[2].detail);
+}
+
+#[test]
+fn a_task_without_a_usable_declaration_is_invalid_and_says_which_field() {
+    let scorer = common::scorer();
+    let missing = json!({
+        "id": "t", "verifier": "code", "language": "cpp",
+        "tests": {"asserts": "int main(){}"}, "completions": ["int f(){return 1;}"],
+    });
+    let result = score(&scorer, &[missing]);
+    let detail = format!("{:?}", result[0].detail);
+    assert!(detail.contains("tests.declaration"), "{detail}");
+    let c_tests = json!({
+        "id": "t", "verifier": "code", "language": "c",
+        "tests": {"asserts": "int main(){}", "declaration": "int f(){\n"}, "completions": ["int f(){return 1;}"],
+    });
+    let result = score(&scorer, &[c_tests]);
+    assert!(result[0].status.is_some(), "{:?}", result[0].results);
+}

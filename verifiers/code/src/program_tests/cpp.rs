@@ -1,0 +1,211 @@
+//! C++ test programs (HumanEval-X's and MultiPL-E's `int main(){ assert(...); }`): the trusted
+//! program and the candidate's server, generated around [`WIRE`].
+//!
+//! The trusted program is the task's declaration with the entry point's body replaced by a call
+//! through the wire, followed by the test code, whose `assert(...)` statements report each result
+//! and go on ([`crate::program_tests::source::rewrite_calls`]). The candidate's program is its
+//! own source followed by a `main` that answers calls of the entry point.
+
+use crate::program_tests::StaticCase;
+use crate::program_tests::source::{
+    Signature, call_lines, last_definition, rewrite_calls, split_top_level, trailing_identifier,
+};
+
+/// The wire header, included in both programs.
+pub const WIRE: &str = include_str!("wire.hpp");
+
+/// The name test code's asserts are rewritten to (a variadic macro of [`WIRE`], so that braces
+/// with commas inside, `assert(f({1, 2}) == 3)`, are one argument as g++ reads them).
+const ASSERT_MACRO: &str = "RB_ASSERT_";
+
+/// The trusted test program: `declaration` (the task's, ending with the entry point's opening
+/// brace) with the entry point forwarding to the candidate, then `test`.
+pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<String, String> {
+    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
+    let names = parameter_names(signature.parameters)?;
+    let list = names.join(", ");
+    let args = if names.is_empty() {
+        String::new()
+    } else {
+        format!(", {list}")
+    };
+    Ok(format!(
+        "{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
+        prefix = signature.prefix,
+        text = signature.text,
+        test = rewrite_calls(test, "assert", ASSERT_MACRO, cpp_comments),
+    ))
+}
+
+/// The candidate's program: `program` (its whole source, with the entry point defined), then a
+/// `main` answering calls of `entry` until the test program ends. The calls go through a
+/// function with the declaration's parameters, which calls `entry` as the test code does, so
+/// that overload resolution picks the candidate's function where a standard one has its name
+/// (`strlen`, `unique`). `signed main`: a candidate's `#define int long long` leaves it valid.
+pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Result<String, String> {
+    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
+    let names = parameter_names(signature.parameters)?;
+    let parameters = split_top_level(signature.parameters, ',')
+        .into_iter()
+        .map(|p| split_top_level(p, '=')[0].trim())
+        .filter(|p| !p.is_empty() && *p != "void")
+        .collect::<Vec<_>>()
+        .join(", ");
+    Ok(format!(
+        "{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\nstatic decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
+        names.join(", ")
+    ))
+}
+
+/// The cases of `test`: each line holding an `assert(...)`, in order.
+pub fn cases(test: &str) -> Vec<StaticCase> {
+    call_lines(test, "assert", cpp_comments)
+        .into_iter()
+        .map(|(line, text)| StaticCase {
+            id: format!("line {line}"),
+            label: format!("`{text}` (line {line})"),
+        })
+        .collect()
+}
+
+/// The function a declaration opens: the last one it defines, outside every body
+/// (`bool has_close_elements(vector<float> numbers, float threshold){` → `has_close_elements`).
+pub fn entry_of_declaration(declaration: &str) -> Option<String> {
+    last_definition(declaration, cpp_comments, CPP_KEYWORDS)
+}
+
+/// Words followed by a parenthesis and a brace that are not functions.
+const CPP_KEYWORDS: &[&str] = &[
+    "if", "for", "while", "switch", "catch", "return", "sizeof", "decltype", "alignof", "noexcept",
+    "throw",
+];
+
+/// Where the statement holding `at` starts: after the last `;`, `}` or preprocessor line before
+/// it.
+fn statement_start(text: &str, at: usize) -> usize {
+    let before = &text[..at];
+    let mut start = 0;
+    let mut offset = 0;
+    for line in before.split_inclusive('\n') {
+        let end = offset + line.len();
+        if line.trim_start().starts_with('#') && line.ends_with('\n') {
+            start = end;
+        } else if let Some(i) = line.rfind([';', '}']) {
+            start = offset + i + 1;
+        }
+        offset = end;
+    }
+    start
+}
+
+/// `//` and `/* */` comments, and string and character literals, for [`rewrite_calls`].
+fn cpp_comments() -> &'static [(&'static str, &'static str)] {
+    &[("//", "\n"), ("/*", "*/"), ("\"", "\""), ("'", "'")]
+}
+
+/// The names of a C++ parameter list's parameters (`vector<int> a, float t = 0.5` → a, t).
+fn parameter_names(parameters: &str) -> Result<Vec<String>, String> {
+    let trimmed = parameters.trim();
+    if trimmed.is_empty() || trimmed == "void" {
+        return Ok(Vec::new());
+    }
+    split_top_level(trimmed, ',')
+        .into_iter()
+        .map(|parameter| {
+            let declarator = split_top_level(parameter, '=')[0].trim();
+            // `int a[10]`: the name is before the brackets.
+            let declarator = match declarator.find('[') {
+                Some(bracket) => declarator[..bracket].trim_end(),
+                None => declarator,
+            };
+            match trailing_identifier(declarator) {
+                Some(name) if !is_type_word(name) && name.len() < declarator.len() => {
+                    Ok(name.to_string())
+                }
+                _ => Err(format!(
+                    "the parameter `{}` has no name (the test program forwards each parameter by its name)",
+                    parameter.trim()
+                )),
+            }
+        })
+        .collect()
+}
+
+fn is_type_word(word: &str) -> bool {
+    matches!(
+        word,
+        "int"
+            | "long"
+            | "short"
+            | "char"
+            | "bool"
+            | "float"
+            | "double"
+            | "unsigned"
+            | "signed"
+            | "const"
+            | "auto"
+            | "string"
+            | "size_t"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_names_of_declarations_as_benchmarks_write_them() {
+        let table: &[(&str, Result<Vec<&str>, ()>)] = &[
+            (
+                "vector<float> numbers, float threshold",
+                Ok(vec!["numbers", "threshold"]),
+            ),
+            ("", Ok(vec![])),
+            ("void", Ok(vec![])),
+            ("map<string, int> m, const string& s", Ok(vec!["m", "s"])),
+            ("vector<vector<int>> grid,int k", Ok(vec!["grid", "k"])),
+            ("int a[10], long long *p", Ok(vec!["a", "p"])),
+            ("string s0,string s1", Ok(vec!["s0", "s1"])),
+            ("int x = 3, pair<int,int> q = {1, 2}", Ok(vec!["x", "q"])),
+            ("int", Err(())),
+            ("vector<int>", Err(())),
+        ];
+        for (parameters, expected) in table {
+            let got = parameter_names(parameters);
+            match expected {
+                Ok(names) => assert_eq!(
+                    got.as_deref(),
+                    Ok(&names.iter().map(|s| s.to_string()).collect::<Vec<_>>()[..]),
+                    "{parameters}"
+                ),
+                Err(()) => assert!(got.is_err(), "{parameters}: {got:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_trusted_program_forwards_the_entry_point_and_keeps_the_helpers() {
+        let declaration = "#include<vector>\nusing namespace std;\ndouble poly(vector<double> xs, double x){\n    return xs[0] + x;\n}\ndouble find_zero(vector<double> xs){\n";
+        let test = "#include<assert.h>\nint main(){\n    assert (abs(poly({1}, find_zero({1, 2})))< 1e-3);\n    static_assert(1 == 1);\n    // assert(no)\n    puts(\"assert(no)\");\n}\n";
+        let trusted = trusted_program(declaration, "find_zero", test).unwrap();
+        assert!(
+            trusted.contains("double poly(vector<double> xs, double x){\n    return xs[0] + x;\n}")
+        );
+        assert!(trusted.contains(
+            "double find_zero(vector<double> xs) {\n    return ::rewardbox_wire::call<decltype(find_zero(xs))>(0, xs);\n}"
+        ));
+        assert!(trusted.contains("    RB_ASSERT_ (abs(poly({1}, find_zero({1, 2})))< 1e-3);"));
+        assert!(trusted.contains("static_assert(1 == 1);"));
+        assert!(trusted.contains("// assert(no)"));
+        assert!(trusted.contains("puts(\"assert(no)\");"));
+    }
+
+    #[test]
+    fn a_declaration_without_the_entry_point_is_an_error_naming_it() {
+        let err = trusted_program("int f(int a){\n", "g", "").unwrap_err();
+        assert!(err.contains("`g`"), "{err}");
+        let err = trusted_program("int g(int a);\n", "g", "").unwrap_err();
+        assert!(err.contains("`g`"), "{err}");
+    }
+}

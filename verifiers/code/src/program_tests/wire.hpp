@@ -1,0 +1,415 @@
+// rewardbox's wire for C++ test programs: the values a test program passes to the function under
+// test and the value it returns, crossing between the trusted test program and the live candidate
+// (each in a sandbox of its own, one's standard output the other's standard input).
+//
+// Every type crosses as itself: integers of each width as decimal, floats as their bit patterns
+// (so -0.0, NaN and the infinities arrive exactly), strings with their length, containers with
+// their size, pairs, tuples and optionals element by element. A message is framed: it starts with
+// the byte 0x1e and ends with a newline; bytes outside a frame (the candidate's own prints) are
+// skipped.
+#ifndef REWARDBOX_WIRE_HPP
+#define REWARDBOX_WIRE_HPP
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <list>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+namespace rewardbox_wire {
+
+/// The most elements one container may claim: a larger count is a malformed message.
+constexpr unsigned long long MAX_COUNT = 1ull << 26;
+
+/// A message being written.
+struct Out {
+    std::string buf;
+    void token(const std::string& t) { buf += t; buf += ' '; }
+};
+
+/// A message being read from standard input.
+struct In {
+    bool eof = false;
+    int next() {
+        int c = std::getchar();
+        if (c == EOF) eof = true;
+        return c;
+    }
+    /// Skips to the start of the next frame; false at the end of input.
+    bool frame() {
+        for (;;) {
+            int c = next();
+            if (c == EOF) return false;
+            if (c == 0x1e) return true;
+        }
+    }
+    std::string token() {
+        std::string t;
+        int c = next();
+        while (c == ' ' || c == '\n') c = next();
+        while (c != EOF && c != ' ' && c != '\n') {
+            t += static_cast<char>(c);
+            c = next();
+        }
+        return t;
+    }
+    [[noreturn]] void malformed(const char* what) {
+        std::fprintf(stderr, "\x1erb-wire malformed %s\n", what);
+        std::fflush(stderr);
+        std::_Exit(3);
+    }
+    long long integer() {
+        std::string t = token();
+        if (t.empty()) malformed("integer");
+        char* end = nullptr;
+        long long v = std::strtoll(t.c_str(), &end, 10);
+        if (*end) malformed("integer");
+        return v;
+    }
+    unsigned long long unsigned_integer() {
+        std::string t = token();
+        if (t.empty()) malformed("integer");
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(t.c_str(), &end, 16);
+        if (*end) malformed("integer");
+        return v;
+    }
+    unsigned long long count() {
+        long long n = integer();
+        if (n < 0 || static_cast<unsigned long long>(n) > MAX_COUNT) malformed("count");
+        return static_cast<unsigned long long>(n);
+    }
+};
+
+template <class T, class = void>
+struct Codec;
+
+template <>
+struct Codec<bool> {
+    static void put(Out& o, bool v) { o.token(v ? "1" : "0"); }
+    static bool take(In& in) { return in.integer() != 0; }
+};
+
+template <class T>
+struct Codec<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
+    static void put(Out& o, T v) {
+        if constexpr (std::is_signed_v<T>) {
+            o.token(std::to_string(static_cast<long long>(v)));
+        } else {
+            char hex[32];
+            std::snprintf(hex, sizeof hex, "%llx", static_cast<unsigned long long>(v));
+            o.token(hex);
+        }
+    }
+    static T take(In& in) {
+        if constexpr (std::is_signed_v<T>) {
+            return static_cast<T>(in.integer());
+        } else {
+            return static_cast<T>(in.unsigned_integer());
+        }
+    }
+};
+
+template <class T>
+struct Codec<T, std::enable_if_t<std::is_enum_v<T>>> {
+    using U = std::underlying_type_t<T>;
+    static void put(Out& o, T v) { Codec<U>::put(o, static_cast<U>(v)); }
+    static T take(In& in) { return static_cast<T>(Codec<U>::take(in)); }
+};
+
+template <>
+struct Codec<float> {
+    static void put(Out& o, float v) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        Codec<std::uint32_t>::put(o, bits);
+    }
+    static float take(In& in) {
+        std::uint32_t bits = Codec<std::uint32_t>::take(in);
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    }
+};
+
+template <>
+struct Codec<double> {
+    static void put(Out& o, double v) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        Codec<std::uint64_t>::put(o, bits);
+    }
+    static double take(In& in) {
+        std::uint64_t bits = Codec<std::uint64_t>::take(in);
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        return v;
+    }
+};
+
+/// `long double` crosses as a double (both ends are the same wasm32 build, where it is 128-bit;
+/// the precision beyond a double's is lost).
+template <>
+struct Codec<long double> {
+    static void put(Out& o, long double v) { Codec<double>::put(o, static_cast<double>(v)); }
+    static long double take(In& in) { return Codec<double>::take(in); }
+};
+
+template <>
+struct Codec<std::string> {
+    static void put(Out& o, const std::string& v) {
+        o.buf += std::to_string(v.size());
+        o.buf += ':';
+        o.buf += v;
+        o.buf += ' ';
+    }
+    static std::string take(In& in) {
+        std::string length;
+        int c = in.next();
+        while (c == ' ' || c == '\n') c = in.next();
+        while (c >= '0' && c <= '9') {
+            length += static_cast<char>(c);
+            c = in.next();
+        }
+        if (c != ':' || length.empty() || length.size() > 9) in.malformed("string");
+        unsigned long long n = std::stoull(length);
+        if (n > MAX_COUNT) in.malformed("string");
+        std::string v;
+        v.reserve(n);
+        for (unsigned long long i = 0; i < n; i++) {
+            int b = in.next();
+            if (b == EOF) in.malformed("string");
+            v += static_cast<char>(b);
+        }
+        return v;
+    }
+};
+
+/// Sequences: a count, then each element.
+template <class T>
+struct Codec<std::vector<T>> {
+    static void put(Out& o, const std::vector<T>& v) {
+        o.token(std::to_string(v.size()));
+        for (const auto& e : v) Codec<T>::put(o, static_cast<T>(e));
+    }
+    static std::vector<T> take(In& in) {
+        unsigned long long n = in.count();
+        std::vector<T> v;
+        for (unsigned long long i = 0; i < n; i++) v.push_back(Codec<T>::take(in));
+        return v;
+    }
+};
+
+template <class T>
+struct Codec<std::deque<T>> {
+    static void put(Out& o, const std::deque<T>& v) {
+        o.token(std::to_string(v.size()));
+        for (const auto& e : v) Codec<T>::put(o, e);
+    }
+    static std::deque<T> take(In& in) {
+        unsigned long long n = in.count();
+        std::deque<T> v;
+        for (unsigned long long i = 0; i < n; i++) v.push_back(Codec<T>::take(in));
+        return v;
+    }
+};
+
+template <class T>
+struct Codec<std::list<T>> {
+    static void put(Out& o, const std::list<T>& v) {
+        o.token(std::to_string(v.size()));
+        for (const auto& e : v) Codec<T>::put(o, e);
+    }
+    static std::list<T> take(In& in) {
+        unsigned long long n = in.count();
+        std::list<T> v;
+        for (unsigned long long i = 0; i < n; i++) v.push_back(Codec<T>::take(in));
+        return v;
+    }
+};
+
+template <class T, std::size_t N>
+struct Codec<std::array<T, N>> {
+    static void put(Out& o, const std::array<T, N>& v) {
+        for (const auto& e : v) Codec<T>::put(o, e);
+    }
+    static std::array<T, N> take(In& in) {
+        std::array<T, N> v;
+        for (auto& e : v) e = Codec<T>::take(in);
+        return v;
+    }
+};
+
+/// Sets and maps: a count, then each element (a map's as key and value), inserted in order.
+template <class C, class E>
+struct AssociativeCodec {
+    static void put(Out& o, const C& v) {
+        o.token(std::to_string(v.size()));
+        for (const auto& e : v) Codec<E>::put(o, e);
+    }
+    static C take(In& in) {
+        unsigned long long n = in.count();
+        C v;
+        for (unsigned long long i = 0; i < n; i++) v.insert(Codec<E>::take(in));
+        return v;
+    }
+};
+
+template <class T, class... R>
+struct Codec<std::set<T, R...>> : AssociativeCodec<std::set<T, R...>, T> {};
+template <class T, class... R>
+struct Codec<std::multiset<T, R...>> : AssociativeCodec<std::multiset<T, R...>, T> {};
+template <class T, class... R>
+struct Codec<std::unordered_set<T, R...>> : AssociativeCodec<std::unordered_set<T, R...>, T> {};
+template <class T, class... R>
+struct Codec<std::unordered_multiset<T, R...>>
+    : AssociativeCodec<std::unordered_multiset<T, R...>, T> {};
+template <class K, class V, class... R>
+struct Codec<std::map<K, V, R...>> : AssociativeCodec<std::map<K, V, R...>, std::pair<K, V>> {};
+template <class K, class V, class... R>
+struct Codec<std::multimap<K, V, R...>>
+    : AssociativeCodec<std::multimap<K, V, R...>, std::pair<K, V>> {};
+template <class K, class V, class... R>
+struct Codec<std::unordered_map<K, V, R...>>
+    : AssociativeCodec<std::unordered_map<K, V, R...>, std::pair<K, V>> {};
+template <class K, class V, class... R>
+struct Codec<std::unordered_multimap<K, V, R...>>
+    : AssociativeCodec<std::unordered_multimap<K, V, R...>, std::pair<K, V>> {};
+
+template <class A, class B>
+struct Codec<std::pair<A, B>> {
+    static void put(Out& o, const std::pair<A, B>& v) {
+        Codec<std::remove_const_t<A>>::put(o, v.first);
+        Codec<B>::put(o, v.second);
+    }
+    static std::pair<A, B> take(In& in) {
+        auto a = Codec<std::remove_const_t<A>>::take(in);
+        auto b = Codec<B>::take(in);
+        return std::pair<A, B>(std::move(a), std::move(b));
+    }
+};
+
+template <class... T>
+struct Codec<std::tuple<T...>> {
+    static void put(Out& o, const std::tuple<T...>& v) {
+        std::apply([&](const auto&... e) { (Codec<T>::put(o, e), ...); }, v);
+    }
+    static std::tuple<T...> take(In& in) { return std::tuple<T...>{Codec<T>::take(in)...}; }
+};
+
+template <class T>
+struct Codec<std::optional<T>> {
+    static void put(Out& o, const std::optional<T>& v) {
+        o.token(v ? "1" : "0");
+        if (v) Codec<T>::put(o, *v);
+    }
+    static std::optional<T> take(In& in) {
+        if (in.integer() == 0) return std::nullopt;
+        return Codec<T>::take(in);
+    }
+};
+
+inline void send(Out& o) {
+    o.buf.insert(o.buf.begin(), '\x1e');
+    o.buf += '\n';
+    std::fwrite(o.buf.data(), 1, o.buf.size(), stdout);
+    std::fflush(stdout);
+}
+
+/// The trusted side: calls the candidate's function `fn` with `args` and returns its value. An
+/// exception the candidate's function threw is thrown here as `std::runtime_error`; a candidate
+/// that ended during the call ends the test program.
+template <class R, class... A>
+R call(int fn, const A&... args) {
+    Out o;
+    o.token("C");
+    o.token(std::to_string(fn));
+    (Codec<std::decay_t<A>>::put(o, args), ...);
+    send(o);
+    In in;
+    if (!in.frame()) {
+        std::fprintf(stderr, "\x1erb-wire ended\n");
+        std::fflush(stderr);
+        std::_Exit(3);
+    }
+    std::string kind = in.token();
+    if (kind == "E") {
+        throw std::runtime_error(Codec<std::string>::take(in));
+    }
+    if (kind != "R") in.malformed("answer");
+    if constexpr (std::is_void_v<R>) {
+        return;
+    } else {
+        return Codec<std::decay_t<R>>::take(in);
+    }
+}
+
+/// The trusted side's assert: records each assert's first pass and first failure on stderr (the
+/// verifier reads them as cases) and goes on, so that every assert is a case.
+inline void check(bool ok, const char* expression, int line) {
+    static std::set<std::pair<int, bool>> seen;
+    if (!seen.insert({line, ok}).second) return;
+    std::string shown(expression);
+    for (auto& c : shown)
+        if (c == '\n' || c == '\r' || c == 0x1e) c = ' ';
+    if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
+    std::fprintf(stderr, "\x1erb-case line\x1f%d %s %s\n", line, ok ? "pass" : "fail", shown.c_str());
+    std::fflush(stderr);
+}
+
+/// The candidate's side: answers one call of `f`.
+template <class R, class... A>
+void answer(R (*f)(A...), In& in) {
+    std::tuple<std::decay_t<A>...> args{Codec<std::decay_t<A>>::take(in)...};
+    Out o;
+    try {
+        if constexpr (std::is_void_v<R>) {
+            std::apply(f, args);
+            o.token("R");
+        } else {
+            R result = std::apply(f, args);
+            o.token("R");
+            Codec<std::decay_t<R>>::put(o, result);
+        }
+    } catch (const std::exception& e) {
+        o = Out();
+        o.token("E");
+        Codec<std::string>::put(o, std::string(e.what()));
+    } catch (...) {
+        o = Out();
+        o.token("E");
+        Codec<std::string>::put(o, std::string("an exception that is not a std::exception"));
+    }
+    send(o);
+}
+
+/// The candidate's side: answers calls of `f` until its test program ends.
+template <class R, class... A>
+int serve(R (*f)(A...)) {
+    In in;
+    while (in.frame()) {
+        std::string kind = in.token();
+        if (kind != "C") in.malformed("call");
+        in.integer();
+        answer(f, in);
+    }
+    return 0;
+}
+
+}  // namespace rewardbox_wire
+
+#define RB_ASSERT_(...) \
+    ::rewardbox_wire::check(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, __LINE__)
+#endif
