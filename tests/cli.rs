@@ -430,6 +430,121 @@ fn deepgym_folders_import_as_tasks_that_score_their_reference_solutions() {
 }
 
 #[test]
+fn humanevalx_files_import_as_tasks_and_a_bad_line_is_named_while_the_rest_are_written() {
+    let data =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/humaneval-x");
+    let rows: Vec<Value> = {
+        let out = rewardbox()
+            .args(["import", "humanevalx"])
+            .arg(data.join("humaneval_rust.jsonl.gz"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        parse(&out.stdout)
+    };
+    assert_eq!(rows.len(), 164);
+    assert_eq!(rows[0]["language"], "rust");
+    assert!(
+        rows[0]["tests"]["declaration"]
+            .as_str()
+            .unwrap()
+            .contains("fn has_close_elements")
+    );
+    // Two good rows around a bad one, and a Go row: each bad line named, the good ones written.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.jsonl");
+    let go = json!({"task_id": "Go/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""});
+    let cpp = json!({"task_id": "CPP/9", "prompt": "int f(){\n", "declaration": "int f(){\n",
+                     "canonical_solution": "return 1;}\n", "test": "int main(){ assert(f() == 1); }"});
+    std::fs::write(&file, format!("{cpp}\n{{\"task_id\": \n{go}\n{cpp}\n")).unwrap();
+    let out = rewardbox()
+        .args(["import", "humanevalx"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 2: not valid JSON"), "{stderr}");
+    assert!(stderr.contains("line 3: Go problems"), "{stderr}");
+    let tasks = parse(&out.stdout);
+    assert_eq!(tasks.len(), 2);
+    // The imported task scores its canonical solution.
+    let mut child = rewardbox()
+        .args(["score", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{}\n", tasks[0]).as_bytes())
+        .unwrap();
+    let results = parse(&child.wait_with_output().unwrap().stdout);
+    assert_eq!(results[0]["results"][0]["score"], 1.0, "{}", results[0]);
+}
+
+#[test]
+fn multipl_e_files_import_as_tasks_with_their_completions_and_a_bad_line_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("humaneval-mixed.jsonl");
+    let rs = json!({"name": "HumanEval_53_add", "language": "rs",
+                    "prompt": "/// Add two numbers\nfn add(x: isize, y: isize) -> isize {\n",
+                    "tests": "}\n\nfn main() {\n    let candidate = add;\n    assert_eq!(candidate(0, 1), 1);\n    assert_eq!(candidate(5, 7), 12);\n}\n",
+                    "stop_tokens": ["\n}"], "completions": ["    x + y", "    x * y"]});
+    let go =
+        json!({"name": "HumanEval_53_add", "language": "go_test.go", "prompt": "", "tests": ""});
+    let prompt_only = json!({"name": "HumanEval_0_f", "language": "cpp", "prompt": "int f() {\n", "tests": "}\nint main() {}\n"});
+    std::fs::write(
+        &file,
+        format!("{rs}\n{go}\n{{\"name\": 1,\n{prompt_only}\n"),
+    )
+    .unwrap();
+    let out = rewardbox()
+        .args(["import", "multipl-e"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("line 2: MultiPL-E's \"go_test.go\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("line 3: not valid JSON"), "{stderr}");
+    let tasks = parse(&out.stdout);
+    assert_eq!(tasks.len(), 2);
+    assert_eq!(tasks[1]["completions"], json!([]));
+    assert_eq!(tasks[1]["language"], "cpp");
+    // The Rust row's completions, closed by the test code's brace, graded by its `main`.
+    let mut child = rewardbox()
+        .args(["score", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("{}\n", tasks[0]).as_bytes())
+        .unwrap();
+    let results = parse(&child.wait_with_output().unwrap().stdout);
+    let scores: Vec<f64> = results[0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, vec![1.0, 0.0], "{}", results[0]);
+}
+
+#[test]
 fn env_check_reports_each_instance_and_fails_on_error_when_asked() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/codegym");
     let out = rewardbox()

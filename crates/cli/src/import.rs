@@ -1,5 +1,6 @@
-//! `rewardbox import deepgym DIR...` and `rewardbox import kattis DIR...`: environment folders and
-//! problem packages of other projects as rewardbox tasks.
+//! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import
+//! humanevalx FILE...` and `rewardbox import multipl-e FILE...`: environment folders, problem
+//! packages and benchmark files of other projects as rewardbox tasks.
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -13,6 +14,14 @@ pub enum Format {
     Deepgym,
     /// Kattis / ICPC problem packages (problem.yaml, data/, output_validators/, submissions/).
     Kattis,
+    /// HumanEval-X problem files (`humaneval_cpp.jsonl.gz`, `humaneval_rust.jsonl.gz`): each
+    /// problem a task graded by its own test code, its canonical solution the completion.
+    Humanevalx,
+    /// MultiPL-E files: its prompts (`name`, `language`, `prompt`, `tests`; JSONL, gzipped or
+    /// not) or its per-problem completion files (the same with `completions`). C++ and Rust rows,
+    /// each a task graded by its own test code; a prompt without completions gets none.
+    #[value(name = "multipl-e")]
+    MultiplE,
 }
 
 /// Arguments of `rewardbox import`.
@@ -20,7 +29,8 @@ pub enum Format {
 pub struct ImportArgs {
     /// The format of the folders.
     format: Format,
-    /// Environment folders (a folder holding several environments is searched one level down).
+    /// Environment folders (a folder holding several environments is searched one level down),
+    /// or HumanEval-X's JSONL files (gzipped or not).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Tasks file (JSONL); standard output when absent.
@@ -46,9 +56,48 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     };
     let mut ok = true;
     let mut written = 0;
+    if let Format::Humanevalx | Format::MultiplE = args.format {
+        for file in &args.dirs {
+            for line in rewardbox_eval::input::read_json_or_jsonl(file)? {
+                let task = line.value.and_then(|value| {
+                    let row = value.as_object().ok_or("a problem must be a JSON object")?;
+                    let why = |e: rewardbox_humanevalx::Unconvertible| e.to_string();
+                    if let Format::MultiplE = args.format {
+                        let problem = rewardbox_humanevalx::multipl_e::problem(row).map_err(why)?;
+                        let completions =
+                            rewardbox_humanevalx::multipl_e::completions(row).map_err(why)?;
+                        let completions: Vec<&str> =
+                            completions.iter().map(String::as_str).collect();
+                        return Ok(problem.task(&completions));
+                    }
+                    let problem = rewardbox_humanevalx::problem(row).map_err(why)?;
+                    Ok(problem.task(&[problem.canonical_solution.as_str()]))
+                });
+                match task {
+                    Ok(task) => {
+                        writeln!(out, "{task}")?;
+                        written += 1;
+                    }
+                    Err(why) => {
+                        eprintln!(
+                            "rewardbox: skipped {} line {}: {why}",
+                            file.display(),
+                            line.number
+                        );
+                        ok = false;
+                    }
+                }
+            }
+        }
+        out.flush()?;
+        eprintln!("rewardbox: wrote {written} tasks");
+        return Ok(ok);
+    }
     for dir in crate::folders::dirs_holding(&args.dirs, "verifier.py") {
         match args.format {
-            Format::Kattis => unreachable!("imported above"),
+            Format::Kattis | Format::Humanevalx | Format::MultiplE => {
+                unreachable!("imported above")
+            }
             Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
                 Ok(task) => {
                     writeln!(out, "{task}")?;

@@ -33,6 +33,35 @@ pub fn read_jsonl(path: &Path) -> anyhow::Result<Vec<Line>> {
     parse_lines(reader).with_context(|| format!("cannot read {}", path.display()))
 }
 
+/// Reads `path` (gzipped or not) as JSONL, or, when the whole file is one JSON object written
+/// over several lines (MultiPL-E's completion files), as that one object (line 1).
+pub fn read_json_or_jsonl(path: &Path) -> anyhow::Result<Vec<Line>> {
+    let lines = read_jsonl(path)?;
+    if lines.len() > 1 && lines.iter().any(|l| l.value.is_err()) {
+        let mut text = String::new();
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let mut reader = BufReader::new(file);
+        let gzipped = reader
+            .fill_buf()
+            .is_ok_and(|b| b.starts_with(&[0x1f, 0x8b]));
+        let read = if gzipped {
+            flate2::read::MultiGzDecoder::new(reader).read_to_string(&mut text)
+        } else {
+            reader.read_to_string(&mut text)
+        };
+        if read.is_ok()
+            && let Ok(value @ Value::Object(_)) = serde_json::from_str::<Value>(&text)
+        {
+            return Ok(vec![Line {
+                number: 1,
+                value: Ok(value),
+            }]);
+        }
+    }
+    Ok(lines)
+}
+
 /// Parses every non-blank line of `reader`.
 pub fn parse_lines(mut reader: impl BufRead) -> std::io::Result<Vec<Line>> {
     let mut lines = Vec::new();
@@ -61,6 +90,27 @@ pub fn parse_lines(mut reader: impl BufRead) -> std::io::Result<Vec<Line>> {
 mod tests {
     use super::*;
     use std::io::Write;
+
+    #[test]
+    fn one_object_over_several_lines_is_one_row_and_jsonl_stays_jsonl() {
+        let dir = std::env::temp_dir().join(format!("rb-json-or-jsonl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pretty = dir.join("HumanEval_0.json");
+        std::fs::write(
+            &pretty,
+            "{\n  \"name\": \"a\",\n  \"completions\": [\"x\"]\n}\n",
+        )
+        .unwrap();
+        let rows = read_json_or_jsonl(&pretty).unwrap();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].value.as_ref().unwrap()["name"], "a");
+        let jsonl = dir.join("rows.jsonl");
+        std::fs::write(&jsonl, "{\"a\": 1}\n{oops\n").unwrap();
+        let rows = read_json_or_jsonl(&jsonl).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(rows[1].value.is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn numbers_lines_skips_blank_ones_and_keeps_bad_ones() {

@@ -8,14 +8,18 @@
 //! What differs from CodeGeeX's harness, and why:
 //! - C++: the program gets the same standard headers CodeGeeX adds to every program (`<algorithm>`,
 //!   `<climits>`, ...), so that a completion using them compiles as it does there.
-//! - Rust: the declaration's `use` items of crates this toolchain does not have (`rand`,
-//!   `regex`, `md5`) are left out, so that a completion that does not use them compiles; one that
-//!   does is a compile error naming the crate. The few tests that draw random inputs with `rand`
-//!   (Rust/32, 38, 50, 53) and the canonical solutions using `regex` (Rust/91) and `md5`
-//!   (Rust/162) do not compile here: [`Unconvertible`] says so.
+//! - Rust: the declaration's `use rand::Rng; use regex::Regex; use md5;` stay as written: the
+//!   crates are among those rewardbox links Rust programs with (`rand` at 0.7 where CodeGeeX's
+//!   harness names 0.4, which has no entropy source on WebAssembly; the API the tests use,
+//!   `gen_range(low, high)`, `thread_rng`, `random`, is the same), so the property check that
+//!   draws random inputs (Rust/53) and the solutions using `regex` (Rust/91) and `md5`
+//!   (Rust/162) run. Rust/38 and Rust/50's tests call a second function that only the canonical
+//!   solution defines, which the trusted program cannot forward (a task error naming it).
 //! - Rust is compiled as `cargo test` compiles it: overflow checks on.
 
 use serde_json::{Map, Value, json};
+
+pub mod multipl_e;
 
 /// The benchmark's languages rewardbox runs the test code of, by `task_id` prefix.
 const LANGUAGES: [(&str, &str); 2] = [("CPP", "cpp"), ("Rust", "rust")];
@@ -33,9 +37,6 @@ const CPP_HEADERS: [&str; 9] = [
     "iostream",
 ];
 
-/// Crates of HumanEval-X's Rust declarations this toolchain does not have.
-const FOREIGN_CRATES: [&str; 3] = ["rand", "regex", "md5"];
-
 /// One HumanEval-X problem, ready to grade.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -45,6 +46,9 @@ pub struct Problem {
     pub language: &'static str,
     /// What the program starts with; the completion follows it.
     pub program_prefix: String,
+    /// What follows the completion in the program (MultiPL-E: the `}` closing the function,
+    /// which its test code opens with; HumanEval-X: nothing).
+    pub program_suffix: String,
     /// The task's `tests` object.
     pub tests: Value,
     /// The benchmark's canonical solution, as a completion.
@@ -58,6 +62,8 @@ pub enum Unconvertible {
     Field(String),
     /// The language's test code is not run by rewardbox (Go, Java, JavaScript, Python rows).
     Language(String),
+    /// A MultiPL-E row in a language whose test code rewardbox does not run.
+    MultiplELanguage(String),
 }
 
 impl std::fmt::Display for Unconvertible {
@@ -68,6 +74,11 @@ impl std::fmt::Display for Unconvertible {
                 f,
                 "{prefix} problems are not graded by their test code here (rewardbox runs \
                  HumanEval-X's C++ and Rust)"
+            ),
+            Unconvertible::MultiplELanguage(language) => write!(
+                f,
+                "MultiPL-E's \"{language}\" problems are not graded by their test code here \
+                 (rewardbox runs MultiPL-E's cpp and rs)"
             ),
         }
     }
@@ -110,15 +121,13 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
                 format!("{headers}{declaration}"),
             )
         }
-        _ => {
-            let declaration = without_foreign_uses(declaration);
-            (format!("{declaration}{prompt}"), declaration)
-        }
+        _ => (format!("{declaration}{prompt}"), declaration.to_string()),
     };
     Ok(Problem {
         task_id: task_id.to_string(),
         language,
         program_prefix,
+        program_suffix: String::new(),
         tests: json!({"asserts": test, "declaration": declaration}),
         canonical_solution: text("canonical_solution")?.to_string(),
     })
@@ -129,7 +138,7 @@ impl Problem {
     pub fn task(&self, completions: &[&str]) -> Value {
         let programs: Vec<String> = completions
             .iter()
-            .map(|c| format!("{}{c}", self.program_prefix))
+            .map(|c| format!("{}{c}{}", self.program_prefix, self.program_suffix))
             .collect();
         json!({
             "id": self.task_id,
@@ -141,23 +150,6 @@ impl Problem {
             "completions": programs,
         })
     }
-}
-
-/// `declaration` without the `use` items of [`FOREIGN_CRATES`].
-fn without_foreign_uses(declaration: &str) -> String {
-    declaration
-        .split_inclusive('\n')
-        .filter(|line| {
-            let Some(path) = line.trim().strip_prefix("use ") else {
-                return true;
-            };
-            let root: String = path
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            !FOREIGN_CRATES.contains(&root.as_str())
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -194,15 +186,13 @@ mod tests {
     }
 
     #[test]
-    fn a_rust_row_loses_the_uses_of_crates_it_cannot_have() {
+    fn a_rust_row_keeps_its_declaration_as_written() {
         let problem = problem(&row(r##"{"task_id": "Rust/0", "prompt": "\n/* doc */\n", "declaration": "\nuse std::collections::HashMap;\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\n\nfn f(x: i32) -> i32{\n", "canonical_solution": "x\n}\n", "test": "#[cfg(test)]\nmod tests {}"}"##)).unwrap();
         assert_eq!(problem.language, "rust");
         let declaration = problem.tests["declaration"].as_str().unwrap();
-        assert!(declaration.contains("use std::collections::HashMap;"));
-        assert!(
-            !declaration.contains("rand")
-                && !declaration.contains("regex")
-                && !declaration.contains("md5")
+        assert_eq!(
+            declaration,
+            "\nuse std::collections::HashMap;\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\n\nfn f(x: i32) -> i32{\n"
         );
         assert!(problem.program_prefix.starts_with(declaration));
     }

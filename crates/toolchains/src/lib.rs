@@ -9,7 +9,8 @@
 //!
 //! - C and C++: `zig cc` / `zig c++` for `wasm32-wasi` (zig ships clang, wasi-libc and libc++ in one
 //!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component.
-//! - Rust: the toolchain's own `rustc --target wasm32-wasip1`, adapted to a component the same way.
+//! - Rust: the toolchain's own `rustc --target wasm32-wasip1`, adapted to a component the same way,
+//!   with a fixed set of crates ([`rust_crates`]: `rand`, `regex`, `md5`, ...) built once per machine.
 
 pub mod cache;
 pub mod confine;
@@ -18,6 +19,7 @@ pub mod gnu;
 pub mod language;
 pub mod program;
 pub mod prune;
+pub mod rust_crates;
 pub mod rustc;
 pub mod toolchain;
 pub mod vla;

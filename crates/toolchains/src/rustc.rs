@@ -6,6 +6,7 @@
 //! ended as 1. Preview 1's `proc_exit` carries the code, and `exit_code` routes it to the host.
 
 use crate::Language;
+use crate::rust_crates::CrateSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -63,6 +64,11 @@ impl Rustc {
         })
     }
 
+    /// The compiler itself (in its sysroot, not rustup's proxy).
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
     /// Everything the compiler may read: its sysroot, and the system's shared libraries that the
     /// dynamically linked compiler loads.
     pub fn readable(&self) -> Vec<PathBuf> {
@@ -106,17 +112,20 @@ impl Rustc {
         .collect()
     }
 
-    /// The command compiling `source` (a file in `work`) into `output`.
+    /// The command compiling `source` (a file in `work`) into `output`, linked with `crates`
+    /// when given.
     pub fn command(
         &self,
         language: Language,
         source: &Path,
         output: &Path,
         work: &Path,
+        crates: Option<&CrateSet>,
     ) -> Command {
         let mut command = Command::new(&self.binary);
         command
             .args(Self::flags(language))
+            .args(crates.map(CrateSet::rustc_args).unwrap_or_default())
             .arg("-o")
             .arg(output)
             .arg(source)

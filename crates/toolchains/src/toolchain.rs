@@ -5,6 +5,7 @@ use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
 use crate::gnu;
 use crate::language::Language;
+use crate::rust_crates::{self, CrateSet};
 use crate::rustc::Rustc;
 use crate::vla;
 use crate::zig::Zig;
@@ -97,21 +98,31 @@ pub struct Toolchains {
     zig: OnceLock<Result<Zig, String>>,
     rustc: OnceLock<Result<Rustc, String>>,
     warm: Mutex<HashMap<Language, Warmed>>,
+    crates_root: PathBuf,
+    crates: Mutex<Option<(Result<CrateSet, String>, Instant)>>,
     include: OnceLock<Result<Overlay, String>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
 }
 
 impl Toolchains {
-    /// Compilers whose programs are cached under `cache_dir` (`programs/`, and zig's own cache of
-    /// the C and C++ libraries in `zig/`); without a directory, programs are compiled once per
-    /// process and zig's libraries are built in a temp directory.
+    /// Compilers whose programs are cached under `cache_dir` (`programs/`, zig's own cache of the
+    /// C and C++ libraries in `zig/`, the Rust crates in `rust-crates/`); without a directory,
+    /// programs are compiled once per process and the libraries are built in a temp directory.
     pub fn new(cache_dir: Option<&Path>, limits: CompileLimits) -> Toolchains {
         let zig_cache = match cache_dir {
             Some(dir) => dir.join("zig"),
             None => std::env::temp_dir().join(format!("rewardbox-zig-{}", std::process::id())),
         };
+        let crates_root = match cache_dir {
+            Some(dir) => dir.join("rust-crates"),
+            None => {
+                std::env::temp_dir().join(format!("rewardbox-rust-crates-{}", std::process::id()))
+            }
+        };
         Toolchains {
             programs: ProgramCache::new(cache_dir.map(|d| d.join("programs"))),
+            crates_root,
+            crates: Mutex::new(None),
             zig_cache,
             limits,
             zig: OnceLock::new(),
@@ -139,6 +150,21 @@ impl Toolchains {
             .get_or_init(Rustc::locate)
             .as_ref()
             .map_err(|e| CompileError::Unavailable(e.clone()))
+    }
+
+    /// The Rust crates candidates may use, built on first need (minutes, once per machine and
+    /// rustc version, outside any program's limit); a failed build is tried again after a while.
+    pub fn rust_crates(&self) -> Result<CrateSet, String> {
+        let mut crates = self.crates.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((result, at)) = crates.as_ref()
+            && (result.is_ok() || at.elapsed() < WARM_UP_RETRY)
+        {
+            return result.clone();
+        }
+        let rustc = self.rustc().map_err(|e| e.to_string())?;
+        let result = rust_crates::for_candidates(rustc, &self.crates_root);
+        *crates = Some((result.clone(), Instant::now()));
+        result
     }
 
     /// Whether this host can compile `language`, or what to install.
@@ -194,6 +220,16 @@ impl Toolchains {
             }
             _ => String::new(),
         };
+        // A Rust program that names one of the crates is linked with them (when they can be had).
+        let (crates, crates_missing) = match language {
+            Language::Rust | Language::RustRelease if rust_crates::mentioned(source) => {
+                match self.rust_crates() {
+                    Ok(set) => (Some(set), None),
+                    Err(why) => (None, Some(why)),
+                }
+            }
+            _ => (None, None),
+        };
         let key = key(&[
             language.name().as_bytes(),
             source.as_bytes(),
@@ -201,6 +237,7 @@ impl Toolchains {
             compiler.as_bytes(),
             gnu.as_bytes(),
             ADAPTATION.as_bytes(),
+            crates.as_ref().map_or(&b""[..], |c| c.hash.as_bytes()),
         ]);
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
@@ -217,7 +254,17 @@ impl Toolchains {
                         key,
                     });
                 }
-                let component = self.compile_fresh(language, source)?;
+                let component = match self.compile_fresh(language, source, crates.as_ref()) {
+                    // Without the crates it names, a program that needs one of them cannot be
+                    // judged here: the host's fault.
+                    Err(CompileError::Program(message)) if crates_missing.is_some() => {
+                        return Err(CompileError::Unavailable(format!(
+                            "{message}\n{}",
+                            crates_missing.as_deref().unwrap_or_default()
+                        )));
+                    }
+                    compiled => compiled?,
+                };
                 self.programs.store(&key, &component);
                 Ok(Compiled {
                     component: component.into(),
@@ -284,7 +331,7 @@ impl Toolchains {
             };
             match self
                 .build_support(language, zig, &limits)
-                .and_then(|_| self.run_compiler(language, trivial, &limits))
+                .and_then(|_| self.run_compiler(language, trivial, &limits, None))
                 .and_then(|_| self.build_pch(language, zig, &limits))
             {
                 Ok(()) => {
@@ -317,7 +364,7 @@ impl Toolchains {
             ..self.limits
         };
         let probe = "#include <bits/stdc++.h>\nint main(){std::vector<int> v{1,2};std::cout<<v.size()<<std::endl;}\n";
-        match self.run_compiler_once(Language::Cpp, probe, &limits, Some(&pch)) {
+        match self.run_compiler_once(Language::Cpp, probe, &limits, Some(&pch), None) {
             Err(CompileError::Program(_)) => {
                 let _ = std::fs::remove_file(&pch);
                 self.build_pch(Language::Cpp, zig, &limits)
@@ -535,9 +582,14 @@ impl Toolchains {
             .map_err(|e| CompileError::Unavailable(format!("storing the precompiled header: {e}")))
     }
 
-    fn compile_fresh(&self, language: Language, source: &str) -> Result<Vec<u8>, CompileError> {
+    fn compile_fresh(
+        &self,
+        language: Language,
+        source: &str,
+        crates: Option<&CrateSet>,
+    ) -> Result<Vec<u8>, CompileError> {
         self.warm_up(language)?;
-        let wasm = self.run_compiler(language, source, &self.limits)?;
+        let wasm = self.run_compiler(language, source, &self.limits, crates)?;
         adapt(&wasm).map_err(CompileError::Unavailable)
     }
 
@@ -551,8 +603,9 @@ impl Toolchains {
         language: Language,
         source: &str,
         limits: &CompileLimits,
+        crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
-        let mut outcome = self.run_compiler_with_pch(language, source, limits);
+        let mut outcome = self.run_compiler_with_pch(language, source, limits, crates);
         // g++'s initialised variable-length arrays, which clang refuses: the declarations it
         // reports are rewritten with g++'s meaning (see `vla`), a few rounds at most (a long
         // message may not report them all at once).
@@ -568,7 +621,7 @@ impl Toolchains {
                 break;
             };
             rewritten = next;
-            outcome = self.run_compiler_with_pch(language, &rewritten, limits);
+            outcome = self.run_compiler_with_pch(language, &rewritten, limits, crates);
         }
         outcome
     }
@@ -580,6 +633,7 @@ impl Toolchains {
         language: Language,
         source: &str,
         limits: &CompileLimits,
+        crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
         let pch = match language {
             Language::Cpp if crate::zig::starts_with_bits_stdcxx(source) => {
@@ -588,26 +642,28 @@ impl Toolchains {
             }
             _ => None,
         };
-        match self.run_compiler_once(language, source, limits, pch.as_deref()) {
+        match self.run_compiler_once(language, source, limits, pch.as_deref(), crates) {
             Err(CompileError::Program(message))
                 if pch.is_some() && message.contains("precompiled") =>
             {
                 if let Some(pch) = &pch {
                     let _ = std::fs::remove_file(pch);
                 }
-                self.run_compiler_once(language, source, limits, None)
+                self.run_compiler_once(language, source, limits, None, crates)
             }
             outcome => outcome,
         }
     }
 
-    /// One confined compile of `source`, with the precompiled header `pch` when given.
+    /// One confined compile of `source`, with the precompiled header `pch` and the Rust crates
+    /// `crates` when given.
     fn run_compiler_once(
         &self,
         language: Language,
         source: &str,
         limits: &CompileLimits,
         pch: Option<&Path>,
+        crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
         let dir = work.path();
@@ -623,9 +679,11 @@ impl Toolchains {
         let (command, readable, writable) = match language {
             Language::Rust | Language::RustRelease => {
                 let rustc = self.rustc()?;
+                let mut readable = rustc.readable();
+                readable.extend(crates.map(|c| c.dir.clone()));
                 (
-                    rustc.command(language, Path::new(file), output, dir),
-                    rustc.readable(),
+                    rustc.command(language, Path::new(file), output, dir, crates),
+                    readable,
                     vec![dir.to_path_buf()],
                 )
             }
@@ -676,7 +734,13 @@ impl Toolchains {
                 hidden.push((toolchain.clone(), "<toolchain>/"));
             }
             hidden.push((self.zig_cache.clone(), "<cache>/"));
+            hidden.push((self.crates_root.clone(), "<crates>/"));
             let mut message = clean_message(&finished.stderr, &hidden, limits.message_bytes);
+            if matches!(language, Language::Rust | Language::RustRelease)
+                && let Some(note) = rust_crates::missing_crate_note(&message)
+            {
+                message = rust_crates::after_first_error(&message, &note);
+            }
             if finished.killed_by_limit || message.is_empty() {
                 message = format!(
                     "the compiler was stopped (exit {:?}): it may have crossed the compile memory \

@@ -9,6 +9,7 @@
 use crate::program_tests::StaticCase;
 use crate::program_tests::source::{
     Signature, call_lines, last_definition, rewrite_calls, split_top_level, trailing_identifier,
+    without_closing_brace,
 };
 
 /// The wire header, included in both programs.
@@ -33,7 +34,12 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         "{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
         prefix = signature.prefix,
         text = signature.text,
-        test = rewrite_calls(test, "assert", ASSERT_MACRO, cpp_comments),
+        test = rewrite_calls(
+            &without_closing_brace(test, cpp_comments),
+            "assert",
+            ASSERT_MACRO,
+            cpp_comments
+        ),
     ))
 }
 

@@ -1,22 +1,25 @@
-//! Rust test code (HumanEval-X's and MultiPL-E's `#[cfg(test)] mod tests { #[test] fn ... }`):
-//! the trusted program and the candidate's server, generated around [`WIRE`].
+//! Rust test code, in either of the two forms benchmarks ship: HumanEval-X's `#[cfg(test)] mod
+//! tests { #[test] fn ... }`, and MultiPL-E's `fn main() { let candidate = f; assert_eq!(...); }`
+//! (whose text opens with the `}` closing the candidate's function; it is dropped here). The
+//! trusted program and the candidate's server are generated around [`WIRE`].
 //!
 //! The trusted program is the task's declaration with the entry point's body replaced by a call
-//! through the wire, then the test code compiled as ordinary code (`#[cfg(test)]` dropped, each
-//! `#[test]` function made callable) and a `main` that runs the test functions in order, as
-//! `cargo test` runs them, reporting each. A failed `assert!` panics and ends the test program,
-//! as it ends the test under `panic = "abort"`.
+//! through the wire, then the test code compiled as ordinary code.
+//! - Test functions: `#[cfg(test)]` dropped, each `#[test]` function made callable, and a `main`
+//!   that runs them in order, as `cargo test` runs them, reporting each. A failed `assert!` panics
+//!   and ends the test program, as it ends the test under `panic = "abort"`.
+//! - A `main` of asserts: each line holding `assert!`, `assert_eq!` or `assert_ne!` is a case; the
+//!   asserts report their result and go on (as the C++ form's do), so every assert is a case, and
+//!   the run passes when it reaches its end with none failed.
 
 use crate::program_tests::StaticCase;
 use crate::program_tests::source::{
-    Signature, blank, last_definition, split_top_level, trailing_identifier,
+    Signature, blank, call_lines, last_definition, rewrite_calls, split_top_level,
+    trailing_identifier, without_closing_brace,
 };
 
 /// The wire module, appended to both programs.
 pub const WIRE: &str = include_str!("wire.rs");
-
-/// Crates a declaration may name that are part of every Rust installation.
-const STANDARD_CRATES: [&str; 5] = ["std", "core", "alloc", "self", "super"];
 
 /// Rust's comments and string literals (a `'` also opens a lifetime, so it is not one).
 fn rust_literals() -> &'static [(&'static str, &'static str)] {
@@ -35,26 +38,6 @@ pub fn entry_of_declaration(declaration: &str) -> Option<String> {
 
 /// Words followed by a parenthesis and a brace that are not functions.
 const RUST_KEYWORDS: &[&str] = &["if", "for", "while", "match", "fn", "return", "in", "loop"];
-
-/// `declaration` without `use` items of crates other than the standard library's: the trusted
-/// program has no third-party crates, and its declaration's items are its own.
-fn without_foreign_uses(declaration: &str) -> String {
-    declaration
-        .lines()
-        .filter(|line| {
-            let Some(path) = line.trim().strip_prefix("use ") else {
-                return true;
-            };
-            let root: String = path
-                .trim_start_matches("::")
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            STANDARD_CRATES.contains(&root.as_str())
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// A parameter of the entry point: its name and its type as the declaration writes them.
 struct Parameter {
@@ -139,6 +122,11 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         .map(|p| format!(" rewardbox_wire::Put::put(&{}, out);", p.name))
         .collect();
     let tests = test_functions(test);
+    if tests.is_empty()
+        && let Some(main) = top_level_main(test)
+    {
+        return Ok(main_form_program(&signature, &sends, test, main));
+    }
     let runs: String = tests
         .iter()
         .map(|path| {
@@ -149,7 +137,7 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         .collect();
     Ok(format!(
         "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{text} {{\n    rewardbox_wire::call(0, |out| {{{sends} }})\n}}\n{test}\nfn main() {{\n{runs}}}\n{WIRE}",
-        prefix = without_foreign_uses(signature.prefix),
+        prefix = signature.prefix,
         text = signature.text,
         test = callable_tests(test),
     ))
@@ -231,15 +219,125 @@ fn callable_tests(test: &str) -> String {
         .replace("pub(crate)\n    pub fn", "pub(crate) fn")
 }
 
-/// The cases of `test`: its test functions.
+/// The cases of `test`: its test functions, or, in the `main` form, each line holding an assert.
 pub fn cases(test: &str) -> Vec<StaticCase> {
-    test_functions(test)
+    let functions = test_functions(test);
+    if functions.is_empty() && top_level_main(test).is_some() {
+        return assert_lines(test)
+            .into_iter()
+            .map(|(line, text)| StaticCase {
+                id: format!("line {line}"),
+                label: format!("`{text}` (line {line})"),
+            })
+            .collect();
+    }
+    functions
         .into_iter()
         .map(|path| StaticCase {
             label: format!("test {path}"),
             id: path,
         })
         .collect()
+}
+
+/// The assert macros of the `main` form, and what each is rewritten to.
+const ASSERT_MACROS: [(&str, &str); 3] = [
+    ("assert!", "rb_assert!"),
+    ("assert_eq!", "rb_assert_eq!"),
+    ("assert_ne!", "rb_assert_ne!"),
+];
+
+/// The assert macros of the `main` form, reporting each result on the trusted program's stderr
+/// and going on. `RB_TEST_LINE0` is the line before the test code, so that a case is named by
+/// its line in the test code as the task wrote it.
+const MAIN_FORM_MACROS: &str = r#"macro_rules! rb_assert {
+    ($cond:expr $(,)?) => { rewardbox_wire::check($cond, stringify!($cond).to_string(), line!() - RB_TEST_LINE0) };
+    ($cond:expr, $($arg:tt)+) => { rewardbox_wire::check($cond, format!("{}: {}", stringify!($cond), format_args!($($arg)+)), line!() - RB_TEST_LINE0) };
+}
+macro_rules! rb_assert_eq {
+    ($left:expr, $right:expr $(,)?) => { rb_assert_eq!($left, $right, "") };
+    ($left:expr, $right:expr, $($arg:tt)+) => {
+        match (&$left, &$right) {
+            (left, right) => rewardbox_wire::check(*left == *right, format!("{} == {} (left: {:?}, right: {:?}) {}", stringify!($left), stringify!($right), left, right, format_args!($($arg)+)), line!() - RB_TEST_LINE0),
+        }
+    };
+}
+macro_rules! rb_assert_ne {
+    ($left:expr, $right:expr $(,)?) => { rb_assert_ne!($left, $right, "") };
+    ($left:expr, $right:expr, $($arg:tt)+) => {
+        match (&$left, &$right) {
+            (left, right) => rewardbox_wire::check(*left != *right, format!("{} != {} (left: {:?}, right: {:?}) {}", stringify!($left), stringify!($right), left, right, format_args!($($arg)+)), line!() - RB_TEST_LINE0),
+        }
+    };
+}
+"#;
+
+/// Where the test code's top-level `fn main` is: the byte offset of the word `main`.
+fn top_level_main(test: &str) -> Option<usize> {
+    let code = blank(test, rust_literals);
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            // MultiPL-E's test code opens with the `}` closing the candidate's function.
+            b'}' => depth = depth.saturating_sub(1),
+            b'f' if depth == 0
+                && code[i..].starts_with("fn")
+                && (i == 0 || !is_identifier(bytes[i - 1])) =>
+            {
+                let rest = &code[i + 2..];
+                let name_at = i + 2 + (rest.len() - rest.trim_start().len());
+                if code[name_at..].starts_with("main")
+                    && !code[name_at + 4..]
+                        .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                {
+                    return Some(name_at);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn is_identifier(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// The lines of `test` holding an assert macro, in order, each once.
+fn assert_lines(test: &str) -> Vec<(usize, String)> {
+    let mut lines: Vec<(usize, String)> = ASSERT_MACROS
+        .iter()
+        .flat_map(|(name, _)| call_lines(test, name, rust_literals))
+        .collect();
+    lines.sort_by_key(|(line, _)| *line);
+    lines.dedup_by_key(|(line, _)| *line);
+    lines
+}
+
+/// The trusted program of the `main` form: its `main` renamed and called from ours, a `}` before
+/// it (MultiPL-E's, closing the candidate's function) blanked, its asserts reporting.
+fn main_form_program(signature: &Signature, sends: &str, test: &str, main: usize) -> String {
+    let mut code = test.to_string();
+    code.replace_range(main..main + 4, "rewardbox_test_main");
+    let code = without_closing_brace(&code, rust_literals);
+    let code = ASSERT_MACROS
+        .iter()
+        .fold(code, |code, (name, replacement)| {
+            rewrite_calls(&code, name, replacement, rust_literals)
+        });
+    let head = format!(
+        "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{text} {{\n    rewardbox_wire::call(0, |out| {{{sends} }})\n}}\n{MAIN_FORM_MACROS}",
+        prefix = signature.prefix,
+        text = signature.text,
+    );
+    let line0 = head.matches('\n').count() + 1;
+    format!(
+        "{head}const RB_TEST_LINE0: u32 = {line0};\n{code}\nfn main() {{\n    rewardbox_test_main();\n}}\n{WIRE}"
+    )
 }
 
 #[cfg(test)]
@@ -281,13 +379,53 @@ mod tests {
     }
 
     #[test]
-    fn the_declaration_keeps_standard_uses_only() {
+    fn the_declaration_keeps_its_uses_of_crates() {
+        // The host links Rust programs with rand, regex and md5 (among others), which
+        // HumanEval-X's declarations name and its tests use (`rng.gen_range` needs `Rng`).
         let declaration = "\nuse std::{cmp::max, collections::HashMap};\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\nuse std::any::Any;\n\nfn f(x: i32) -> i32{\n";
-        let kept = without_foreign_uses(declaration);
-        assert!(kept.contains("use std::{cmp::max, collections::HashMap};"));
-        assert!(kept.contains("use std::any::Any;"));
-        assert!(!kept.contains("rand") && !kept.contains("regex") && !kept.contains("md5"));
+        let trusted = trusted_program(declaration, "f", "").unwrap();
+        assert!(trusted.contains(declaration.trim_end_matches("fn f(x: i32) -> i32{\n")));
         assert_eq!(entry_of_declaration(declaration).as_deref(), Some("f"));
+    }
+
+    #[test]
+    fn a_main_of_asserts_is_found_at_the_top_level_only_and_each_assert_line_is_a_case() {
+        // MultiPL-E's form: the brace closing the candidate's function, then `main`.
+        let multipl_e = "}\n\nfn main() {\n    let candidate = add;\n    assert_eq!(candidate(1, 2), 3);\n    // assert!(false);\n    assert!(candidate(0, 0) == 0, \"zero\");\n    assert_ne!(candidate(1, 1), \"assert!(x)\".len() as i32);\n}\n";
+        assert!(top_level_main(multipl_e).is_some());
+        let ids: Vec<String> = cases(multipl_e).into_iter().map(|c| c.id).collect();
+        assert_eq!(ids, ["line 5", "line 7", "line 8"]);
+        let nested = "mod m {\n    fn main() { assert!(true); }\n}\nfn mainly() {}\n";
+        assert_eq!(top_level_main(nested), None);
+        // Test functions take precedence: HumanEval-X's form is unchanged.
+        let both = "fn main() {}\n#[test]\nfn t() { assert!(true); }\n";
+        assert_eq!(cases(both)[0].id, "t");
+        let trusted =
+            trusted_program("fn add(a: i32, b: i32) -> i32 {\n", "add", multipl_e).unwrap();
+        assert!(trusted.contains("fn rewardbox_test_main()"));
+        assert!(trusted.contains("rb_assert_eq!(candidate(1, 2), 3);"));
+        assert!(
+            trusted.contains("// assert!(false);"),
+            "comments are left alone"
+        );
+        assert!(
+            trusted.contains("\"assert!(x)\""),
+            "literals are left alone"
+        );
+        // The line constant makes `line!()` count from the test code's first line.
+        let line0: usize = trusted
+            .split("const RB_TEST_LINE0: u32 = ")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let line_of_first_assert = trusted
+            .lines()
+            .position(|l| l.contains("rb_assert_eq!(candidate(1, 2)"))
+            .unwrap()
+            + 1;
+        assert_eq!(line_of_first_assert - line0, 5);
     }
 
     #[test]

@@ -230,6 +230,20 @@ pub fn trailing_identifier(text: &str) -> Option<&str> {
     (!name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
 }
 
+/// `test` without a `}` before its first item: MultiPL-E's test code opens with the brace
+/// closing the candidate's function, which is not in the trusted program. Lines and byte
+/// offsets are kept.
+pub fn without_closing_brace(test: &str, literals: Literals) -> String {
+    let code = blank(test, literals);
+    let mut test = test.to_string();
+    if let Some(at) = code.find(|c: char| !c.is_whitespace())
+        && code[at..].starts_with('}')
+    {
+        test.replace_range(at..at + 1, " ");
+    }
+    test
+}
+
 /// The spans of `text` that are not code: each `(opening, closing)` pair of the language's
 /// comments and literals, as [`rewrite_calls`] takes them.
 pub type Literals = fn() -> &'static [(&'static str, &'static str)];

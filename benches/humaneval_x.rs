@@ -1,0 +1,147 @@
+//! HumanEval-X (C++, Rust) graded by its own test code in a trusted program calling the live
+//! candidate, beside the workaround a task author has without it: the test pasted into the
+//! candidate's program and run as one stdio program (passes when it exits 0 with no output;
+//! the candidate then holds the tests and can end the run as passed). Same problems, same
+//! samples (each problem's canonical solution and a `return <default>`), same run, 2 cores.
+//!
+//! Each way is measured twice: cold (a fresh compile cache: every program compiled) and warm
+//! (a new scorer on the same cache: programs loaded from disk, turned into native code, run).
+//!
+//! Run: `cargo bench --bench humaneval_x` (`REWARDBOX_HUMANEVAL_X_PROBLEMS=40` takes the first
+//! 40 problems of each language).
+
+use rewardbox::{ComponentCache, Scorer, ScorerOptions, Task, TaskResult};
+use rewardbox_humanevalx::{Problem, problem};
+use serde_json::{Value, json};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn rows(language: &str) -> Vec<Value> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
+    ));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn default_completion(language: &str) -> &'static str {
+    match language {
+        "cpp" => "    return {};\n}\n",
+        _ => "    return Default::default();\n}\n",
+    }
+}
+
+/// Rust test code as one program's `main`: `#[cfg(test)]` dropped, the test functions public
+/// and called in order.
+fn rust_test_as_main(test: &str) -> String {
+    let mut names = Vec::new();
+    let mut rest = test;
+    while let Some(at) = rest.find("#[test]") {
+        rest = &rest[at + 7..];
+        if let Some(fn_at) = rest.find("fn ") {
+            let name: String = rest[fn_at + 3..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            names.push(name);
+        }
+    }
+    let calls: String = names.iter().map(|n| format!("tests::{n}(); ")).collect();
+    format!(
+        "{}\nfn main() {{ {calls}}}\n",
+        test.replace("#[cfg(test)]", "").replace("#[test]", "pub")
+    )
+}
+
+/// The stdio-driver task: the test in the candidate's program, one run per sample.
+fn stdio_task(problem: &Problem, test: &str, completions: &[&str]) -> Value {
+    let driver = match problem.language {
+        "cpp" => test.to_string(),
+        _ => rust_test_as_main(test),
+    };
+    let programs: Vec<String> = completions
+        .iter()
+        .map(|c| format!("{}{c}\n{driver}", problem.program_prefix))
+        .collect();
+    json!({
+        "id": problem.task_id, "verifier": "code", "language": problem.language,
+        "extract": "whole", "scoring": "all",
+        "tests": {"stdio": [{"stdin": "", "stdout": ""}]},
+        "completions": programs,
+    })
+}
+
+fn scorer(cache: &Path) -> Scorer {
+    Scorer::new(ScorerOptions {
+        threads: Some(2),
+        cache: ComponentCache::in_dir(cache),
+        ..ScorerOptions::default()
+    })
+    .expect("the scorer builds")
+}
+
+fn run(cache: &Path, tasks: &[Task]) -> (f64, Vec<TaskResult>) {
+    let scorer = scorer(cache);
+    let started = Instant::now();
+    let results = scorer.score_tasks(tasks);
+    (started.elapsed().as_secs_f64(), results)
+}
+
+fn passed(results: &[TaskResult]) -> (usize, usize) {
+    let all: Vec<bool> = results
+        .iter()
+        .filter(|r| r.status.is_none())
+        .flat_map(|r| r.results.iter().map(|c| c.passed))
+        .collect();
+    (all.iter().filter(|p| **p).count(), all.len())
+}
+
+fn main() {
+    let limit: usize = std::env::var("REWARDBOX_HUMANEVAL_X_PROBLEMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(164);
+    let root = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("humaneval-x-bench");
+    println!(
+        "HumanEval-X: the benchmark's test code against the live candidate, beside the stdio driver"
+    );
+    println!(
+        "| language | way | samples | passed | cold s | cold samples/s | warm s | warm samples/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for language in ["cpp", "rust"] {
+        let raw = rows(language);
+        let mut test_code = Vec::new();
+        let mut stdio = Vec::new();
+        for row in raw.iter().take(limit) {
+            let Ok(p) = problem(row.as_object().unwrap()) else {
+                continue;
+            };
+            let completions = [p.canonical_solution.as_str(), default_completion(language)];
+            let test = row["test"].as_str().unwrap();
+            test_code.push(Task::from_value(p.task(&completions)).unwrap());
+            stdio.push(Task::from_value(stdio_task(&p, test, &completions)).unwrap());
+        }
+        for (way, tasks) in [
+            ("test code, live candidate", &test_code),
+            ("stdio driver", &stdio),
+        ] {
+            let cache = root.join(format!("{language}-{}", way.len()));
+            let _ = std::fs::remove_dir_all(&cache);
+            let (cold, results) = run(&cache, tasks);
+            let (warm, _) = run(&cache, tasks);
+            let (ok, samples) = passed(&results);
+            println!(
+                "| {language} | {way} | {samples} | {ok} | {cold:.1} | {:.1} | {warm:.1} | {:.1} |",
+                samples as f64 / cold,
+                samples as f64 / warm
+            );
+        }
+    }
+}
