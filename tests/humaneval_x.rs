@@ -49,13 +49,7 @@ const NOT_GRADABLE_HERE: &[(&str, &str)] = &[
     ("CPP/22", "boost/any.hpp"),
     ("CPP/137", "boost/any.hpp"),
     ("CPP/162", "openssl/md5.h"),
-    ("Rust/10", "make_palindrome"),
     ("Rust/22", "dyn Any"),
-    // The test calls a second function that only the canonical solution defines (the dataset
-    // moved HumanEval's given helper into the solution): the trusted program forwards the
-    // declaration's entry point only.
-    ("Rust/38", "encode_cyclic"),
-    ("Rust/50", "decode_shift"),
     ("Rust/137", "entry_point"),
 ];
 
@@ -229,9 +223,13 @@ fn cpp_canonical_solutions_pass_and_defaults_fail_as_with_gpp() {
 
 #[test]
 fn rust_canonical_solutions_pass_and_defaults_fail_as_with_cargo_test() {
-    // Rust/53 draws random inputs with `rand` (Rust/32 would, but its test is commented out);
-    // Rust/91's solution uses `regex`, Rust/162's `md5`.
-    canonical_pass_defaults_fail_as_natively("rust", &[11, 32, 53, 87, 91, 107, 149, 162]);
+    // Rust/38, 50 and 53 draw random inputs with `rand` (Rust/32 would, but its test is
+    // commented out); Rust/10, 38 and 50's tests call a second function of the candidate's
+    // (forwarded); Rust/91's solution uses `regex`, Rust/162's `md5`.
+    canonical_pass_defaults_fail_as_natively(
+        "rust",
+        &[10, 11, 32, 38, 50, 53, 87, 91, 107, 149, 162],
+    );
 }
 
 #[test]
@@ -488,6 +486,30 @@ fn a_task_without_a_usable_declaration_is_invalid_and_says_which_field() {
     });
     let result = score(&scorer, &[c_tests]);
     assert!(result[0].status.is_some(), "{:?}", result[0].results);
+    // `tests.forward` must be a list of signatures, and is Rust's only.
+    for (language, forward, field) in [
+        ("rust", json!("fn g() -> i32"), "tests.forward"),
+        ("rust", json!(["let x = 1;"]), "let x = 1;"),
+        ("cpp", json!(["int g()"]), "tests.forward"),
+    ] {
+        let task = json!({
+            "id": "t", "verifier": "code", "language": language, "extract": "whole",
+            "tests": {"asserts": "int main(){}", "declaration": "int f(){\n", "forward": forward},
+            "completions": ["int f(){return 1;}"],
+        });
+        let result = &score(&scorer, &[task])[0];
+        let detail = format!(
+            "{:?} {:?}",
+            result.detail,
+            result.results.first().map(|r| &r.detail)
+        );
+        assert_eq!(
+            result.status,
+            Some(rewardbox::Status::InvalidTask),
+            "{language}: {detail}"
+        );
+        assert!(detail.contains(field), "{language}: {detail}");
+    }
 }
 
 /// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++ and Rust, each

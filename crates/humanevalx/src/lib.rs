@@ -13,8 +13,11 @@
 //!   harness names 0.4, which has no entropy source on WebAssembly; the API the tests use,
 //!   `gen_range(low, high)`, `thread_rng`, `random`, is the same), so the property check that
 //!   draws random inputs (Rust/53) and the solutions using `regex` (Rust/91) and `md5`
-//!   (Rust/162) run. Rust/38 and Rust/50's tests call a second function that only the canonical
-//!   solution defines, which the trusted program cannot forward (a task error naming it).
+//!   (Rust/162) run.
+//! - Rust/10, 38 and 50's tests call a second function that the declaration does not declare and
+//!   the canonical solution defines (`make_palindrome`, `encode_cyclic`, `decode_shift`): the
+//!   task forwards it to the candidate too (`tests.forward`, its signature taken from the canonical
+//!   solution), so the candidate must define it, as it must natively.
 //! - Rust is compiled as `cargo test` compiles it: overflow checks on.
 
 use serde_json::{Map, Value, json};
@@ -123,13 +126,22 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
         }
         _ => (format!("{declaration}{prompt}"), declaration.to_string()),
     };
+    let canonical_solution = text("canonical_solution")?;
+    let forward = match language {
+        "rust" => rust_other_functions(declaration.as_str(), canonical_solution, test),
+        _ => Vec::new(),
+    };
+    let mut tests = json!({"asserts": test, "declaration": declaration});
+    if !forward.is_empty() {
+        tests["forward"] = json!(forward);
+    }
     Ok(Problem {
         task_id: task_id.to_string(),
         language,
         program_prefix,
         program_suffix: String::new(),
-        tests: json!({"asserts": test, "declaration": declaration}),
-        canonical_solution: text("canonical_solution")?.to_string(),
+        tests,
+        canonical_solution: canonical_solution.to_string(),
     })
 }
 
@@ -150,6 +162,92 @@ impl Problem {
             "completions": programs,
         })
     }
+}
+
+/// Signatures of the functions the test calls that the declaration does not declare and the
+/// canonical solution defines at its top level (it starts inside the entry point's body).
+fn rust_other_functions(declaration: &str, canonical: &str, test: &str) -> Vec<String> {
+    let code = rust_code_only(canonical);
+    let mut found = Vec::new();
+    let mut depth = 1usize;
+    let mut item_start = 0;
+    let bytes = code.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'{' if depth == 0 => {
+                let item = code[item_start..i].trim();
+                if let Some(signature) = item.strip_prefix("pub ").or(Some(item))
+                    && let Some(rest) = signature.strip_prefix("fn ")
+                {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    let declared =
+                        |text: &str| rust_code_only(text).contains(&format!("fn {name}"));
+                    let called =
+                        rust_code_only(test)
+                            .match_indices(name.as_str())
+                            .any(|(at, _)| {
+                                let before = test[..at].chars().next_back();
+                                let after = test[at + name.len()..].trim_start().starts_with('(');
+                                after
+                                    && !before
+                                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                            });
+                    if !name.is_empty() && called && !declared(declaration) && !declared(test) {
+                        found.push(canonical[item_start..i].trim().to_string());
+                    }
+                }
+                depth += 1;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    item_start = i + 1;
+                }
+            }
+            b';' if depth == 0 => item_start = i + 1,
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Rust source with comments and string literals blanked (same length, so offsets hold).
+fn rust_code_only(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((_, c)) = chars.next() {
+        let next = chars.peek().map(|(_, n)| *n);
+        let (close, escapes): (&str, bool) = match (c, next) {
+            ('/', Some('/')) => ("\n", false),
+            ('/', Some('*')) => ("*/", false),
+            ('"', _) => ("\"", true),
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        out.push(' ');
+        let mut tail = String::new();
+        while let Some((_, d)) = chars.next() {
+            tail.push(d);
+            if escapes && d == '\\' {
+                if let Some((_, e)) = chars.next() {
+                    tail.push(e);
+                }
+                continue;
+            }
+            if tail.len() > 1 && tail.ends_with(close) || close.len() == 1 && tail.ends_with(close)
+            {
+                break;
+            }
+        }
+        out.extend(tail.chars().map(|d| if d == '\n' { '\n' } else { ' ' }));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -195,6 +293,29 @@ mod tests {
             "\nuse std::collections::HashMap;\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\n\nfn f(x: i32) -> i32{\n"
         );
         assert!(problem.program_prefix.starts_with(declaration));
+    }
+
+    #[test]
+    fn a_function_the_test_calls_that_only_the_solution_defines_is_forwarded() {
+        let canonical = "    // the encode_cyclic(s) inverse\n    let t = \"fn fake(\";\n    if s.len() > 1 { return String::new(); }\n    s.to_string()\n}\n\npub fn encode_cyclic(s: &str) -> String {\n    s.to_string()\n}\nfn unused_helper(x: i32) -> i32 { x }\n";
+        let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(decode_cyclic(&encode_cyclic(\"abc\")), \"abc\"); }\n}\n";
+        let cyclic = json!({"task_id": "Rust/38", "prompt": "/* doc */\n",
+            "declaration": "use std::cmp;\nfn decode_cyclic(s: &str) -> String {\n",
+            "canonical_solution": canonical, "test": test});
+        let problem = problem(cyclic.as_object().unwrap()).unwrap();
+        assert_eq!(
+            problem.tests["forward"],
+            json!(["pub fn encode_cyclic(s: &str) -> String"])
+        );
+        let plain = json!({"task_id": "Rust/1", "prompt": "", "declaration": "fn f(x: i32) -> i32 {\n",
+            "canonical_solution": "    x\n}\n", "test": "fn t() { f(1); }"});
+        assert!(
+            self::problem(plain.as_object().unwrap())
+                .unwrap()
+                .tests
+                .get("forward")
+                .is_none()
+        );
     }
 
     #[test]

@@ -312,10 +312,25 @@ impl Spec {
                         )
                     })?,
                 };
+                let forward = match obj.get("forward") {
+                    None => Vec::new(),
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .map(|v| string_of(v, "tests.forward").map(str::to_string))
+                        .collect::<Result<_, _>>()?,
+                    Some(_) => {
+                        return Err(bad(
+                            "tests.forward",
+                            "must be a list of the signatures of the candidate's other functions \
+                             the test code calls",
+                        ));
+                    }
+                };
                 Tests::Program(ProgramTests {
                     test,
                     declaration,
                     entry_point,
+                    forward,
                 })
             }
             other => other,

@@ -37,6 +37,10 @@ pub struct ProgramTests {
     /// The function the test code calls (`tests.entry_point`, else the function the declaration
     /// opens).
     pub entry_point: String,
+    /// Signatures of the candidate's other functions that the test code calls (`tests.forward`,
+    /// Rust: `fn encode_cyclic(s: &str) -> String`), forwarded to the candidate as the entry
+    /// point is.
+    pub forward: Vec<String>,
 }
 
 /// The marker opening each line of the trusted program's report on its stderr.
@@ -65,6 +69,9 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
         ))
     };
     match language {
+        "cpp" if !tests.forward.is_empty() => Err(GradeError::InvalidTask(
+            "\"tests.forward\" is supported for rust test code only".into(),
+        )),
         "cpp" => Ok(Programs {
             trusted: cpp::trusted_program(&tests.declaration, &tests.entry_point, &tests.test)
                 .map_err(invalid)?,
@@ -73,10 +80,20 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
             cases: cpp::cases(&tests.test),
         }),
         "rust" | "rust-release" => Ok(Programs {
-            trusted: rust::trusted_program(&tests.declaration, &tests.entry_point, &tests.test)
-                .map_err(invalid)?,
-            candidate: rust::candidate_program(program, &tests.declaration, &tests.entry_point)
-                .map_err(invalid)?,
+            trusted: rust::trusted_program(
+                &tests.declaration,
+                &tests.entry_point,
+                &tests.forward,
+                &tests.test,
+            )
+            .map_err(invalid)?,
+            candidate: rust::candidate_program(
+                program,
+                &tests.declaration,
+                &tests.entry_point,
+                &tests.forward,
+            )
+            .map_err(invalid)?,
             cases: rust::cases(&tests.test),
         }),
         other => Err(GradeError::InvalidTask(format!(

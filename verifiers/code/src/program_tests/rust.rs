@@ -109,23 +109,89 @@ fn owned_and_passing(ty: &str) -> Result<(String, &'static str), String> {
     Ok((owned, passing))
 }
 
-/// The trusted test program: the declaration's helpers, the entry point forwarding to the
-/// candidate, the test code, and a `main` running its test functions.
-pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<String, String> {
-    let signature = Signature::find(declaration, entry, rust_literals, item_start)?;
-    let parameters = parameters(signature.parameters)?;
-    for p in &parameters {
-        owned_and_passing(&p.ty)?;
-    }
-    let sends: String = parameters
+/// One function of the candidate's that the test code calls: its signature and parameters.
+struct Forwarded<'a> {
+    signature: Signature<'a>,
+    name: String,
+    parameters: Vec<Parameter>,
+}
+
+/// Signatures of the candidate's other functions (`fn name(...) -> T`, with or without the
+/// opening brace), each ending with its brace as a declaration does.
+fn braced(others: &[String]) -> Vec<String> {
+    others
         .iter()
-        .map(|p| format!(" rewardbox_wire::Put::put(&{}, out);", p.name))
-        .collect();
+        .map(|o| format!("{} {{", o.trim().trim_end_matches('{').trim_end()))
+        .collect()
+}
+
+/// The functions the trusted program forwards to the candidate, in wire order: the entry point
+/// (function 0, its signature in `declaration`), then each of `others` ([`braced`] signatures
+/// of the candidate's other functions that the test code calls).
+fn forwarded<'a>(
+    declaration: &'a str,
+    entry: &str,
+    others: &'a [String],
+) -> Result<Vec<Forwarded<'a>>, String> {
+    let mut all = vec![(declaration, entry.to_string())];
+    for other in others {
+        let name = entry_of_declaration(other)
+            .ok_or_else(|| format!("`{other}` is not a function's signature"))?;
+        all.push((other.as_str(), name));
+    }
+    all.into_iter()
+        .map(|(text, name)| {
+            let signature = Signature::find(text, &name, rust_literals, item_start)?;
+            let parameters = parameters(signature.parameters)?;
+            for p in &parameters {
+                owned_and_passing(&p.ty)?;
+            }
+            Ok(Forwarded {
+                signature,
+                name,
+                parameters,
+            })
+        })
+        .collect()
+}
+
+/// The forwarding functions of the trusted program: each sends its arguments as a call of its
+/// wire number and returns the candidate's answer.
+fn stubs(functions: &[Forwarded]) -> String {
+    functions
+        .iter()
+        .enumerate()
+        .map(|(id, f)| {
+            let sends: String = f
+                .parameters
+                .iter()
+                .map(|p| format!(" rewardbox_wire::Put::put(&{}, out);", p.name))
+                .collect();
+            let text = f.signature.text.trim_start();
+            let text = text.strip_prefix("pub ").unwrap_or(text);
+            format!("{text} {{\n    rewardbox_wire::call({id}, |out| {{{sends} }})\n}}\n")
+        })
+        .collect()
+}
+
+/// The trusted test program: the declaration's helpers, the entry point (and the candidate's
+/// other functions in `others`) forwarding to the candidate, the test code, and a `main`
+/// running its test functions.
+pub fn trusted_program(
+    declaration: &str,
+    entry: &str,
+    others: &[String],
+    test: &str,
+) -> Result<String, String> {
+    let others = braced(others);
+    let functions = forwarded(declaration, entry, &others)?;
+    let prefix = functions[0].signature.prefix;
+    let stubs = stubs(&functions);
     let tests = test_functions(test);
     if tests.is_empty()
         && let Some(main) = top_level_main(test)
     {
-        return Ok(main_form_program(&signature, &sends, test, main));
+        return Ok(main_form_program(prefix, &stubs, test, main));
     }
     let runs: String = tests
         .iter()
@@ -136,30 +202,39 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         })
         .collect();
     Ok(format!(
-        "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{text} {{\n    rewardbox_wire::call(0, |out| {{{sends} }})\n}}\n{test}\nfn main() {{\n{runs}}}\n{WIRE}",
-        prefix = signature.prefix,
-        text = signature.text,
+        "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{stubs}{test}\nfn main() {{\n{runs}}}\n{WIRE}",
         test = callable_tests(test),
     ))
 }
 
 /// The candidate's program: `program` (its whole source), then a `main` answering calls of
-/// `entry`, whose parameter types the task's `declaration` gives.
-pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Result<String, String> {
-    let signature = Signature::find(declaration, entry, rust_literals, item_start)?;
-    let parameters = parameters(signature.parameters)?;
-    let mut receive = String::new();
-    let mut arguments = Vec::new();
-    for (i, p) in parameters.iter().enumerate() {
-        let (owned, passing) = owned_and_passing(&p.ty)?;
-        receive.push_str(&format!(
-            "        let mut a{i}: {owned} = rewardbox_wire::Take::take(input);\n"
+/// `entry` (and of the functions `others` declares), whose parameter types the task gives.
+pub fn candidate_program(
+    program: &str,
+    declaration: &str,
+    entry: &str,
+    others: &[String],
+) -> Result<String, String> {
+    let mut arms = String::new();
+    let others = braced(others);
+    for (id, function) in forwarded(declaration, entry, &others)?.iter().enumerate() {
+        let mut receive = String::new();
+        let mut arguments = Vec::new();
+        for (i, p) in function.parameters.iter().enumerate() {
+            let (owned, passing) = owned_and_passing(&p.ty)?;
+            receive.push_str(&format!(
+                "            let mut a{i}: {owned} = rewardbox_wire::Take::take(input);\n"
+            ));
+            arguments.push(format!("{passing}a{i}"));
+        }
+        arms.push_str(&format!(
+            "        {id} => {{\n{receive}            let answer = {}({});\n            rewardbox_wire::Put::put(&answer, out);\n        }}\n",
+            function.name,
+            arguments.join(", ")
         ));
-        arguments.push(format!("{passing}a{i}"));
     }
     Ok(format!(
-        "{program}\nfn main() {{\n    rewardbox_wire::serve(|input, out| {{\n{receive}        let answer = {entry}({});\n        rewardbox_wire::Put::put(&answer, out);\n    }});\n}}\n{WIRE}",
-        arguments.join(", ")
+        "{program}\nfn main() {{\n    rewardbox_wire::serve(|function, input, out| match function {{\n{arms}        _ => input.malformed(\"call\"),\n    }});\n}}\n{WIRE}"
     ))
 }
 
@@ -320,7 +395,7 @@ fn assert_lines(test: &str) -> Vec<(usize, String)> {
 
 /// The trusted program of the `main` form: its `main` renamed and called from ours, a `}` before
 /// it (MultiPL-E's, closing the candidate's function) blanked, its asserts reporting.
-fn main_form_program(signature: &Signature, sends: &str, test: &str, main: usize) -> String {
+fn main_form_program(prefix: &str, stubs: &str, test: &str, main: usize) -> String {
     let mut code = test.to_string();
     code.replace_range(main..main + 4, "rewardbox_test_main");
     let code = without_closing_brace(&code, rust_literals);
@@ -330,9 +405,7 @@ fn main_form_program(signature: &Signature, sends: &str, test: &str, main: usize
             rewrite_calls(&code, name, replacement, rust_literals)
         });
     let head = format!(
-        "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{text} {{\n    rewardbox_wire::call(0, |out| {{{sends} }})\n}}\n{MAIN_FORM_MACROS}",
-        prefix = signature.prefix,
-        text = signature.text,
+        "#![allow(unused, deprecated, non_snake_case, non_camel_case_types)]\n{prefix}\n{stubs}{MAIN_FORM_MACROS}"
     );
     let line0 = head.matches('\n').count() + 1;
     format!(
@@ -383,8 +456,14 @@ mod tests {
         // The host links Rust programs with rand, regex and md5 (among others), which
         // HumanEval-X's declarations name and its tests use (`rng.gen_range` needs `Rng`).
         let declaration = "\nuse std::{cmp::max, collections::HashMap};\nuse rand::Rng;\nuse regex::Regex;\nuse md5;\nuse std::any::Any;\n\nfn f(x: i32) -> i32{\n";
-        let trusted = trusted_program(declaration, "f", "").unwrap();
-        assert!(trusted.contains(declaration.trim_end_matches("fn f(x: i32) -> i32{\n")));
+        let trusted = trusted_program(declaration, "f", &[], "").unwrap();
+        assert!(
+            trusted.contains(
+                declaration
+                    .trim_end_matches("fn f(x: i32) -> i32{\n")
+                    .trim_end()
+            )
+        );
         assert_eq!(entry_of_declaration(declaration).as_deref(), Some("f"));
     }
 
@@ -401,7 +480,7 @@ mod tests {
         let both = "fn main() {}\n#[test]\nfn t() { assert!(true); }\n";
         assert_eq!(cases(both)[0].id, "t");
         let trusted =
-            trusted_program("fn add(a: i32, b: i32) -> i32 {\n", "add", multipl_e).unwrap();
+            trusted_program("fn add(a: i32, b: i32) -> i32 {\n", "add", &[], multipl_e).unwrap();
         assert!(trusted.contains("fn rewardbox_test_main()"));
         assert!(trusted.contains("rb_assert_eq!(candidate(1, 2), 3);"));
         assert!(
@@ -429,14 +508,33 @@ mod tests {
     }
 
     #[test]
+    fn other_functions_the_test_calls_are_forwarded_by_their_wire_number() {
+        let declaration = "fn decode(s: &str) -> String {\n";
+        let others = ["pub fn encode(s: &str, shift: u8) -> String".to_string()];
+        let trusted = trusted_program(declaration, "decode", &others, "").unwrap();
+        assert!(trusted.contains("fn decode(s: &str) -> String {\n    rewardbox_wire::call(0,"));
+        assert!(trusted.contains(
+            "fn encode(s: &str, shift: u8) -> String {\n    rewardbox_wire::call(1, |out| { rewardbox_wire::Put::put(&s, out); rewardbox_wire::Put::put(&shift, out); })"
+        ));
+        let candidate = candidate_program("fn x() {}", declaration, "decode", &others).unwrap();
+        assert!(candidate.contains("0 => {") && candidate.contains("let answer = decode(&a0);"));
+        assert!(
+            candidate.contains("1 => {") && candidate.contains("let answer = encode(&a0, a1);")
+        );
+        assert!(candidate.contains("_ => input.malformed(\"call\")"));
+        let bad = trusted_program(declaration, "decode", &["let x = 3;".to_string()], "");
+        assert!(bad.unwrap_err().contains("let x = 3;"));
+    }
+
+    #[test]
     fn the_trusted_program_forwards_each_parameter_by_name() {
         let declaration = "use std::collections::HashMap;\nfn greatest_common_divisor(mut a:i32,mut b:i32) -> i32{\n";
-        let trusted = trusted_program(declaration, "greatest_common_divisor", "").unwrap();
+        let trusted = trusted_program(declaration, "greatest_common_divisor", &[], "").unwrap();
         assert!(trusted.contains(
             "fn greatest_common_divisor(mut a:i32,mut b:i32) -> i32 {\n    rewardbox_wire::call(0, |out| { rewardbox_wire::Put::put(&a, out); rewardbox_wire::Put::put(&b, out); })\n}"
         ));
         let candidate =
-            candidate_program("fn x() {}", declaration, "greatest_common_divisor").unwrap();
+            candidate_program("fn x() {}", declaration, "greatest_common_divisor", &[]).unwrap();
         assert!(candidate.contains("let answer = greatest_common_divisor(a0, a1);"));
     }
 }

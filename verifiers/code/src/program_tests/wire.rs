@@ -63,7 +63,8 @@ mod rewardbox_wire {
             }
             String::from_utf8_lossy(&token).into_owned()
         }
-        fn malformed(&mut self, what: &str) -> ! {
+        /// Ends the program: the other side sent something that is not a message of the wire.
+        pub fn malformed(&mut self, what: &str) -> ! {
             eprintln!("\u{1e}rb-wire malformed {what}");
             std::process::exit(3)
         }
@@ -377,17 +378,18 @@ mod rewardbox_wire {
         R::take(&mut input)
     }
 
-    /// The candidate's side: answers calls with `answer` until the test program ends.
-    pub fn serve(mut answer: impl FnMut(&mut In, &mut Out)) {
+    /// The candidate's side: answers calls with `answer` (given the function's wire number)
+    /// until the test program ends.
+    pub fn serve(mut answer: impl FnMut(u32, &mut In, &mut Out)) {
         let mut input = In::new();
         while input.frame() {
             if input.token() != "C" {
                 input.malformed("call");
             }
-            let _function: u32 = input.parse("call");
+            let function: u32 = input.parse("call");
             let mut out = Out(Vec::new());
             out.token("R");
-            answer(&mut input, &mut out);
+            answer(function, &mut input, &mut out);
             send(out);
         }
     }
