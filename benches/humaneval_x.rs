@@ -4,8 +4,9 @@
 //! the candidate then holds the tests and can end the run as passed). Same problems, same
 //! samples (each problem's canonical solution and a `return <default>`), same run, 2 cores.
 //!
-//! Each way is measured twice: cold (a fresh compile cache: every program compiled) and warm
-//! (a new scorer on the same cache: programs loaded from disk, turned into native code, run).
+//! Each way is measured twice: cold (a fresh compile cache: every program compiled; the
+//! compilers' libraries, zig's libc++ and the Rust crates, are built before the clock starts) and
+//! warm (a new scorer on the same cache: programs loaded from disk, turned into native code, run).
 //!
 //! Run: `cargo bench --bench humaneval_x` (`REWARDBOX_HUMANEVAL_X_PROBLEMS=40` takes the first
 //! 40 problems of each language).
@@ -93,6 +94,21 @@ fn run(cache: &Path, tasks: &[Task]) -> (f64, Vec<TaskResult>) {
     (started.elapsed().as_secs_f64(), results)
 }
 
+/// Builds the language's libraries into `cache` (one program of its own, outside the measure).
+fn build_libraries(cache: &Path, language: &str) {
+    let program = match language {
+        "cpp" => "#include <bits/stdc++.h>\nint main(){std::cout<<1;}\n",
+        _ => {
+            "use rand::Rng;\nfn main(){ let x: u8 = rand::thread_rng().gen(); print!(\"{}\", x / 255); }\n"
+        }
+    };
+    let task = json!({
+        "id": "libraries", "verifier": "code", "language": language, "extract": "whole",
+        "tests": {"stdio": [{"stdin": "", "stdout": "1"}]}, "completions": [program],
+    });
+    run(cache, &[Task::from_value(task).unwrap()]);
+}
+
 fn passed(results: &[TaskResult]) -> (usize, usize) {
     let all: Vec<bool> = results
         .iter()
@@ -134,6 +150,7 @@ fn main() {
         ] {
             let cache = root.join(format!("{language}-{}", way.len()));
             let _ = std::fs::remove_dir_all(&cache);
+            build_libraries(&cache, language);
             let (cold, results) = run(&cache, tasks);
             let (warm, _) = run(&cache, tasks);
             let (ok, samples) = passed(&results);

@@ -236,6 +236,53 @@ fn assert_native(programs: &[(&str, &str, &str, &str)]) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// `<openssl/md5.h>` (MD5_Init/Update/Final and MD5(), header-only, as benchmarks that link
+/// `-lcrypto` use it): each digest is Python's `hashlib.md5` of the same bytes, for lengths around
+/// the 64-byte block and its 56-byte padding boundary, whole and streamed in pieces.
+#[test]
+fn openssl_md5_digests_are_hashlibs() {
+    let lengths = [0usize, 1, 3, 55, 56, 57, 63, 64, 65, 119, 120, 121, 1000];
+    let program = r#"#include <bits/stdc++.h>
+#include <openssl/md5.h>
+int main() {
+    size_t n;
+    while (std::cin >> n) {
+        std::string s(n, 0);
+        for (size_t i = 0; i < n; i++) s[i] = (char)((i * 131 + 7) % 256);
+        unsigned char whole[MD5_DIGEST_LENGTH], streamed[MD5_DIGEST_LENGTH];
+        MD5((const unsigned char*)s.data(), n, whole);
+        MD5_CTX c;
+        MD5_Init(&c);
+        MD5_Update(&c, s.data(), n / 3);
+        MD5_Update(&c, s.data() + n / 3, n - n / 3);
+        MD5_Final(streamed, &c);
+        for (unsigned char b : whole) printf("%02x", b);
+        printf(" %d\n", memcmp(whole, streamed, 16) == 0);
+    }
+}
+"#;
+    let stdin: String = lengths.iter().map(|n| format!("{n}\n")).collect();
+    let script = "import hashlib, sys\nfor n in map(int, sys.stdin.read().split()):\n    print(hashlib.md5(bytes((i * 131 + 7) % 256 for i in range(n))).hexdigest(), 1)\n";
+    let python = Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(python.status.success());
+    let scorer = common::scorer();
+    let ours = scorer
+        .runners()
+        .run("cpp", program, &stdin, &CANDIDATE_DEFAULT, 0);
+    assert_eq!(ours.exit_code, Some(0), "{}", ours.stderr);
+    assert_eq!(ours.stdout, String::from_utf8_lossy(&python.stdout));
+}
+
 /// A program that reads a local it never set gets a value it did not set (the pattern of
 /// `-ftrivial-auto-var-init=pattern`), as it may natively, where WebAssembly's fresh locals would
 /// be 0 every time and make the bug pass. (Natively the value is whatever the stack held: the

@@ -31,6 +31,10 @@ pub const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
 /// `<algorithm>` with `std::__gcd` and `std::__lg`.
 pub const ALGORITHM: &str = include_str!("../include/algorithm");
 
+/// OpenSSL's MD5 interface, header-only (benchmarks compile with `-lcrypto`: HumanEval-X's
+/// CPP/162).
+pub const OPENSSL_MD5: &str = include_str!("../include/openssl/md5.h");
+
 /// glibc's random number generators (C, linked into C and C++ programs).
 pub const GLIBC_RANDOM: &str = include_str!("../support/glibc_random.c");
 
@@ -128,6 +132,7 @@ pub fn overlay_headers(libcxx_include: &Path) -> Vec<(&'static str, String)> {
     let mut headers = vec![
         ("bits/stdc++.h", BITS_STDCXX.to_string()),
         ("algorithm", ALGORITHM.to_string()),
+        ("openssl/md5.h", OPENSSL_MD5.to_string()),
     ];
     if let Some(bitset) = bitset(libcxx_include) {
         headers.push(("bitset", bitset));
