@@ -22,6 +22,24 @@ fn parse(stdout: &[u8]) -> Vec<Value> {
         .collect()
 }
 
+/// The results `rewardbox score --quiet` writes for `tasks` given on its standard input.
+fn score_on_stdin(tasks: &[Value]) -> Vec<Value> {
+    let input: String = tasks.iter().map(|t| format!("{t}\n")).collect();
+    let mut child = rewardbox()
+        .args(["score", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    parse(&child.wait_with_output().unwrap().stdout)
+}
+
 fn batch() -> String {
     [
         json!({"id": "q17", "verifier": "numeric", "reference": "391", "tolerance": 1e-6,
@@ -409,22 +427,7 @@ fn deepgym_folders_import_as_tasks_that_score_their_reference_solutions() {
         assert!(task["prompt"].as_str().is_some_and(|p| p.starts_with('#')));
         task["completions"] = json!([task["solution"].clone()]);
     }
-    let input: String = tasks.iter().map(|t| format!("{t}\n")).collect();
-    let mut child = rewardbox()
-        .args(["score", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let results = parse(&out.stdout);
-    for r in &results {
+    for r in &score_on_stdin(&tasks) {
         assert_eq!(r["results"][0]["score"], 1.0, "{r}");
     }
 }
@@ -473,19 +476,7 @@ fn humanevalx_files_import_as_tasks_and_a_bad_line_is_named_while_the_rest_are_w
     let tasks = parse(&out.stdout);
     assert_eq!(tasks.len(), 2);
     // The imported task scores its canonical solution.
-    let mut child = rewardbox()
-        .args(["score", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{}\n", tasks[0]).as_bytes())
-        .unwrap();
-    let results = parse(&child.wait_with_output().unwrap().stdout);
+    let results = score_on_stdin(&tasks[..1]);
     assert_eq!(results[0]["results"][0]["score"], 1.0, "{}", results[0]);
 }
 
@@ -522,19 +513,7 @@ fn multipl_e_files_import_as_tasks_with_their_completions_and_a_bad_line_is_name
     assert_eq!(tasks[1]["completions"], json!([]));
     assert_eq!(tasks[1]["language"], "cpp");
     // The Rust row's completions, closed by the test code's brace, graded by its `main`.
-    let mut child = rewardbox()
-        .args(["score", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("{}\n", tasks[0]).as_bytes())
-        .unwrap();
-    let results = parse(&child.wait_with_output().unwrap().stdout);
+    let results = score_on_stdin(&tasks[..1]);
     let scores: Vec<f64> = results[0]["results"]
         .as_array()
         .unwrap()

@@ -212,17 +212,9 @@ fn assert_native(programs: &[(&str, &str, &str, &str)]) {
     for (language, name, source, stdin) in programs {
         let dir = tempfile::tempdir().unwrap();
         let binary = common::compile_natively(language, source, dir.path());
-        let native = Command::new(&binary)
-            .current_dir(dir.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let mut command = Command::new(&binary);
+        command.current_dir(dir.path());
+        let native = common::output_with_stdin(command, stdin);
         let native_status = common::shell_status(native.status);
         let native_stdout = String::from_utf8_lossy(&native.stdout);
         let ours = runners.run(language, source, stdin, &CANDIDATE_DEFAULT, 0);
@@ -263,17 +255,9 @@ int main() {
 "#;
     let stdin: String = lengths.iter().map(|n| format!("{n}\n")).collect();
     let script = "import hashlib, sys\nfor n in map(int, sys.stdin.read().split()):\n    print(hashlib.md5(bytes((i * 131 + 7) % 256 for i in range(n))).hexdigest(), 1)\n";
-    let python = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(stdin.as_bytes())?;
-            child.wait_with_output()
-        })
-        .unwrap();
+    let mut command = Command::new("python3");
+    command.args(["-c", script]);
+    let python = common::output_with_stdin(command, &stdin);
     assert!(python.status.success());
     let scorer = common::scorer();
     let ours = scorer

@@ -169,6 +169,15 @@ fn passes_natively(problem: &Problem, completion: &str, test: &str, dir: &Path) 
     Command::new(&binary).output().unwrap().status.success()
 }
 
+/// Each case of a completion's result: its id and status.
+fn case_statuses(result: &rewardbox::CompletionResult) -> Vec<(&str, CaseStatus)> {
+    result
+        .cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.status))
+        .collect()
+}
+
 fn score(scorer: &Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
     let tasks: Vec<Task> = tasks
         .iter()
@@ -318,13 +327,8 @@ fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
     assert_eq!(right.cases.len(), 4);
     let wrong = &results[0].results[1];
     assert!(!wrong.passed);
-    let statuses: Vec<(&str, CaseStatus)> = wrong
-        .cases
-        .iter()
-        .map(|c| (c.id.as_str(), c.status))
-        .collect();
     assert_eq!(
-        statuses,
+        case_statuses(wrong),
         vec![
             ("line 3", CaseStatus::Passed),
             ("line 4", CaseStatus::Passed),
@@ -607,13 +611,8 @@ fn a_multipl_e_rust_main_reports_each_assert_and_cannot_be_ended_by_the_candidat
     let results = score(&common::scorer(), &[task]);
     let r = &results[0].results;
     assert!(r[0].passed, "{}", r[0].detail);
-    let statuses: Vec<(&str, CaseStatus)> = r[1]
-        .cases
-        .iter()
-        .map(|c| (c.id.as_str(), c.status))
-        .collect();
     assert_eq!(
-        statuses,
+        case_statuses(&r[1]),
         vec![
             ("line 5", CaseStatus::Passed),
             ("line 6", CaseStatus::Wrong),

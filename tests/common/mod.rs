@@ -94,6 +94,24 @@ pub fn compile_natively(language: &str, source: &str, dir: &std::path::Path) -> 
     binary
 }
 
+/// What `command` writes and how it ends, given `stdin` on its standard input.
+pub fn output_with_stdin(mut command: std::process::Command, stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{command:?} does not start: {e}"));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A process's status as the shell reports it: its exit code, or 128 + the signal that ended it.
 pub fn shell_status(status: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
