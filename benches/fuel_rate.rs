@@ -261,6 +261,71 @@ fn rust_programs() -> Vec<Program> {
     ]
 }
 
+fn go_programs() -> Vec<Program> {
+    vec![
+        program(
+            "loop",
+            Growth::Linear,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"os\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func main() { n := uint64(read()); var s uint64; for i := uint64(0); i < n; i++ { s = (s + i*i) % 1000003 }; fmt.Println(s) }\n"
+            ),
+            300_000_000,
+            300_000_000,
+        ),
+        program(
+            "sort",
+            Growth::LinearLog,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"os\"; \"sort\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func main() { n := read(); x := uint64(12345); a := make([]uint64, n); for i := range a { x = (x*1103515245 + 12345) % 2147483648; a[i] = x }; sort.Slice(a, func(i, j int) bool { return a[i] < a[j] }); fmt.Println(a[n/2]) }\n"
+            ),
+            10_000_000,
+            10_000_000,
+        ),
+        program(
+            "hash",
+            Growth::Linear,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"os\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func main() { n := uint64(read()); d := map[uint64]uint32{}; x := uint64(1); for i := uint64(0); i < n; i++ { x = (x*1103515245 + 12345) % 2147483648; d[x%(n/4+1)]++ }; fmt.Println(len(d)) }\n"
+            ),
+            5_000_000,
+            5_000_000,
+        ),
+        program(
+            "strings",
+            Growth::Linear,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"os\"; \"strconv\"; \"strings\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func main() { n := read(); var b strings.Builder; for i := 0; i < n; i++ { b.WriteString(strconv.Itoa(i)); b.WriteByte(',') }; s := b.String(); fmt.Println(strings.Count(s, \"7\"), len(s)) }\n"
+            ),
+            20_000_000,
+            20_000_000,
+        ),
+        program(
+            "recursion",
+            Growth::Fibonacci,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"os\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func fib(k uint64) uint64 { if k < 2 { return k }; return fib(k-1) + fib(k-2) }\nfunc main() { fmt.Println(fib(uint64(read()))) }\n"
+            ),
+            36,
+            36,
+        ),
+        program(
+            "float",
+            Growth::Linear,
+            concat!(
+                "package main\nimport (\"bufio\"; \"fmt\"; \"math\"; \"os\")\nfunc read() int { var n int; fmt.Fscan(bufio.NewReader(os.Stdin), &n); return n }\n",
+                "func main() { n := read(); s := 0.0; for i := 1; i <= n; i++ { f := float64(i); s += math.Sqrt(f)/(f*f) + math.Sin(f*1e-7) }; fmt.Printf(\"%.6f\\n\", s) }\n"
+            ),
+            30_000_000,
+            30_000_000,
+        ),
+    ]
+}
+
 fn javascript_programs() -> Vec<Program> {
     vec![
         program(
@@ -389,6 +454,25 @@ fn native_command(language: Language, source: &str, name: &str) -> Option<Vec<St
             &["-O", "--edition=2021", "-Coverflow-checks=on"],
             "rs",
         ),
+        Language::Go => {
+            // The same go command, for this machine (`go build` takes its flags first).
+            let go = rewardbox_toolchains::go::Go::locate().ok()?;
+            let go = go.binary();
+            let src = path("go");
+            std::fs::write(&src, source).ok()?;
+            let bin = path("bin");
+            let ok = Command::new(go)
+                .args(["build", "-o"])
+                .arg(&bin)
+                .arg(&src)
+                .env("GOTOOLCHAIN", "local")
+                .env("GOPROXY", "off")
+                .env("GOCACHE", dir.join("gocache"))
+                .status()
+                .ok()?
+                .success();
+            ok.then(|| vec![bin.display().to_string()])
+        }
     }
 }
 
@@ -488,12 +572,13 @@ fn measure() {
     let runners =
         Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir)).expect("runners");
     let only = std::env::var("REWARDBOX_FUEL_RATE_ONLY").ok();
-    let tables: [(Language, Vec<Program>); 5] = [
+    let tables: [(Language, Vec<Program>); 6] = [
         (Language::Python, python_programs()),
         (Language::C, c_programs()),
         (Language::Cpp, cpp_programs()),
         (Language::Rust, rust_programs()),
         (Language::JavaScript, javascript_programs()),
+        (Language::Go, go_programs()),
     ];
     println!("fuel rate per runner: each program natively and in rewardbox, same run");
     for (language, programs) in tables {

@@ -19,7 +19,14 @@ fn main() {
             "rewardbox-verifier-code",
         ],
         &target_dir,
-        &[wit, &root.join("verifiers/guest-common")],
+        // The host crates the verifiers are built from too (the language table, the fence
+        // finder): a change there must rebuild the verifiers.
+        &[
+            wit,
+            &root.join("verifiers/guest-common"),
+            &root.join("crates/languages"),
+            &root.join("crates/fences"),
+        ],
     );
     println!(
         "cargo:rustc-env=REWARDBOX_VERIFIER_MATCH_WASM={}",

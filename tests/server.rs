@@ -172,10 +172,11 @@ fn run_code_speaks_sandbox_fusion() {
         json!({"code": "print(open('/etc/passwd').read())", "language": "python"}),
     );
     assert!(!secret.to_string().contains("root:"));
-    let (status, unsupported) = server.json("/run_code", json!({"code": "1", "language": "go"}));
+    let (status, unsupported) =
+        server.json("/run_code", json!({"code": "1", "language": "kotlin"}));
     assert_eq!(status, 200);
     assert_eq!(unsupported["status"], "SandboxError");
-    assert!(unsupported["message"].as_str().unwrap().contains("go"));
+    assert!(unsupported["message"].as_str().unwrap().contains("kotlin"));
     let (status, bad) = server.json("/run_code", json!({"language": "python"}));
     assert_eq!(status, 400);
     assert_eq!(bad["field"], "code");

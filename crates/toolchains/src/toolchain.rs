@@ -4,6 +4,7 @@
 use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
 use crate::gnu;
+use crate::go::{self, Go};
 use crate::language::Language;
 use crate::rust_crates::{self, CrateSet};
 use crate::rustc::Rustc;
@@ -97,6 +98,8 @@ pub struct Toolchains {
     limits: CompileLimits,
     zig: OnceLock<Result<Zig, String>>,
     rustc: OnceLock<Result<Rustc, String>>,
+    go: OnceLock<Result<Go, String>>,
+    go_cache: PathBuf,
     warm: Mutex<HashMap<Language, Warmed>>,
     crates_root: PathBuf,
     crates: Mutex<Option<(Result<CrateSet, String>, Instant)>>,
@@ -119,8 +122,14 @@ impl Toolchains {
                 std::env::temp_dir().join(format!("rewardbox-rust-crates-{}", std::process::id()))
             }
         };
+        let go_cache = match cache_dir {
+            Some(dir) => dir.join("go"),
+            None => std::env::temp_dir().join(format!("rewardbox-go-{}", std::process::id())),
+        };
         Toolchains {
             programs: ProgramCache::new(cache_dir.map(|d| d.join("programs"))),
+            go: OnceLock::new(),
+            go_cache,
             crates_root,
             crates: Mutex::new(None),
             zig_cache,
@@ -152,6 +161,13 @@ impl Toolchains {
             .map_err(|e| CompileError::Unavailable(e.clone()))
     }
 
+    fn go(&self) -> Result<&Go, CompileError> {
+        self.go
+            .get_or_init(Go::locate)
+            .as_ref()
+            .map_err(|e| CompileError::Unavailable(e.clone()))
+    }
+
     /// The Rust crates candidates may use, built on first need (minutes, once per machine and
     /// rustc version, outside any program's limit); a failed build is tried again after a while.
     pub fn rust_crates(&self) -> Result<CrateSet, String> {
@@ -175,6 +191,7 @@ impl Toolchains {
             }
             Language::C | Language::Cpp => self.zig().map(|_| ()),
             Language::Rust | Language::RustRelease => self.rustc().map(|_| ()),
+            Language::Go => self.go().map(|_| ()),
         };
         found.map_err(|e| e.to_string())
     }
@@ -190,6 +207,7 @@ impl Toolchains {
                 .zig()
                 .map(|z| format!("zig {} (clang, wasi-libc, libc++)", z.version)),
             Language::Rust | Language::RustRelease => self.rustc().map(|r| r.version.clone()),
+            Language::Go => self.go().map(|g| g.version.clone()),
         }
         .map_err(|e| e.to_string())
     }
@@ -208,6 +226,11 @@ impl Toolchains {
             Language::Rust | Language::RustRelease => {
                 (self.rustc()?.version.clone(), Rustc::flags(language))
             }
+            Language::Go => (
+                self.go()?.version.clone(),
+                // The arena file is part of what a Go program is built from.
+                [Go::flags(), vec![go::ARENA_SOURCE.to_string()]].concat(),
+            ),
         };
         let flags = flags.join(" ");
         // The overlay headers and the support archive are part of what a C or C++ program is
@@ -288,6 +311,9 @@ impl Toolchains {
         if matches!(language, Language::Rust | Language::RustRelease) {
             return Ok(());
         }
+        if language == Language::Go {
+            return self.warm_up_go();
+        }
         let mut warm = self.warm.lock().unwrap_or_else(|e| e.into_inner());
         let zig = self.zig()?;
         // Per compiler version and flags: zig builds its libraries for the flags it is given, so
@@ -346,6 +372,46 @@ impl Toolchains {
         };
         warm.insert(
             language,
+            Warmed {
+                result: result.clone(),
+                at: Instant::now(),
+            },
+        );
+        result.map_err(CompileError::Unavailable)
+    }
+
+    /// Builds the standard-library packages programs use most into Go's build cache once, with a
+    /// generous limit, so that no program's compile limit pays for them.
+    fn warm_up_go(&self) -> Result<(), CompileError> {
+        let mut warm = self.warm.lock().unwrap_or_else(|e| e.into_inner());
+        let go = self.go()?;
+        let marker = self.go_cache.join(format!(
+            "rewardbox-warm-{}",
+            hex(&key(&[go.version.as_bytes(), go::WARM_UP.as_bytes()])[..6])
+        ));
+        if let Some(done) = warm.get(&Language::Go)
+            && (done.result.is_ok() || done.at.elapsed() < WARM_UP_RETRY)
+        {
+            return done.result.clone().map_err(CompileError::Unavailable);
+        }
+        let result = if marker.is_file() {
+            Ok(())
+        } else {
+            let limits = CompileLimits {
+                cpu: Duration::from_secs(900),
+                wall: Duration::from_secs(1800),
+                ..self.limits
+            };
+            match self.run_compiler(Language::Go, go::WARM_UP, &limits, None) {
+                Ok(_) => {
+                    let _ = std::fs::write(&marker, b"");
+                    Ok(())
+                }
+                Err(e) => Err(format!("building Go's standard library failed: {e}")),
+            }
+        };
+        warm.insert(
+            Language::Go,
             Warmed {
                 result: result.clone(),
                 at: Instant::now(),
@@ -589,7 +655,21 @@ impl Toolchains {
         crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
         self.warm_up(language)?;
-        let wasm = self.run_compiler(language, source, &self.limits, crates)?;
+        let mut wasm = self.run_compiler(language, source, &self.limits, crates)?;
+        if language == Language::Go {
+            let (start, end) = crate::adapter_memory::arena(
+                &wasm,
+                go::ARENA_MAGIC,
+                go::ARENA_BYTES,
+            )
+            .ok_or_else(|| {
+                CompileError::Unavailable("the Go program's adapter arena is missing".into())
+            })?;
+            // Past the magic, 16-byte aligned.
+            let start = (start + go::ARENA_MAGIC.len() as u32 + 15) & !15;
+            wasm = crate::adapter_memory::with_adapter_memory(&wasm, start, end)
+                .map_err(CompileError::Unavailable)?;
+        }
         adapt(&wasm).map_err(CompileError::Unavailable)
     }
 
@@ -670,11 +750,17 @@ impl Toolchains {
         let file = match language {
             Language::C => "main.c",
             Language::Cpp => "main.cpp",
+            Language::Go => "main.go",
             _ => "main.rs",
         };
         std::fs::write(dir.join(file), source).map_err(|e| {
             CompileError::Unavailable(format!("writing the program to compile: {e}"))
         })?;
+        if language == Language::Go {
+            std::fs::write(dir.join(go::ARENA_FILE), go::ARENA_SOURCE).map_err(|e| {
+                CompileError::Unavailable(format!("writing the program to compile: {e}"))
+            })?;
+        }
         let output = Path::new("main.wasm");
         let (command, readable, writable) = match language {
             Language::Rust | Language::RustRelease => {
@@ -685,6 +771,25 @@ impl Toolchains {
                     rustc.command(language, Path::new(file), output, dir, crates),
                     readable,
                     vec![dir.to_path_buf()],
+                )
+            }
+            Language::Go => {
+                let go = self.go()?;
+                std::fs::create_dir_all(&self.go_cache).map_err(|e| {
+                    CompileError::Unavailable(format!(
+                        "creating Go's build cache {}: {e}",
+                        self.go_cache.display()
+                    ))
+                })?;
+                (
+                    go.command(Path::new(file), output, &self.go_cache, dir),
+                    vec![go.install_dir().to_path_buf()],
+                    // The go command opens /dev/null (build IDs, its telemetry child).
+                    vec![
+                        dir.to_path_buf(),
+                        self.go_cache.clone(),
+                        PathBuf::from("/dev/null"),
+                    ],
                 )
             }
             _ => {
@@ -735,6 +840,7 @@ impl Toolchains {
             }
             hidden.push((self.zig_cache.clone(), "<cache>/"));
             hidden.push((self.crates_root.clone(), "<crates>/"));
+            hidden.push((self.go_cache.clone(), "<cache>/"));
             let mut message = clean_message(&finished.stderr, &hidden, limits.message_bytes);
             if matches!(language, Language::Rust | Language::RustRelease)
                 && let Some(note) = rust_crates::missing_crate_note(&message)

@@ -53,7 +53,7 @@ impl Family for Coding {
     fn description(&self) -> String {
         "Runs code and returns its stdout, stderr and exit code, in a WebAssembly sandbox with \
          fuel, memory and output limits: Python persistent across steps like a REPL, C, C++, \
-         Rust and JavaScript as whole programs."
+         Rust, Go and JavaScript as whole programs."
             .into()
     }
 
@@ -65,7 +65,7 @@ impl Family for Coding {
                 "properties": {
                     "code": {"type": "string", "description": "The code to run"},
                     "language": {"type": "string", "default": "python",
-                                  "enum": ["python", "c", "cpp", "rust", "rust-release", "javascript"],
+                                  "enum": ["python", "c", "cpp", "rust", "rust-release", "javascript", "go"],
                                   "description": "Its language (aliases such as py, c++, js are taken too); the episode's by default"},
                     "stdin": {"type": "string", "default": "", "description": "Its standard input"},
                     "timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": DEFAULT_TIMEOUT_S,
