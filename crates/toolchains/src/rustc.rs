@@ -6,7 +6,6 @@
 //! ended as 1. Preview 1's `proc_exit` carries the code, and `exit_code` routes it to the host.
 
 use crate::Language;
-use crate::rust_crates::CrateSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -112,20 +111,20 @@ impl Rustc {
         .collect()
     }
 
-    /// The command compiling `source` (a file in `work`) into `output`, linked with `crates`
-    /// when given.
+    /// The command compiling `source` (a file in `work`) into `output`, with `libraries`: the
+    /// arguments linking it with crates (`--extern`, `-L`), if any.
     pub fn command(
         &self,
         language: Language,
         source: &Path,
         output: &Path,
         work: &Path,
-        crates: Option<&CrateSet>,
+        libraries: &[String],
     ) -> Command {
         let mut command = Command::new(&self.binary);
         command
             .args(Self::flags(language))
-            .args(crates.map(CrateSet::rustc_args).unwrap_or_default())
+            .args(libraries)
             .arg("-o")
             .arg(output)
             .arg(source)

@@ -768,7 +768,13 @@ impl Toolchains {
                 let mut readable = rustc.readable();
                 readable.extend(crates.map(|c| c.dir.clone()));
                 (
-                    rustc.command(language, Path::new(file), output, dir, crates),
+                    rustc.command(
+                        language,
+                        Path::new(file),
+                        output,
+                        dir,
+                        &crates.map(CrateSet::rustc_args).unwrap_or_default(),
+                    ),
                     readable,
                     vec![dir.to_path_buf()],
                 )
