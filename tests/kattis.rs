@@ -254,7 +254,7 @@ fn the_cli_imports_packages_as_tasks_and_verifies_them() {
     assert_eq!(by_id["parity/c"], [1.0, 0.0]);
     assert_eq!(by_id["parity/cpp"], [1.0, 0.0, 0.0]);
     assert_eq!(by_id["parity/python"], [1.0, 0.0, 0.0]);
-    assert_eq!(by_id["parity/rust"], [1.0]);
+    assert_eq!(by_id["parity/rust-release"], [1.0]);
 
     // A directory that is not a package is reported and the others still imported.
     let out = rewardbox()
