@@ -168,6 +168,7 @@ impl Problem {
 /// canonical solution defines at its top level (it starts inside the entry point's body).
 fn rust_other_functions(declaration: &str, canonical: &str, test: &str) -> Vec<String> {
     let code = rust_code_only(canonical);
+    let (declaration, test) = (rust_code_only(declaration), rust_code_only(test));
     let mut found = Vec::new();
     let mut depth = 1usize;
     let mut item_start = 0;
@@ -183,19 +184,13 @@ fn rust_other_functions(declaration: &str, canonical: &str, test: &str) -> Vec<S
                         .chars()
                         .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                         .collect();
-                    let declared =
-                        |text: &str| rust_code_only(text).contains(&format!("fn {name}"));
-                    let called =
-                        rust_code_only(test)
-                            .match_indices(name.as_str())
-                            .any(|(at, _)| {
-                                let before = test[..at].chars().next_back();
-                                let after = test[at + name.len()..].trim_start().starts_with('(');
-                                after
-                                    && !before
-                                        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                            });
-                    if !name.is_empty() && called && !declared(declaration) && !declared(test) {
+                    let declared = |code: &str| code.contains(&format!("fn {name}"));
+                    let called = test.match_indices(name.as_str()).any(|(at, _)| {
+                        let before = test[..at].chars().next_back();
+                        let after = test[at + name.len()..].trim_start().starts_with('(');
+                        after && !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                    });
+                    if !name.is_empty() && called && !declared(&declaration) && !declared(&test) {
                         found.push(canonical[item_start..i].trim().to_string());
                     }
                 }
@@ -215,7 +210,7 @@ fn rust_other_functions(declaration: &str, canonical: &str, test: &str) -> Vec<S
     found
 }
 
-/// Rust source with comments and string literals blanked (same length, so offsets hold).
+/// Rust source with comments and string literals blanked (same length in bytes, so offsets hold).
 fn rust_code_only(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.char_indices().peekable();
@@ -245,7 +240,14 @@ fn rust_code_only(text: &str) -> String {
                 break;
             }
         }
-        out.extend(tail.chars().map(|d| if d == '\n' { '\n' } else { ' ' }));
+        // Each character blanked by as many bytes as it takes, so byte offsets hold.
+        for d in tail.chars() {
+            if d == '\n' {
+                out.push('\n');
+            } else {
+                out.extend(std::iter::repeat_n(' ', d.len_utf8()));
+            }
+        }
     }
     out
 }
@@ -297,7 +299,7 @@ mod tests {
 
     #[test]
     fn a_function_the_test_calls_that_only_the_solution_defines_is_forwarded() {
-        let canonical = "    // the encode_cyclic(s) inverse\n    let t = \"fn fake(\";\n    if s.len() > 1 { return String::new(); }\n    s.to_string()\n}\n\npub fn encode_cyclic(s: &str) -> String {\n    s.to_string()\n}\nfn unused_helper(x: i32) -> i32 { x }\n";
+        let canonical = "    // the encode_cyclic(s) inverse — «é»\n    let t = \"fn fake(\";\n    if s.len() > 1 { return String::new(); }\n    s.to_string()\n}\n\npub fn encode_cyclic(s: &str) -> String {\n    s.to_string()\n}\nfn unused_helper(x: i32) -> i32 { x }\n";
         let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(decode_cyclic(&encode_cyclic(\"abc\")), \"abc\"); }\n}\n";
         let cyclic = json!({"task_id": "Rust/38", "prompt": "/* doc */\n",
             "declaration": "use std::cmp;\nfn decode_cyclic(s: &str) -> String {\n",
