@@ -29,25 +29,13 @@ fn cell_limits() -> Limits {
 /// What native python3 does with `code` as a script fed `stdin`: stdout, the last line of
 /// stderr, the exit status.
 fn native(code: &str, stdin: &str) -> (String, String, i32) {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cell.py");
     std::fs::write(&path, code).unwrap();
     let python = std::env::var("REWARDBOX_NATIVE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let mut child = std::process::Command::new(&python)
-        .arg(&path)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{python} does not run: {e}"));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut command = std::process::Command::new(&python);
+    command.arg(&path);
+    let out = common::output_with_stdin(command, stdin);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         last_line(&String::from_utf8_lossy(&out.stderr)),
