@@ -46,7 +46,8 @@ fn main() {
         &root.join("guests/js"),
         &["rewardbox-js-runner"],
         &guest_build::guest_target_dir(&out_dir, "js"),
-        &[wit],
+        // The language table's crate, which holds the test-run markers the runner acts on.
+        &[wit, &root.join("crates/languages")],
     );
     println!(
         "cargo:rustc-env=REWARDBOX_JS_RUNNER_WASM={}",

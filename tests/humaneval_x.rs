@@ -11,36 +11,16 @@
 //! report), each assert is a case, and Rust overflows panic as under `cargo test`.
 
 mod common;
+#[path = "support/humaneval_x.rs"]
+mod humaneval_x_data;
 
+use humaneval_x_data::{problems, rows};
 use rewardbox::verdict::CaseStatus;
 use rewardbox::{Scorer, Task};
-use rewardbox_humanevalx::{Problem, problem};
+use rewardbox_humanevalx::Problem;
 use serde_json::{Value, json};
-use std::io::Read;
 use std::path::Path;
 use std::process::Command;
-
-/// The problems of one language's file.
-fn problems(language: &str) -> Vec<Problem> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
-    ));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .map(|line| {
-            problem(
-                serde_json::from_str::<Value>(line)
-                    .unwrap()
-                    .as_object()
-                    .unwrap(),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap()
-}
 
 /// Problems that cannot be graded here, each with a word of the reason reported for it: the
 /// test needs a library this host does not have, calls a function the declaration does not
@@ -72,18 +52,7 @@ fn selection(language: &str, property_checks: &[usize]) -> Vec<(Problem, String)
         .collect();
     picked.sort_unstable();
     picked.dedup();
-    let raw: Vec<Value> = {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
-            "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
-        ));
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(std::fs::File::open(&path).unwrap())
-            .read_to_string(&mut text)
-            .unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let raw = rows(language);
     picked
         .into_iter()
         .map(|i| (all[i].clone(), raw[i]["test"].as_str().unwrap().to_string()))

@@ -191,3 +191,38 @@ fn assertion_failures_are_printed_as_node_prints_them() {
         hard.stderr
     );
 }
+
+/// `require('js-md5')` (the npm module HumanEval-X JavaScript/162's solution uses, provided
+/// offline) gives the digests Node's own `crypto` gives: strings around the 55/56/64-byte
+/// padding boundaries, UTF-8 text of one to four bytes per character, bytes, and a hasher fed
+/// in parts.
+#[test]
+fn js_md5_gives_the_digests_of_nodes_crypto() {
+    let inputs = "const inputs = ['', 'a', 'abc', 'Hello world', 'password', 'A B C', 'é', '含最大值', '😀 x', \
+        'a'.repeat(55), 'b'.repeat(56), 'c'.repeat(63), 'd'.repeat(64), 'e'.repeat(65), 'f'.repeat(119), 'g'.repeat(1000)];\n";
+    let ours_program = format!(
+        "{inputs}const md5 = require('js-md5');\n\
+         for (const s of inputs) console.log(md5(s), md5.hex(s), md5.base64(s), md5.array(s).join(','));\n\
+         console.log(md5([0, 255, 128, 7]), md5(new Uint8Array([1, 2, 3])), md5.create().update('Hello ').update('world').hex());\n"
+    );
+    let native_program = format!(
+        "{inputs}const crypto = require('crypto');\n\
+         const h = (x) => crypto.createHash('md5').update(x);\n\
+         for (const s of inputs) console.log(h(s).digest('hex'), h(s).digest('hex'), h(s).digest('base64'), [...h(s).digest()].join(','));\n\
+         console.log(h(Buffer.from([0, 255, 128, 7])).digest('hex'), h(Buffer.from([1, 2, 3])).digest('hex'), h('Hello world').digest('hex'));\n"
+    );
+    let native = Command::new(node())
+        .args(["-e", &native_program])
+        .output()
+        .unwrap();
+    assert!(native.status.success());
+    let scorer = common::scorer();
+    let javascript = scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime");
+    let ours = javascript.run(scorer.engine(), &ours_program, "", &CANDIDATE_DEFAULT, 0);
+    assert_eq!(ours.exit_code, Some(0), "{}", ours.stderr);
+    assert_eq!(ours.stdout, String::from_utf8_lossy(&native.stdout));
+    assert_eq!(ours.stdout.lines().count(), 17);
+}

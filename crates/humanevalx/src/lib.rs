@@ -25,7 +25,11 @@ use serde_json::{Map, Value, json};
 pub mod multipl_e;
 
 /// The benchmark's languages rewardbox runs the test code of, by `task_id` prefix.
-const LANGUAGES: [(&str, &str); 2] = [("CPP", "cpp"), ("Rust", "rust")];
+const LANGUAGES: [(&str, &str); 3] = [
+    ("CPP", "cpp"),
+    ("Rust", "rust"),
+    ("JavaScript", "javascript"),
+];
 
 /// Standard headers CodeGeeX's harness puts in front of every C++ program.
 const CPP_HEADERS: [&str; 9] = [
@@ -45,7 +49,7 @@ const CPP_HEADERS: [&str; 9] = [
 pub struct Problem {
     /// `CPP/0`.
     pub task_id: String,
-    /// rewardbox's language name (`cpp`, `rust`).
+    /// rewardbox's language name (`cpp`, `rust`, `javascript`).
     pub language: &'static str,
     /// What the program starts with; the completion follows it.
     pub program_prefix: String,
@@ -63,7 +67,7 @@ pub struct Problem {
 pub enum Unconvertible {
     /// A field is missing or not a string.
     Field(String),
-    /// The language's test code is not run by rewardbox (Go, Java, JavaScript, Python rows).
+    /// The language's test code is not run by rewardbox (Go, Java, Python rows).
     Language(String),
     /// A MultiPL-E row in a language whose test code rewardbox does not run.
     MultiplELanguage(String),
@@ -76,12 +80,12 @@ impl std::fmt::Display for Unconvertible {
             Unconvertible::Language(prefix) => write!(
                 f,
                 "{prefix} problems are not graded by their test code here (rewardbox runs \
-                 HumanEval-X's C++ and Rust)"
+                 HumanEval-X's C++, Rust and JavaScript)"
             ),
             Unconvertible::MultiplELanguage(language) => write!(
                 f,
                 "MultiPL-E's \"{language}\" problems are not graded by their test code here \
-                 (rewardbox runs MultiPL-E's cpp and rs)"
+                 (rewardbox runs MultiPL-E's cpp, rs and js)"
             ),
         }
     }
@@ -124,6 +128,9 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
                 format!("{headers}{declaration}"),
             )
         }
+        // CodeGeeX's JavaScript program is the prompt (its helpers and the entry point's
+        // opening), the completion and the test.
+        "javascript" => (prompt.to_string(), declaration.to_string()),
         _ => (format!("{declaration}{prompt}"), declaration.to_string()),
     };
     let canonical_solution = text("canonical_solution")?;
@@ -317,6 +324,32 @@ mod tests {
                 .tests
                 .get("forward")
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn a_javascript_row_is_its_prompt_then_the_completion() {
+        let problem = problem(&row(r##"{"task_id": "JavaScript/38", "prompt": "/* doc */\nconst encodeCyclic = (s) => {\n  return s;\n}\n/* doc */\nconst decodeCyclic = (s) => {\n", "declaration": "const encodeCyclic = (s) => {\n  return s;\n}\n\nconst decodeCyclic = (s) => {\n", "canonical_solution": "  return s;\n}\n", "test": "console.assert(decodeCyclic('a') === 'a')\n"}"##)).unwrap();
+        assert_eq!(problem.language, "javascript");
+        assert!(
+            problem
+                .program_prefix
+                .starts_with("/* doc */\nconst encodeCyclic")
+        );
+        assert!(
+            problem.tests["declaration"]
+                .as_str()
+                .unwrap()
+                .starts_with("const encodeCyclic")
+        );
+        assert!(problem.tests.get("forward").is_none());
+        let task = problem.task(&["  return s;\n}\n"]);
+        assert_eq!(task["language"], "javascript");
+        assert!(
+            task["completions"][0]
+                .as_str()
+                .unwrap()
+                .ends_with("=> {\n  return s;\n}\n")
         );
     }
 

@@ -13,7 +13,13 @@ use crate::{Problem, Unconvertible};
 use serde_json::{Map, Value, json};
 
 /// MultiPL-E's language names rewardbox runs the test code of, and rewardbox's name for each.
-const LANGUAGES: [(&str, &str); 3] = [("cpp", "cpp"), ("rs", "rust"), ("rust", "rust")];
+const LANGUAGES: [(&str, &str); 5] = [
+    ("cpp", "cpp"),
+    ("rs", "rust"),
+    ("rust", "rust"),
+    ("js", "javascript"),
+    ("javascript", "javascript"),
+];
 
 /// Whether a JSON object is a MultiPL-E row: `name`, `language`, `prompt` and `tests`, and no
 /// HumanEval-X `declaration`.
@@ -112,7 +118,7 @@ mod tests {
         let go = row(r#"{"name": "x", "language": "go_test.go", "prompt": "", "tests": ""}"#);
         let why = problem(&go).unwrap_err().to_string();
         assert!(
-            why.contains("go_test.go") && why.contains("cpp and rs"),
+            why.contains("go_test.go") && why.contains("cpp, rs and js"),
             "{why}"
         );
         let bad = row(

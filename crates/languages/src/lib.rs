@@ -4,6 +4,8 @@
 //! component and the fence finder all read this table, so a spelling accepted in one place is
 //! accepted everywhere.
 
+pub mod js_test_run;
+
 /// A language rewardbox can run candidates in (when its toolchain is installed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {

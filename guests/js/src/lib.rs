@@ -11,7 +11,7 @@ use boa_engine::{
     Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source, js_string,
 };
 use std::cell::{Cell, RefCell};
-use std::io::{Read, Write};
+use std::io::{BufRead, Read, Write};
 
 wit_bindgen::generate!({ path: "../../wit", world: "runner" });
 
@@ -20,10 +20,18 @@ use rewardbox::core::types::RunStatus;
 /// Node.js's surroundings, in JavaScript.
 const PRELUDE: &str = include_str!("prelude.js");
 
-/// Node's modules written in JavaScript, evaluated when a program first requires them.
-const NODE_MODULES: [(&str, &str); 2] = [
+/// The wire between a benchmark's test code and the live candidate (see the file), evaluated
+/// after the prelude in both programs of a test run.
+const WIRE: &str = include_str!("wire.js");
+
+use languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
+
+/// Node's modules, and the npm modules benchmarks' solutions use, written in JavaScript and
+/// evaluated when a program first requires them.
+const NODE_MODULES: [(&str, &str); 3] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),
+    ("js-md5", include_str!("npm/js-md5.js")),
 ];
 
 /// Output kept before it is written: flushed at 64 KiB, at the end and at exit.
@@ -36,6 +44,9 @@ thread_local! {
     static EXIT: Cell<Option<i32>> = const { Cell::new(None) };
     /// Whether promise jobs are running (where the engine cannot carry an uncatchable error).
     static IN_JOBS: Cell<bool> = const { Cell::new(false) };
+    /// Whether the program is a live candidate answering calls: its stdout is the wire, so what
+    /// it prints goes to stderr.
+    static SERVING: Cell<bool> = const { Cell::new(false) };
 }
 
 fn exited() -> bool {
@@ -86,7 +97,11 @@ fn write(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
         Some(v) => text(v, context)?,
         None => String::new(),
     };
-    let buffer = if fd == 2.0 { &ERR } else { &OUT };
+    let buffer = if fd == 2.0 || SERVING.with(Cell::get) {
+        &ERR
+    } else {
+        &OUT
+    };
     let full = buffer.with(|b| {
         let mut b = b.borrow_mut();
         b.extend_from_slice(text.as_bytes());
@@ -105,6 +120,43 @@ fn stdin(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
     Ok(JsValue::from(JsString::from(
         String::from_utf8_lossy(&bytes).as_ref(),
     )))
+}
+
+/// `__rb_read_line()`: the next line of standard input without its newline, or `null` at its
+/// end. Blocks until the line is complete (the wire of a test run).
+fn read_line(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
+    let mut bytes = Vec::new();
+    match std::io::stdin().lock().read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => return Ok(JsValue::null()),
+        Ok(_) => {}
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    }
+    Ok(JsValue::from(JsString::from(
+        String::from_utf8_lossy(&bytes).as_ref(),
+    )))
+}
+
+/// `__rb_send(fd, text)`: writes `text` to stderr (fd 2) or stdout at once, after what was
+/// buffered: a message of the wire, or a line of a test run's report.
+fn send(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let fd = args.first().and_then(JsValue::as_number).unwrap_or(1.0);
+    let text = match args.get(1) {
+        Some(v) => text(v, context)?,
+        None => String::new(),
+    };
+    flush();
+    if fd == 2.0 {
+        let mut err = std::io::stderr();
+        let _ = err.write_all(text.as_bytes());
+        let _ = err.flush();
+    } else {
+        let mut out = std::io::stdout();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    }
+    Ok(JsValue::undefined())
 }
 
 /// `__rb_exit(code)`: ends the program with `code` (0-255, as a process's status), by an error
@@ -160,7 +212,17 @@ fn source(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
 /// A context with Node.js's surroundings.
 fn context() -> Result<Context, String> {
     let mut context = Context::default();
-    let natives: [(JsString, usize, NativeFunction); 6] = [
+    let natives: [(JsString, usize, NativeFunction); 8] = [
+        (
+            js_string!("__rb_read_line"),
+            0,
+            NativeFunction::from_fn_ptr(read_line),
+        ),
+        (
+            js_string!("__rb_send"),
+            2,
+            NativeFunction::from_fn_ptr(send),
+        ),
         (
             js_string!("__rb_write"),
             2,
@@ -238,6 +300,25 @@ fn execute(source: &str, context: &mut Context) -> Result<(), String> {
         context
             .eval(Source::from_bytes("__rb_finish()"))
             .map(|_| ())
+    };
+    steps(context).map_err(|e| uncaught(e, context))
+}
+
+/// Sets up the wire of a test run ([`WIRE`]) in a fresh context.
+fn with_wire(context: &mut Context) -> Result<(), String> {
+    context
+        .eval(Source::from_bytes(WIRE))
+        .map(|_| ())
+        .map_err(|e| format!("rewardbox: the JavaScript wire failed: {e}"))
+}
+
+/// Runs a live candidate's program, then answers the test program's calls until they end.
+fn serve(source: &str, context: &mut Context) -> Result<(), String> {
+    let steps = |context: &mut Context| -> JsResult<()> {
+        context.eval(Source::from_bytes(source))?;
+        settle(context)?;
+        context.eval(Source::from_bytes("__rb_serve()"))?;
+        Ok(())
     };
     steps(context).map_err(|e| uncaught(e, context))
 }
@@ -331,7 +412,19 @@ struct Runner;
 
 impl Guest for Runner {
     fn run(source: String) -> RunOutcome {
-        let outcome = outcome(context().and_then(|mut c| execute(&source, &mut c)));
+        let result = context().and_then(|mut c| {
+            if let Some(program) = source.strip_prefix(SERVE_MARKER) {
+                with_wire(&mut c)?;
+                SERVING.with(|s| s.set(true));
+                serve(program, &mut c)
+            } else if let Some(program) = source.strip_prefix(TEST_MARKER) {
+                with_wire(&mut c)?;
+                execute(program, &mut c)
+            } else {
+                execute(&source, &mut c)
+            }
+        });
+        let outcome = outcome(result);
         flush();
         outcome
     }

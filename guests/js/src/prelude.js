@@ -219,6 +219,8 @@
   const lazy = {
     util: () => utilOf().util,
     assert: () => indirectEval(source("assert"))({ inspect, isDeepEqual: utilOf().isDeepEqual }),
+    // npm modules benchmarks' solutions require (src/npm/).
+    "js-md5": () => indirectEval(source("js-md5"))(),
     "assert/strict": () => modules.assert ? modules.assert.strict : (modules.assert = lazy.assert()).strict,
     "timers/promises": () => ({
       setTimeout: (ms, value) => new Promise((resolve) => globalThis.setTimeout(resolve, ms, value)),

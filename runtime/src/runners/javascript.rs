@@ -38,6 +38,8 @@ impl JavaScriptRunner {
 impl Runtime for JavaScriptRunner {
     /// Standard input only: the runner reads all of it before the program's first line runs, so
     /// a JavaScript program can neither talk through a pipe nor (yet) read arguments and files.
+    /// The exception: the two programs of a test run, which read their input a line at a time
+    /// ([`languages::js_test_run`]).
     fn run_with(
         &self,
         engine: &Engine,
@@ -46,7 +48,11 @@ impl Runtime for JavaScriptRunner {
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let refused = if io.pipe.is_some() {
+        // A test run's programs talk through the pipe; the interactor's arguments and files (a
+        // contest's) mean nothing to them.
+        let refused = if languages::js_test_run::is_test_run(source) {
+            None
+        } else if io.pipe.is_some() {
             Some(
                 "a JavaScript program cannot run interactively: the JavaScript runner reads all of standard input before the program starts",
             )

@@ -288,7 +288,11 @@ impl Spec {
                 source: AssertSource::Check(test),
                 entry_point,
                 ..
-            } if matches!(language.as_str(), "cpp" | "rust" | "rust-release") => {
+            } if matches!(
+                language.as_str(),
+                "cpp" | "rust" | "rust-release" | "javascript"
+            ) =>
+            {
                 let declaration = obj
                     .get("declaration")
                     .ok_or_else(|| {
@@ -321,8 +325,8 @@ impl Spec {
                     Some(_) => {
                         return Err(bad(
                             "tests.forward",
-                            "must be a list of the signatures of the candidate's other functions \
-                             the test code calls",
+                            "must be a list of the candidate's other functions the test code \
+                             calls (Rust: their signatures; JavaScript: their names)",
                         ));
                     }
                 };
@@ -361,10 +365,10 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has assert tests, which need a Python, C++ or Rust candidate (C++ and \
-                         Rust: the benchmark's test code as a string, with \"declaration\"); a \
-                         {language} program is graded on stdin/stdout or, in JavaScript, on call \
-                         tests"
+                        "has assert tests, which need a Python, C++, Rust or JavaScript \
+                         candidate (C++, Rust and JavaScript: the benchmark's test code as a \
+                         string, with \"declaration\"); a {language} program is graded on \
+                         stdin/stdout"
                     ),
                 ));
             }

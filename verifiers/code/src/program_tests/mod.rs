@@ -16,6 +16,7 @@
 //! end with no failed case.
 
 pub mod cpp;
+pub mod js;
 pub mod rust;
 pub mod source;
 
@@ -96,9 +97,20 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
             .map_err(invalid)?,
             cases: rust::cases(&tests.test),
         }),
+        "javascript" => Ok(Programs {
+            trusted: js::trusted_program(
+                &tests.declaration,
+                &tests.entry_point,
+                &tests.forward,
+                &tests.test,
+            )
+            .map_err(invalid)?,
+            candidate: js::candidate_program(program),
+            cases: js::cases(&tests.test),
+        }),
         other => Err(GradeError::InvalidTask(format!(
-            "\"tests.asserts\" in {other} is not supported: test code runs for python, cpp, rust \
-             and rust-release candidates"
+            "\"tests.asserts\" in {other} is not supported: test code runs for python, cpp, rust, \
+             rust-release and javascript candidates"
         ))),
     }
 }
@@ -108,6 +120,7 @@ pub fn entry_of_declaration(language: &str, declaration: &str) -> Option<String>
     match language {
         "cpp" => cpp::entry_of_declaration(declaration),
         "rust" | "rust-release" => rust::entry_of_declaration(declaration),
+        "javascript" => js::entry_of_declaration(declaration),
         _ => None,
     }
 }
@@ -121,6 +134,9 @@ struct Report {
     candidate_ended: bool,
     /// The candidate sent something that is not an answer.
     malformed: Option<String>,
+    /// The test code passed a value that cannot cross to the candidate (a function): the task's
+    /// fault, not the candidate's.
+    untyped: Option<String>,
 }
 
 fn read_report(stderr: &str) -> Report {
@@ -143,6 +159,10 @@ fn read_report(stderr: &str) -> Report {
                     .push((id.replace('\u{1f}', " "), passed, detail));
             }
             (Some("wire"), Some("ended"), _) => report.candidate_ended = true,
+            (Some("wire"), Some("untyped"), what) => {
+                let what = [what.unwrap_or(""), words.next().unwrap_or("")].join(" ");
+                report.untyped = Some(what.trim().to_string());
+            }
             (Some("wire"), Some("malformed"), what) => {
                 report.malformed = Some(what.unwrap_or("message").to_string());
             }
@@ -204,6 +224,12 @@ pub fn grade(
         ));
     }
     let report = read_report(&test_run.stderr);
+    if let Some(what) = &report.untyped {
+        return Err(GradeError::InvalidTask(format!(
+            "\"tests.asserts\" passes the candidate {what}, which cannot cross to another \
+             sandbox: test code may pass the candidate data only"
+        )));
+    }
     let completed = test_run.status == RunStatus::Ok && test_run.exit_code.unwrap_or(0) == 0;
     let (end_status, end_detail) = why_it_ended(test_run, candidate, &report, interaction.deadlock);
     let mut results: Vec<CaseResult> = programs

@@ -124,16 +124,22 @@ pub fn blank(text: &str, literals: Literals) -> String {
         match opened {
             Some((open, close)) => {
                 let mut j = i + open.len();
+                // Whole characters at a time: a comment or literal may hold any text.
+                let char_after = |j: usize| j + text[j..].chars().next().map_or(1, char::len_utf8);
                 while j < text.len() {
                     if open.len() == 1 && bytes[j] == b'\\' {
-                        j += 2;
+                        j = if j + 1 < text.len() {
+                            char_after(j + 1)
+                        } else {
+                            j + 1
+                        };
                         continue;
                     }
                     if text[j..].starts_with(close) {
                         j += close.len();
                         break;
                     }
-                    j += 1;
+                    j = char_after(j);
                 }
                 let j = j.min(text.len());
                 out.extend(
@@ -291,7 +297,10 @@ fn for_each_call(text: &str, name: &str, literals: Literals, mut visit: impl FnM
                     break;
                 }
                 if open.len() == 1 && bytes[j] == b'\\' {
-                    j += 2;
+                    j += 1;
+                    if j < text.len() {
+                        j += text[j..].chars().next().map_or(1, char::len_utf8);
+                    }
                     continue;
                 }
                 if text[j..].starts_with(close) {
@@ -345,6 +354,23 @@ mod tests {
         assert!(rewritten.contains("static_assert(true);"));
         assert!(rewritten.contains("assertion(1);"));
         assert!(rewritten.contains("  CHECK(h());"));
+    }
+
+    #[test]
+    fn text_in_any_script_inside_comments_and_literals_is_blanked_whole() {
+        let text = "int f(){ // 含最大值，含最小值\n  s = \"é\\é\\\"ü\"; /* «x» */ c = '\\é';\n  assert(f());\n}\n";
+        let code = blank(text, c_literals);
+        assert_eq!(code.len(), text.len());
+        assert_eq!(code.lines().count(), text.lines().count());
+        assert!(code.is_ascii(), "{code}");
+        assert!(code.contains("  assert(f());"), "{code}");
+        assert_eq!(
+            call_lines(text, "assert", c_literals),
+            vec![(3, "assert(f());".to_string())]
+        );
+        // A text ending inside an escape or a literal.
+        assert_eq!(blank("\"\\", c_literals).len(), 2);
+        assert_eq!(blank("'é", c_literals).len(), 3);
     }
 
     #[test]
