@@ -1,4 +1,4 @@
-//! HumanEval-X (C++, Rust) graded by its own test code in a trusted program calling the live
+//! HumanEval-X (C++, Rust, JavaScript) graded by its own test code in a trusted program calling the live
 //! candidate, beside the workaround a task author has without it: the test pasted into the
 //! candidate's program and run as one stdio program (passes when it exits 0 with no output;
 //! the candidate then holds the tests and can end the run as passed). Same problems, same
@@ -9,7 +9,7 @@
 //! warm (a new scorer on the same cache: programs loaded from disk, turned into native code, run).
 //!
 //! Run: `cargo bench --bench humaneval_x` (`REWARDBOX_HUMANEVAL_X_PROBLEMS=40` takes the first
-//! 40 problems of each language).
+//! 40 problems of each language; `REWARDBOX_HUMANEVAL_X_LANGUAGES=js` measures only JavaScript).
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions, Task, TaskResult};
 use rewardbox_humanevalx::{Problem, problem};
@@ -34,6 +34,7 @@ fn rows(language: &str) -> Vec<Value> {
 fn default_completion(language: &str) -> &'static str {
     match language {
         "cpp" => "    return {};\n}\n",
+        "javascript" => "  return;\n}\n",
         _ => "    return Default::default();\n}\n",
     }
 }
@@ -64,6 +65,11 @@ fn rust_test_as_main(test: &str) -> String {
 fn stdio_task(problem: &Problem, test: &str, completions: &[&str]) -> Value {
     let driver = match problem.language {
         "cpp" => test.to_string(),
+        // Node prints a failed console.assert to stderr, which stdio tests do not read: the
+        // workaround makes it print to stdout.
+        "javascript" => format!(
+            "console.assert = (ok) => {{ if (!ok) console.log('Assertion failed'); }};\n{test}"
+        ),
         _ => rust_test_as_main(test),
     };
     let programs: Vec<String> = completions
@@ -73,6 +79,7 @@ fn stdio_task(problem: &Problem, test: &str, completions: &[&str]) -> Value {
     json!({
         "id": problem.task_id, "verifier": "code", "language": problem.language,
         "extract": "whole", "scoring": "all",
+        "candidate_limits": {"wall_ms": problem.time_limit_ms},
         "tests": {"stdio": [{"stdin": "", "stdout": ""}]},
         "completions": programs,
     })
@@ -98,6 +105,7 @@ fn run(cache: &Path, tasks: &[Task]) -> (f64, Vec<TaskResult>) {
 fn build_libraries(cache: &Path, language: &str) {
     let program = match language {
         "cpp" => "#include <bits/stdc++.h>\nint main(){std::cout<<1;}\n",
+        "javascript" => "console.log(1)\n",
         _ => {
             "use rand::Rng;\nfn main(){ let x: u8 = rand::thread_rng().gen(); print!(\"{}\", x / 255); }\n"
         }
@@ -131,8 +139,16 @@ fn main() {
         "| language | way | samples | passed | cold s | cold samples/s | warm s | warm samples/s |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for language in ["cpp", "rust"] {
-        let raw = rows(language);
+    // `REWARDBOX_HUMANEVAL_X_LANGUAGES=js` (or `cpp,rust`) measures only those files.
+    let only = std::env::var("REWARDBOX_HUMANEVAL_X_LANGUAGES").ok();
+    for (file, language) in [("cpp", "cpp"), ("rust", "rust"), ("js", "javascript")] {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|l| l == file))
+        {
+            continue;
+        }
+        let raw = rows(file);
         let mut test_code = Vec::new();
         let mut stdio = Vec::new();
         for row in raw.iter().take(limit) {

@@ -487,10 +487,11 @@ fn a_task_without_a_usable_declaration_is_invalid_and_says_which_field() {
     }
 }
 
-/// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++ and Rust, each
-/// with a correct completion and `return <default>`), imported as `rewardbox import multipl-e`
-/// imports them: each verdict is the one MultiPL-E's harness gets natively on the same text
-/// (prompt + completion + tests, compiled by g++ -std=c++17 / rustc, run, exit status 0).
+/// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++, Rust and
+/// JavaScript, each with a correct completion and `return <default>`), imported as `rewardbox
+/// import multipl-e` imports them: each verdict is the one MultiPL-E's harness gets natively on
+/// the same text (prompt + completion + tests, compiled by g++ -std=c++17 / rustc and run, or
+/// run by Node; exit status 0).
 #[test]
 fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
     let path =
@@ -526,21 +527,34 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
             .enumerate()
         {
             let program = format!(
-                "{}{}{}",
+                "{}{}\n{}",
                 row["prompt"].as_str().unwrap(),
                 completion.as_str().unwrap(),
                 row["tests"].as_str().unwrap()
             );
-            let language = if row["language"] == "rs" {
-                "rust"
-            } else {
-                "cpp"
-            };
-            let native = Command::new(common::compile_natively(language, &program, dir.path()))
+            // MultiPL-E's harness: compiled and run (C++, Rust), or run by Node (JavaScript);
+            // passed when it exits 0.
+            let native = match row["language"].as_str().unwrap() {
+                "js" => {
+                    std::fs::write(dir.path().join("program.js"), &program).unwrap();
+                    Command::new(std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".into()))
+                        .arg("program.js")
+                        .current_dir(dir.path())
+                        .output()
+                        .unwrap()
+                        .status
+                        .success()
+                }
+                language => Command::new(common::compile_natively(
+                    if language == "rs" { "rust" } else { language },
+                    &program,
+                    dir.path(),
+                ))
                 .output()
                 .unwrap()
                 .status
-                .success();
+                .success(),
+            };
             if ours.passed != native || ours.passed != (which == 0) {
                 failures.push(format!(
                     "{name} ({}) completion {which}: ours {} ({}), native {native}",
@@ -549,7 +563,12 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
             }
         }
         // Each assert of the test code is a case.
-        let asserts = row["tests"].as_str().unwrap().matches("assert").count();
+        let asserts = row["tests"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .filter(|l| l.trim_start().starts_with("assert"))
+            .count();
         assert_eq!(
             result.results[0].cases.len(),
             asserts,

@@ -1,10 +1,11 @@
 //! HumanEval-X's JavaScript problems (`tests/data/humaneval-x/humaneval_js.jsonl.gz`, as the
 //! benchmark ships them) graded by their own test code, as written, in a trusted program calling
-//! the live candidate: on a selection of problems (every tenth, the property checks that draw
-//! random inputs, the ones whose test calls a helper of the prompt, and the one whose solution
-//! uses the npm module `js-md5`), every canonical solution passes, every `return;` fails, and
-//! each verdict is the one CodeGeeX's harness gets from Node on the same program (prompt +
-//! completion + test, run by `node`; passed when it exits 0 and prints nothing).
+//! the live candidate: on all 164 problems (property checks that draw random inputs, tests that
+//! call a helper of the prompt, a solution that requires the npm module `js-md5`), each verdict
+//! on the canonical solution and on `return;` is the one CodeGeeX's harness gets from Node on
+//! the same program (prompt + completion + test, run by `node`; passed when it exits 0 and
+//! prints nothing): every canonical solution passes but the two the benchmark ships broken, and
+//! every `return;` fails.
 //!
 //! Then what the benchmark's harness cannot promise: every JavaScript value crosses as itself,
 //! each assert is a case (`console.assert` goes on after a failure, `assert.*` ends the run, as
@@ -57,20 +58,25 @@ fn passes_under_node(program: &str, dir: &Path) -> bool {
 /// `return <default>` in JavaScript: the function returns `undefined`.
 const DEFAULT_COMPLETION: &str = "  return;\n}\n";
 
+/// Canonical solutions the benchmark ships broken: they fail their own test under Node too.
+const BROKEN_CANONICAL: &[(&str, &str)] = &[
+    (
+        "JavaScript/112",
+        "returns `(z, false)`, a comma expression: false, not a pair",
+    ),
+    ("JavaScript/155", "counts no digit of 0"),
+];
+
 #[test]
-fn javascript_canonical_solutions_pass_and_defaults_fail_as_with_node() {
+fn javascript_verdicts_are_nodes_on_every_problem() {
     let all = problems("js");
     let raw = rows("js");
     assert_eq!(all.len(), 164);
-    // JavaScript/32 (findZero on random polynomials), 38 and 50 (decode random strings) and 53
-    // (random sums) draw random inputs; 10, 38 and 50's tests call a helper of the prompt;
-    // 162's solution requires `js-md5`.
-    let mut picked: Vec<usize> = (0..164)
-        .step_by(10)
-        .chain([10, 32, 38, 50, 53, 162])
-        .collect();
-    picked.sort_unstable();
-    picked.dedup();
+    // Among them JavaScript/32 (findZero on random polynomials), 38 and 50 (decode random
+    // strings) and 53 (random sums) draw random inputs; 10, 38 and 50's tests call a helper of
+    // the prompt; 162's solution requires `js-md5`; 75's solution needs more than the default
+    // limit in Boa (the harness's 5 s is the task's limit).
+    let picked: Vec<usize> = (0..164).collect();
     let tasks: Vec<Value> = picked
         .iter()
         .map(|&i| all[i].task(&[all[i].canonical_solution.as_str(), DEFAULT_COMPLETION]))
@@ -95,7 +101,10 @@ fn javascript_canonical_solutions_pass_and_defaults_fail_as_with_node() {
         {
             let program = format!("{}{completion}\n{test}", problem.program_prefix);
             let native = passes_under_node(&program, dir.path());
-            if ours.passed != native || ours.passed != (which == 0) {
+            let broken = BROKEN_CANONICAL
+                .iter()
+                .any(|(id, _)| *id == problem.task_id);
+            if ours.passed != native || ours.passed != (which == 0 && !broken) {
                 failures.push(format!(
                     "{} {}: ours {} ({}), native {native}",
                     problem.task_id,

@@ -19,6 +19,10 @@
 //!   task forwards it to the candidate too (`tests.forward`, its signature taken from the canonical
 //!   solution), so the candidate must define it, as it must natively.
 //! - Rust is compiled as `cargo test` compiles it: overflow checks on.
+//! - A program gets the harness's time limit, 5 s (`candidate_limits.wall_ms`), as fuel at the
+//!   runner's calibrated rate: JavaScript runs in an interpreter (Boa), 20-900 times slower
+//!   than Node, and the default limit stops some canonical solutions (JavaScript/75's triple
+//!   loop over primes).
 
 use serde_json::{Map, Value, json};
 
@@ -60,7 +64,13 @@ pub struct Problem {
     pub tests: Value,
     /// The benchmark's canonical solution, as a completion.
     pub canonical_solution: String,
+    /// The time limit the benchmark's harness gives a program, in milliseconds: the task's
+    /// `candidate_limits.wall_ms`, turned into fuel at the runner's calibrated rate.
+    pub time_limit_ms: u32,
 }
+
+/// CodeGeeX's time limit for a HumanEval-X program (`scripts/evaluate_humaneval_x.sh`: 5 s).
+pub const HUMANEVALX_TIME_LIMIT_MS: u32 = 5_000;
 
 /// Why a row is not a problem rewardbox can grade.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,6 +159,7 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
         program_suffix: String::new(),
         tests,
         canonical_solution: canonical_solution.to_string(),
+        time_limit_ms: HUMANEVALX_TIME_LIMIT_MS,
     })
 }
 
@@ -165,6 +176,7 @@ impl Problem {
             "language": self.language,
             "extract": "whole",
             "scoring": "all",
+            "candidate_limits": {"wall_ms": self.time_limit_ms},
             "tests": self.tests,
             "completions": programs,
         })
@@ -345,6 +357,7 @@ mod tests {
         assert!(problem.tests.get("forward").is_none());
         let task = problem.task(&["  return s;\n}\n"]);
         assert_eq!(task["language"], "javascript");
+        assert_eq!(task["candidate_limits"]["wall_ms"], 5_000);
         assert!(
             task["completions"][0]
                 .as_str()

@@ -12,6 +12,9 @@
 use crate::{Problem, Unconvertible};
 use serde_json::{Map, Value, json};
 
+/// MultiPL-E's time limit for a program (`evaluation/src/safe_subprocess`: 15 s).
+pub const MULTIPL_E_TIME_LIMIT_MS: u32 = 15_000;
+
 /// MultiPL-E's language names rewardbox runs the test code of, and rewardbox's name for each.
 const LANGUAGES: [(&str, &str); 5] = [
     ("cpp", "cpp"),
@@ -52,6 +55,7 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
         program_suffix: closing_brace(tests),
         tests: json!({"asserts": tests, "declaration": prompt}),
         canonical_solution: String::new(),
+        time_limit_ms: MULTIPL_E_TIME_LIMIT_MS,
     })
 }
 
@@ -111,6 +115,7 @@ mod tests {
         assert_eq!(task["tests"]["asserts"], r["tests"]);
         assert_eq!(task["tests"]["declaration"], r["prompt"]);
         assert_eq!(task["id"], "HumanEval_53_add");
+        assert_eq!(task["candidate_limits"]["wall_ms"], 15_000);
     }
 
     #[test]
