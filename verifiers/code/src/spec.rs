@@ -290,7 +290,7 @@ impl Spec {
                 ..
             } if matches!(
                 language.as_str(),
-                "cpp" | "rust" | "rust-release" | "javascript"
+                "cpp" | "rust" | "rust-release" | "javascript" | "go"
             ) =>
             {
                 let declaration = obj
@@ -326,7 +326,7 @@ impl Spec {
                         return Err(bad(
                             "tests.forward",
                             "must be a list of the candidate's other functions the test code \
-                             calls (Rust: their signatures; JavaScript: their names)",
+                             calls (Rust and Go: their signatures; JavaScript: their names)",
                         ));
                     }
                 };
@@ -365,10 +365,9 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has assert tests, which need a Python, C++, Rust or JavaScript \
-                         candidate (C++, Rust and JavaScript: the benchmark's test code as a \
-                         string, with \"declaration\"); a {language} program is graded on \
-                         stdin/stdout"
+                        "has assert tests, which need a Python, C++, Rust, JavaScript or Go \
+                         candidate (all but Python: the benchmark's test code as a string, with \
+                         \"declaration\"); a {language} program is graded on stdin/stdout"
                     ),
                 ));
             }

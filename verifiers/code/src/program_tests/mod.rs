@@ -16,6 +16,7 @@
 //! end with no failed case.
 
 pub mod cpp;
+pub mod go;
 pub mod js;
 pub mod rust;
 pub mod source;
@@ -108,9 +109,21 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
             candidate: js::candidate_program(program),
             cases: js::cases(&tests.test),
         }),
+        "go" => Ok(Programs {
+            trusted: go::trusted_program(
+                &tests.declaration,
+                &tests.entry_point,
+                &tests.forward,
+                &tests.test,
+            )
+            .map_err(invalid)?,
+            candidate: go::candidate_program(program, &tests.entry_point, &tests.forward)
+                .map_err(invalid)?,
+            cases: go::cases(&tests.test),
+        }),
         other => Err(GradeError::InvalidTask(format!(
             "\"tests.asserts\" in {other} is not supported: test code runs for python, cpp, rust, \
-             rust-release and javascript candidates"
+             rust-release, javascript and go candidates"
         ))),
     }
 }
@@ -121,6 +134,7 @@ pub fn entry_of_declaration(language: &str, declaration: &str) -> Option<String>
         "cpp" => cpp::entry_of_declaration(declaration),
         "rust" | "rust-release" => rust::entry_of_declaration(declaration),
         "javascript" => js::entry_of_declaration(declaration),
+        "go" => go::entry_of_declaration(declaration),
         _ => None,
     }
 }
