@@ -11,53 +11,23 @@
 //! Run: `cargo bench --bench humaneval_x` (`REWARDBOX_HUMANEVAL_X_PROBLEMS=40` takes the first
 //! 40 problems of each language; `REWARDBOX_HUMANEVAL_X_LANGUAGES=js` measures only JavaScript).
 
+#[path = "../tests/support/humaneval_x.rs"]
+mod humaneval_x_data;
+
+use humaneval_x_data::rows;
 use rewardbox::{ComponentCache, Scorer, ScorerOptions, Task, TaskResult};
 use rewardbox_humanevalx::{Problem, problem};
 use serde_json::{Value, json};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-fn rows(language: &str) -> Vec<Value> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "../../tests/data/humaneval-x/humaneval_{language}.jsonl.gz"
-    ));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 fn default_completion(language: &str, declaration: &str) -> String {
     match language {
         "cpp" => "    return {};\n}\n".into(),
         "javascript" => "  return;\n}\n".into(),
-        "go" => format!("    return *new({})\n}}\n", go_result_type(declaration)),
+        "go" => humaneval_x_data::go_default_completion(declaration),
         _ => "    return Default::default();\n}\n".into(),
     }
-}
-
-/// The result type of a Go declaration (`func F(xs []int) [2]int {` -> `[2]int`).
-fn go_result_type(declaration: &str) -> &str {
-    let opening = declaration.trim_end().trim_end_matches('{');
-    let open = opening.find('(').unwrap_or(0);
-    let mut depth = 0;
-    for (i, c) in opening[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return opening[open + i + 1..].trim();
-                }
-            }
-            _ => {}
-        }
-    }
-    ""
 }
 
 /// The quoted import paths of a Go import declaration.

@@ -14,9 +14,9 @@ mod common;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
-use humaneval_x_data::{problems, rows};
+use humaneval_x_data::{case_statuses, problems, rows, score};
 use rewardbox::verdict::CaseStatus;
-use rewardbox::{Scorer, Task};
+
 use rewardbox_humanevalx::Problem;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -136,23 +136,6 @@ fn passes_natively(problem: &Problem, completion: &str, test: &str, dir: &Path) 
         return false;
     }
     Command::new(&binary).output().unwrap().status.success()
-}
-
-/// Each case of a completion's result: its id and status.
-fn case_statuses(result: &rewardbox::CompletionResult) -> Vec<(&str, CaseStatus)> {
-    result
-        .cases
-        .iter()
-        .map(|c| (c.id.as_str(), c.status))
-        .collect()
-}
-
-fn score(scorer: &Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
-    let tasks: Vec<Task> = tasks
-        .iter()
-        .map(|t| Task::from_value(t.clone()).expect("a valid task"))
-        .collect();
-    scorer.score_tasks(&tasks)
 }
 
 fn canonical_pass_defaults_fail_as_natively(language: &str, property_checks: &[usize]) {

@@ -15,21 +15,12 @@ mod common;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
-use humaneval_x_data::{problems, rows};
+use humaneval_x_data::{go_default_completion, own_task, problems, rows, score};
 use rewardbox::verdict::CaseStatus;
-use rewardbox::{Scorer, Task};
 use rewardbox_toolchains::go::Go;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-
-fn score(scorer: &Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
-    let tasks: Vec<Task> = tasks
-        .iter()
-        .map(|t| Task::from_value(t.clone()).expect("a valid task"))
-        .collect();
-    scorer.score_tasks(&tasks)
-}
 
 /// Where Debian's packages put Go sources (testify and what it imports), a GOPATH.
 const DEBIAN_GOPATH: &str = "/usr/share/gocode";
@@ -97,31 +88,6 @@ fn passes_under_go_test(program: &str, dir: &Path) -> bool {
         .success()
 }
 
-/// `return <zero value>` of the declaration's result type, closing the function.
-fn default_completion(declaration: &str) -> String {
-    let opening = declaration.trim_end().trim_end_matches('{');
-    let close = {
-        let open = opening.find('(').unwrap();
-        let mut depth = 0;
-        let mut end = open;
-        for (i, c) in opening[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = open + i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        end
-    };
-    format!("    return *new({})\n}}\n", opening[close + 1..].trim())
-}
-
 #[test]
 fn go_canonical_solutions_pass_and_defaults_fail_as_with_go_test() {
     let all = problems("go");
@@ -140,7 +106,7 @@ fn go_canonical_solutions_pass_and_defaults_fail_as_with_go_test() {
         .map(|&i| {
             [
                 all[i].canonical_solution.clone(),
-                default_completion(raw[i]["declaration"].as_str().unwrap()),
+                go_default_completion(raw[i]["declaration"].as_str().unwrap()),
             ]
         })
         .collect();
@@ -191,15 +157,6 @@ fn go_canonical_solutions_pass_and_defaults_fail_as_with_go_test() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A Go task of our own: `declaration`, `test` and the candidate's programs.
-fn go_task(declaration: &str, test: &str, programs: &[&str]) -> Value {
-    json!({
-        "id": "own", "verifier": "code", "language": "go", "extract": "whole",
-        "tests": {"asserts": test, "declaration": declaration},
-        "completions": programs,
-    })
-}
-
 fn failed_cases(result: &rewardbox::CompletionResult) -> String {
     result
         .cases
@@ -247,7 +204,10 @@ func TestEcho(t *testing.T) {
     let echo = format!(
         "{declaration}\treturn i8, u64, f, g, s, r, empty, none, m, nilMap, a, p, anys, c\n}}\n"
     );
-    let results = score(&common::scorer(), &[go_task(declaration, test, &[&echo])]);
+    let results = score(
+        &common::scorer(),
+        &[own_task("go", declaration, test, &[&echo])],
+    );
     assert!(results[0].status.is_none(), "{:?}", results[0].detail);
     let result = &results[0].results[0];
     assert!(result.passed, "{}", failed_cases(result));
@@ -285,7 +245,10 @@ fn each_go_assertion_is_a_case_and_a_candidate_cannot_end_the_run_as_passed() {
         // Prints noise, then answers right: passes.
         "import \"fmt\"\n\nfunc Twice(x int) int {\n    fmt.Println(\"debug\", x)\n    return 2 * x\n}\n",
     ];
-    let results = score(&common::scorer(), &[go_task(declaration, test, &programs)]);
+    let results = score(
+        &common::scorer(),
+        &[own_task("go", declaration, test, &programs)],
+    );
     assert!(results[0].status.is_none(), "{:?}", results[0].detail);
     let r = &results[0].results;
     let passed: Vec<bool> = r.iter().map(|c| c.passed).collect();

@@ -15,23 +15,14 @@ mod common;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
-use humaneval_x_data::{problems, rows};
+use humaneval_x_data::{case_statuses, own_task, problems, rows, score};
 use rewardbox::verdict::CaseStatus;
-use rewardbox::{Scorer, Task};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 
 fn node() -> String {
     std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".to_string())
-}
-
-fn score(scorer: &Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
-    let tasks: Vec<Task> = tasks
-        .iter()
-        .map(|t| Task::from_value(t.clone()).expect("a valid task"))
-        .collect();
-    scorer.score_tasks(&tasks)
 }
 
 /// Whether CodeGeeX's harness passes `program` under Node: exit status 0 and nothing on
@@ -126,23 +117,6 @@ fn javascript_verdicts_are_nodes_on_every_problem() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// A JavaScript task of our own: `declaration`, `test` and the candidate's programs.
-fn js_task(declaration: &str, test: &str, programs: &[&str]) -> Value {
-    json!({
-        "id": "own", "verifier": "code", "language": "javascript", "extract": "whole",
-        "tests": {"asserts": test, "declaration": declaration},
-        "completions": programs,
-    })
-}
-
-fn case_statuses(result: &rewardbox::CompletionResult) -> Vec<(&str, CaseStatus)> {
-    result
-        .cases
-        .iter()
-        .map(|c| (c.id.as_str(), c.status))
-        .collect()
-}
-
 #[test]
 fn javascript_values_of_every_type_cross_exactly() {
     let declaration = "function echo(...values) {\n";
@@ -172,7 +146,10 @@ assert.ok(got[14] instanceof Date && got[14].getTime() === date.getTime());
 assert.deepStrictEqual(got.slice(15), [true, '']);
 "#;
     let echo = format!("{declaration}  return values;\n}}\n");
-    let results = score(&common::scorer(), &[js_task(declaration, test, &[&echo])]);
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &[&echo])],
+    );
     let result = &results[0].results[0];
     assert!(
         result.passed,
@@ -202,7 +179,10 @@ fn each_javascript_assert_is_a_case_with_nodes_control_flow() {
         // Wrong from 5 on: assert.strictEqual throws and the test code ends there.
         "const twice = (x) => {\n  return x >= 5 ? 0 : 2 * x;\n}\n",
     ];
-    let results = score(&common::scorer(), &[js_task(declaration, test, &programs)]);
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &programs)],
+    );
     let r = &results[0].results;
     assert!(r[0].passed, "{}", r[0].detail);
     assert_eq!(r[0].cases.len(), 6);
@@ -273,7 +253,10 @@ fn a_javascript_candidate_cannot_end_the_test_run_as_passed() {
         // Prints noise, then answers right: passes.
         "function f(x) {\n  console.log('debug', x);\n  process.stdout.write('\\x1e');\n  return x * 10;\n}\n",
     ];
-    let results = score(&common::scorer(), &[js_task(declaration, test, &attacks)]);
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &attacks)],
+    );
     let passed: Vec<bool> = results[0].results.iter().map(|r| r.passed).collect();
     assert_eq!(
         passed,
@@ -295,7 +278,8 @@ fn test_code_passing_a_function_to_the_candidate_is_an_invalid_task() {
     let test = "console.assert(apply((v) => v + 1, 1) === 2)\n";
     let results = score(
         &common::scorer(),
-        &[js_task(
+        &[own_task(
+            "javascript",
             declaration,
             test,
             &["function apply(g, x) { return g(x); }\n"],

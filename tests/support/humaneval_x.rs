@@ -1,6 +1,9 @@
 //! HumanEval-X's files as the benchmark ships them (`tests/data/humaneval-x`), read by the test
 //! files that grade them (included with `#[path]`).
 
+// Each file that includes this one uses part of it.
+#![allow(dead_code)]
+
 use rewardbox_humanevalx::{Problem, problem};
 use serde_json::Value;
 use std::io::Read;
@@ -26,4 +29,57 @@ pub fn problems(file_language: &str) -> Vec<Problem> {
         .iter()
         .map(|row| problem(row.as_object().unwrap()).unwrap())
         .collect()
+}
+
+/// Scores `tasks` (task JSON) with `scorer`.
+pub fn score(scorer: &rewardbox::Scorer, tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
+    let tasks: Vec<rewardbox::Task> = tasks
+        .iter()
+        .map(|t| rewardbox::Task::from_value(t.clone()).expect("a valid task"))
+        .collect();
+    scorer.score_tasks(&tasks)
+}
+
+/// Each case of a completion's result: its id and status.
+pub fn case_statuses(
+    result: &rewardbox::CompletionResult,
+) -> Vec<(&str, rewardbox::verdict::CaseStatus)> {
+    result
+        .cases
+        .iter()
+        .map(|c| (c.id.as_str(), c.status))
+        .collect()
+}
+
+/// A test-code task of our own in `language`: `declaration`, `test` and the candidate's whole
+/// programs.
+pub fn own_task(language: &str, declaration: &str, test: &str, programs: &[&str]) -> Value {
+    serde_json::json!({
+        "id": "own", "verifier": "code", "language": language, "extract": "whole",
+        "tests": {"asserts": test, "declaration": declaration},
+        "completions": programs,
+    })
+}
+
+/// `return <zero value>` of a Go declaration's result type (`func F(xs []int) [2]int {` ->
+/// `return *new([2]int)`), closing the function.
+pub fn go_default_completion(declaration: &str) -> String {
+    let opening = declaration.trim_end().trim_end_matches('{');
+    let open = opening.find('(').unwrap_or(0);
+    let mut depth = 0;
+    let mut results = "";
+    for (i, c) in opening[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    results = opening[open + i + 1..].trim();
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    format!("    return *new({results})\n}}\n")
 }
