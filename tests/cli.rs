@@ -488,12 +488,11 @@ fn multipl_e_files_import_as_tasks_with_their_completions_and_a_bad_line_is_name
                     "prompt": "/// Add two numbers\nfn add(x: isize, y: isize) -> isize {\n",
                     "tests": "}\n\nfn main() {\n    let candidate = add;\n    assert_eq!(candidate(0, 1), 1);\n    assert_eq!(candidate(5, 7), 12);\n}\n",
                     "stop_tokens": ["\n}"], "completions": ["    x + y", "    x * y"]});
-    let go =
-        json!({"name": "HumanEval_53_add", "language": "go_test.go", "prompt": "", "tests": ""});
+    let lua = json!({"name": "HumanEval_53_add", "language": "lua", "prompt": "", "tests": ""});
     let prompt_only = json!({"name": "HumanEval_0_f", "language": "cpp", "prompt": "int f() {\n", "tests": "}\nint main() {}\n"});
     std::fs::write(
         &file,
-        format!("{rs}\n{go}\n{{\"name\": 1,\n{prompt_only}\n"),
+        format!("{rs}\n{lua}\n{{\"name\": 1,\n{prompt_only}\n"),
     )
     .unwrap();
     let out = rewardbox()
@@ -503,10 +502,7 @@ fn multipl_e_files_import_as_tasks_with_their_completions_and_a_bad_line_is_name
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("line 2: MultiPL-E's \"go_test.go\""),
-        "{stderr}"
-    );
+    assert!(stderr.contains("line 2: MultiPL-E's \"lua\""), "{stderr}");
     assert!(stderr.contains("line 3: not valid JSON"), "{stderr}");
     let tasks = parse(&out.stdout);
     assert_eq!(tasks.len(), 2);

@@ -470,11 +470,12 @@ fn a_task_without_a_usable_declaration_is_invalid_and_says_which_field() {
     }
 }
 
-/// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++, Rust and
-/// JavaScript, each with a correct completion and `return <default>`), imported as `rewardbox
-/// import multipl-e` imports them: each verdict is the one MultiPL-E's harness gets natively on
-/// the same text (prompt + completion + tests, compiled by g++ -std=c++17 / rustc and run, or
-/// run by Node; exit status 0).
+/// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++, Rust,
+/// JavaScript and Go, each with a correct completion and `return <default>`, and one Go
+/// completion that uses a package it does not import), imported as `rewardbox import multipl-e`
+/// imports them: each verdict is the one MultiPL-E's harness gets natively on the same text
+/// (prompt + completion + tests, compiled by g++ -std=c++17 / rustc and run, run by Node, or by
+/// `go test`).
 #[test]
 fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
     let path =
@@ -518,6 +519,23 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
             // MultiPL-E's harness: compiled and run (C++, Rust), or run by Node (JavaScript);
             // passed when it exits 0.
             let native = match row["language"].as_str().unwrap() {
+                // MultiPL-E's eval_go: `go test` on the file; passed when it neither fails to
+                // build nor prints FAIL.
+                "go_test.go" => {
+                    std::fs::write(dir.path().join("main_test.go"), &program).unwrap();
+                    let go = rewardbox_toolchains::go::Go::locate().expect("Go is installed");
+                    let out = Command::new(go.binary())
+                        .args(["test", "-count=1", "main_test.go"])
+                        .current_dir(dir.path())
+                        .env("GO111MODULE", "off")
+                        .env("GOTOOLCHAIN", "local")
+                        .env("GOPROXY", "off")
+                        .env("GOFLAGS", "")
+                        .env("GOCACHE", common::test_cache_dir().join("native-go"))
+                        .output()
+                        .unwrap();
+                    out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("FAIL")
+                }
                 "js" => {
                     std::fs::write(dir.path().join("program.js"), &program).unwrap();
                     Command::new(std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".into()))
@@ -538,20 +556,24 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
                 .status
                 .success(),
             };
-            if ours.passed != native || ours.passed != (which == 0) {
+            let expected = row
+                .get("expected")
+                .map_or(which == 0, |e| e[which].as_bool().unwrap());
+            if ours.passed != native || ours.passed != expected {
                 failures.push(format!(
                     "{name} ({}) completion {which}: ours {} ({}), native {native}",
                     row["language"], ours.passed, ours.detail
                 ));
             }
         }
-        // Each assert of the test code is a case.
+        // Each assert of the test code is a case (MultiPL-E's Go table is one).
         let asserts = row["tests"]
             .as_str()
             .unwrap()
             .lines()
             .filter(|l| l.trim_start().starts_with("assert"))
-            .count();
+            .count()
+            .max(1);
         assert_eq!(
             result.results[0].cases.len(),
             asserts,

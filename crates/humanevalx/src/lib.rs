@@ -96,7 +96,7 @@ impl std::fmt::Display for Unconvertible {
             Unconvertible::MultiplELanguage(language) => write!(
                 f,
                 "MultiPL-E's \"{language}\" problems are not graded by their test code here \
-                 (rewardbox runs MultiPL-E's cpp, rs and js)"
+                 (rewardbox runs MultiPL-E's cpp, rs, js and go_test.go)"
             ),
         }
     }
@@ -157,6 +157,10 @@ pub fn problem(row: &Map<String, Value>) -> Result<Problem, Unconvertible> {
         _ => test.to_string(),
     };
     let mut tests = json!({"asserts": test, "declaration": declaration});
+    if language == "go" {
+        // CodeGeeX's harness imports the standard packages a completion uses.
+        tests["add_imports"] = json!(true);
+    }
     if !forward.is_empty() {
         tests["forward"] = json!(forward);
     }

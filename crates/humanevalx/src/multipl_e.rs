@@ -16,12 +16,14 @@ use serde_json::{Map, Value, json};
 pub const MULTIPL_E_TIME_LIMIT_MS: u32 = 15_000;
 
 /// MultiPL-E's language names rewardbox runs the test code of, and rewardbox's name for each.
-const LANGUAGES: [(&str, &str); 5] = [
+const LANGUAGES: [(&str, &str); 7] = [
     ("cpp", "cpp"),
     ("rs", "rust"),
     ("rust", "rust"),
     ("js", "javascript"),
     ("javascript", "javascript"),
+    ("go_test.go", "go"),
+    ("go", "go"),
 ];
 
 /// Whether a JSON object is a MultiPL-E row: `name`, `language`, `prompt` and `tests`, and no
@@ -120,10 +122,10 @@ mod tests {
 
     #[test]
     fn other_languages_and_bad_rows_say_why() {
-        let go = row(r#"{"name": "x", "language": "go_test.go", "prompt": "", "tests": ""}"#);
-        let why = problem(&go).unwrap_err().to_string();
+        let lua = row(r#"{"name": "x", "language": "lua", "prompt": "", "tests": ""}"#);
+        let why = problem(&lua).unwrap_err().to_string();
         assert!(
-            why.contains("go_test.go") && why.contains("cpp, rs and js"),
+            why.contains("\"lua\"") && why.contains("cpp, rs, js and go_test.go"),
             "{why}"
         );
         let bad = row(

@@ -13,7 +13,7 @@ use crate::runners::bindings::types::{
 };
 use crate::runners::checker::{Checker, run_checker};
 use crate::sandbox::engine::THREAD_STACK_BYTES;
-use crate::sandbox::job::JobIo;
+use crate::sandbox::job::{JobIo, RunFailure};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::pipe::duplex;
 use std::sync::Mutex;
@@ -128,10 +128,85 @@ pub fn interact(
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .unwrap_or(false);
+    let mut candidate_outcome = candidate_outcome;
+    if interactor_first && interactor_outcome.outcome.exit_code != Some(ACCEPTED) {
+        as_stopped(&mut candidate_outcome);
+    }
     Interaction {
         candidate: candidate_outcome,
         interactor: interactor_outcome,
         interactor_first,
         deadlock: candidate_end.deadlocked(),
+    }
+}
+
+/// The outcome of a candidate stopped because its interactor had ended and decided, the same
+/// whichever came first after that: the candidate seeing the end of its input and ending well,
+/// or the host stopping it. Nothing it did after the interactor ended matters, so a run does
+/// not report (and a verifier does not pay to read) which of the two won the race.
+fn as_stopped(outcome: &mut RunOutcome) {
+    if outcome.status != RunStatus::Ok {
+        return;
+    }
+    outcome.exit_code = None;
+    let stopped = format!("rewardbox: the program {}", RunFailure::Stopped);
+    if let Some(kept) = outcome.stderr.strip_suffix(&stopped) {
+        outcome.stderr = kept.to_string();
+    }
+    if !outcome.stderr.is_empty() && !outcome.stderr.ends_with('\n') {
+        outcome.stderr.push('\n');
+    }
+    outcome.stderr.push_str(&stopped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a verifier reads of an outcome.
+    fn seen(o: &RunOutcome) -> (RunStatus, Option<i32>, String, String) {
+        (o.status, o.exit_code, o.stdout.clone(), o.stderr.clone())
+    }
+
+    fn outcome(exit_code: Option<i32>, stderr: &str) -> RunOutcome {
+        RunOutcome {
+            status: RunStatus::Ok,
+            exit_code,
+            stdout: String::new(),
+            stderr: stderr.to_string(),
+            fuel_used: 7,
+        }
+    }
+
+    #[test]
+    fn a_candidate_stopped_after_its_interactor_decided_reads_the_same_either_way() {
+        let stopped = format!("rewardbox: the program {}", RunFailure::Stopped);
+        // It saw the end of its input and ended well, or the host stopped it first.
+        for (ended, was_stopped) in [
+            (outcome(Some(0), ""), outcome(None, &stopped)),
+            (
+                outcome(None, "debug line\n"),
+                outcome(None, &format!("debug line\n{stopped}")),
+            ),
+            (
+                outcome(Some(0), "no newline"),
+                outcome(None, &format!("no newline\n{stopped}")),
+            ),
+        ] {
+            let (mut a, mut b) = (ended, was_stopped);
+            as_stopped(&mut a);
+            as_stopped(&mut b);
+            assert_eq!(seen(&a), seen(&b));
+            assert_eq!(a.exit_code, None);
+            assert!(a.stderr.ends_with(&stopped));
+        }
+        // A candidate that failed on its own keeps its outcome.
+        let mut crashed = RunOutcome {
+            status: RunStatus::Crashed,
+            ..outcome(Some(139), "boom")
+        };
+        let before = seen(&crashed);
+        as_stopped(&mut crashed);
+        assert_eq!(seen(&crashed), before);
     }
 }

@@ -330,11 +330,23 @@ impl Spec {
                         ));
                     }
                 };
+                let add_imports = match obj.get("add_imports") {
+                    None => false,
+                    Some(Value::Bool(b)) => *b,
+                    Some(_) => {
+                        return Err(bad(
+                            "tests.add_imports",
+                            "must be true or false (Go: import the standard packages a program \
+                             uses, as CodeGeeX's HumanEval-X harness does)",
+                        ));
+                    }
+                };
                 Tests::Program(ProgramTests {
                     test,
                     declaration,
                     entry_point,
                     forward,
+                    add_imports,
                 })
             }
             other => other,

@@ -8,9 +8,11 @@
 //! and reports each assertion as a case by the line of the test code that called it. The
 //! candidate's program is its own source with a server answering calls before its `main`.
 //!
-//! Imports are by use, as CodeGeeX's harness builds HumanEval-X's Go programs: a program's own
-//! imports and the standard packages of that harness's list are imported by the program that
-//! uses them (`strings.` in its code), and an import nothing uses is dropped (Go rejects it).
+//! Imports are by use: each program gets those of its own imports (the test code's and the
+//! declaration's, the candidate's) that its code uses, since the two programs split what was
+//! one file and Go rejects an unused import. With `add_imports`, as CodeGeeX's harness builds
+//! HumanEval-X's Go programs, the candidate's program also gets each standard package of that
+//! harness's list that it uses (`strings.` in its code) without importing it.
 
 use crate::program_tests::StaticCase;
 use crate::program_tests::source::{blank, split_top_level};
@@ -43,7 +45,7 @@ const TRUSTED_IMPORTS: &[(&str, &str)] = &[
 const TESTIFY_PATH: &str = "github.com/stretchr/testify/assert";
 
 /// The standard packages CodeGeeX's harness imports into a HumanEval-X Go program that uses
-/// them (`IMPORT_HELPER["go"]`), and `testing`, which a test file uses.
+/// them (`IMPORT_HELPER["go"]`).
 const STANDARD_BY_USE: &[&str] = &[
     "math",
     "strings",
@@ -55,7 +57,6 @@ const STANDARD_BY_USE: &[&str] = &[
     "sort",
     "math/rand",
     "crypto/md5",
-    "testing",
 ];
 
 /// Go's comments and string, raw string and rune literals.
@@ -480,14 +481,13 @@ pub fn trusted_program(
         stubs.push_str(&stub(other, i + 1)?);
     }
     let testify = tests.imports.iter().any(|i| i.path == TESTIFY_PATH);
-    let mut candidates: Vec<Import> = tests
+    let candidates: Vec<Import> = tests
         .imports
         .iter()
         .chain(&declared.imports)
         .filter(|i| i.path != TESTIFY_PATH)
         .cloned()
         .collect();
-    candidates.extend(standard_by_use());
     let own_code = format!("{}\n{}", declared.body, tests.body);
     let imports = imports_by_use(&own_code, &candidates);
     let runner: String = names
@@ -509,12 +509,20 @@ pub fn trusted_program(
     ))
 }
 
-/// The candidate's program: its own source (a package clause added when it has none, imports by
-/// use), then the wire and a server answering calls of `entry` and `forward` before its `main`.
-pub fn candidate_program(program: &str, entry: &str, forward: &[String]) -> Result<String, String> {
+/// The candidate's program: its own source (in package `main`, imports by use, and with
+/// `add_imports` the standard packages CodeGeeX's harness adds), then the wire and a server
+/// answering calls of `entry` and `forward` before its `main`.
+pub fn candidate_program(
+    program: &str,
+    entry: &str,
+    forward: &[String],
+    add_imports: bool,
+) -> Result<String, String> {
     let file = split_file(program)?;
     let mut candidates = file.imports.clone();
-    candidates.extend(standard_by_use());
+    if add_imports {
+        candidates.extend(standard_by_use());
+    }
     let imports = imports_by_use(file.body, &candidates);
     let functions: Vec<String> = std::iter::once(Ok(entry.to_string()))
         .chain(forwarded(forward)?.into_iter().map(|s| Ok(s.name)))
@@ -687,8 +695,12 @@ mod tests {
             program,
             "Add",
             &["func Helper(a, b int) (int, error)".into()],
+            true,
         )
         .unwrap();
+        // Without add_imports, `strings` stays unimported (go build will say so).
+        let strict = candidate_program(program, "Add", &[], false).unwrap();
+        assert!(strict.starts_with("package main\n\nimport (\n\trewardboxWireBufio \"bufio\""));
         assert!(candidate.starts_with(
             "package main\n\nimport (\n\t\"strings\"\n\trewardboxWireBufio \"bufio\""
         ));
@@ -700,6 +712,7 @@ mod tests {
             "package main\nfunc Add() int { return 1 }\nfunc main() {}\n",
             "Add",
             &[],
+            false,
         )
         .unwrap();
         assert_eq!(with_main.matches("func main()").count(), 1);

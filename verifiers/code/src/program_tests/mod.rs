@@ -43,6 +43,10 @@ pub struct ProgramTests {
     /// Rust: `fn encode_cyclic(s: &str) -> String`), forwarded to the candidate as the entry
     /// point is.
     pub forward: Vec<String>,
+    /// Go: import into the candidate's program the standard packages CodeGeeX's harness adds to
+    /// a HumanEval-X program that uses them (`tests.add_imports`; off by default, when a program
+    /// must import what it uses, as MultiPL-E's harness requires).
+    pub add_imports: bool,
 }
 
 /// The marker opening each line of the trusted program's report on its stderr.
@@ -117,8 +121,13 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
                 &tests.test,
             )
             .map_err(invalid)?,
-            candidate: go::candidate_program(program, &tests.entry_point, &tests.forward)
-                .map_err(invalid)?,
+            candidate: go::candidate_program(
+                program,
+                &tests.entry_point,
+                &tests.forward,
+                tests.add_imports,
+            )
+            .map_err(invalid)?,
             cases: go::cases(&tests.test),
         }),
         other => Err(GradeError::InvalidTask(format!(
