@@ -14,7 +14,7 @@ mod common;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
-use humaneval_x_data::{case_statuses, problems, rows, score};
+use humaneval_x_data::{case_statuses, go_test_natively, problems, rows, score};
 use rewardbox::verdict::CaseStatus;
 
 use rewardbox_humanevalx::Problem;
@@ -522,18 +522,8 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
                 // MultiPL-E's eval_go: `go test` on the file; passed when it neither fails to
                 // build nor prints FAIL.
                 "go_test.go" => {
-                    std::fs::write(dir.path().join("main_test.go"), &program).unwrap();
-                    let go = rewardbox_toolchains::go::Go::locate().expect("Go is installed");
-                    let out = Command::new(go.binary())
-                        .args(["test", "-count=1", "main_test.go"])
-                        .current_dir(dir.path())
-                        .env("GO111MODULE", "off")
-                        .env("GOTOOLCHAIN", "local")
-                        .env("GOPROXY", "off")
-                        .env("GOFLAGS", "")
-                        .env("GOCACHE", common::test_cache_dir().join("native-go"))
-                        .output()
-                        .unwrap();
+                    let cache = common::test_cache_dir().join("native-go");
+                    let out = go_test_natively(&program, dir.path(), &cache);
                     out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("FAIL")
                 }
                 "js" => {

