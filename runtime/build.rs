@@ -53,6 +53,19 @@ fn main() {
         "cargo:rustc-env=REWARDBOX_JS_RUNNER_WASM={}",
         js[0].display()
     );
+    // The Monty runner: the fast tier of Python programs run on stdin/stdout (guests/monty).
+    // Monty 1.4 declares Rust 1.96 and builds unchanged with this workspace's 1.95.
+    let monty = guest_build::build_components_with(
+        &root.join("guests/monty"),
+        &["rewardbox-monty-runner"],
+        &guest_build::guest_target_dir(&out_dir, "monty"),
+        &[wit],
+        &["--ignore-rust-version"],
+    );
+    println!(
+        "cargo:rustc-env=REWARDBOX_MONTY_RUNNER_WASM={}",
+        monty[0].display()
+    );
 }
 
 /// Builds the CPython runner (`guests/python`) with componentize-py when it is installed (the

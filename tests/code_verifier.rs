@@ -419,3 +419,44 @@ fn the_language_is_checked() {
         }
     }
 }
+
+/// A task's `python_engine` chooses the interpreter of a Python program run on stdin/stdout:
+/// every engine grades a program in Monty's subset alike; a program outside it (`sys.stdin`,
+/// which Monty lacks) passes under `auto` and `cpython` and fails under `monty` alone; a wrong
+/// engine name, or an engine for another language, is an invalid task that says so.
+#[test]
+fn the_python_engine_is_the_tasks_choice() {
+    let s = scorer();
+    let task = |engine: Value, program: &str| {
+        json!({
+            "id": "engine", "verifier": "code", "python_engine": engine,
+            "tests": {"stdio": [{"stdin": "3 4\n", "stdout": "7"}, {"stdin": "-5 2\n", "stdout": "-3"}]},
+            "completions": [fenced(program)],
+        })
+    };
+    let in_subset = "a, b = map(int, input().split())\nprint(a + b)";
+    let outside = "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)";
+    for engine in ["auto", "cpython", "monty", "Monty "] {
+        let r = &score(&s, task(json!(engine), in_subset))[0];
+        assert_eq!((r.score, r.status), (1.0, Status::Ok), "{engine}: {}", r.detail);
+    }
+    for (engine, passes) in [("auto", true), ("cpython", true), ("monty", false)] {
+        let r = &score(&s, task(json!(engine), outside))[0];
+        assert_eq!(r.passed, passes, "{engine}: {}", r.detail);
+        assert_eq!(r.status, Status::Ok, "the candidate's score, never a mask: {engine}");
+    }
+    for (engine, language, message) in [
+        (json!("pypy"), None, "\"python_engine\" must be \"auto\", \"cpython\", \"monty\""),
+        (json!(3), None, "\"python_engine\" must be"),
+        (json!("monty"), Some("cpp"), "\"python_engine\" applies to Python programs only"),
+    ] {
+        let mut t = task(engine, in_subset);
+        if let Some(language) = language {
+            t["language"] = json!(language);
+        }
+        let result = s.score_task(&Task::from_value(t).unwrap());
+        assert_eq!(result.status, Some(Status::InvalidTask));
+        let detail = result.detail.unwrap();
+        assert!(detail.contains(message), "{detail}");
+    }
+}

@@ -47,6 +47,7 @@ pub mod verifier;
 pub mod workers;
 
 pub use batch::InputLine;
+pub use languages::PythonEngine;
 pub use registry::VerifierPaths;
 pub use sandbox::cache::ComponentCache;
 pub use sandbox::limits::{LimitOverrides, Limits};

@@ -3,11 +3,12 @@
 
 use crate::host::{HostServices, INSTANCES_PER_THREAD};
 use crate::registry::{VerifierPaths, VerifierRegistry};
-use crate::runners::Runners;
+use crate::runners::{DEFAULT_PYTHON_ENGINE, Runners};
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::engine::{EpochTicker, build_engine};
 use crate::sandbox::limits::Limits;
 use crate::verifier::Judge;
+use languages::PythonEngine;
 use std::sync::Arc;
 use wasmtime::Engine;
 
@@ -28,6 +29,9 @@ pub struct ScorerOptions {
     pub max_limits: Option<Limits>,
     /// The most a verifier may ask for its candidates' runs; `None`: no cap.
     pub max_candidate_limits: Option<Limits>,
+    /// The engine of Python programs run on stdin/stdout when a task names none
+    /// (`"python_engine"`): `auto` (Monty, CPython behind it) by default.
+    pub python_engine: PythonEngine,
 }
 
 impl Default for ScorerOptions {
@@ -40,6 +44,7 @@ impl Default for ScorerOptions {
             verifier_paths: VerifierPaths::Any,
             max_limits: None,
             max_candidate_limits: None,
+            python_engine: DEFAULT_PYTHON_ENGINE,
         }
     }
 }
@@ -70,6 +75,7 @@ impl Scorer {
         let ticker = EpochTicker::start(&engine);
         let mut runners = Runners::new(engine.clone(), options.cache.clone())?;
         runners.max_candidate = options.max_candidate_limits;
+        runners.python_engine = options.python_engine;
         let services = HostServices::new(Arc::new(runners), options.limits)?;
         let registry = VerifierRegistry::new(
             services,

@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rewardbox::jsonl::{DEFAULT_CHUNK_LINES, Summary, score_stream};
 use rewardbox::workers::{WorkerCommand, score_stream_in_workers, serve_worker};
-use rewardbox::{LimitOverrides, Limits, Scorer, ScorerOptions};
+use rewardbox::{LimitOverrides, Limits, PythonEngine, Scorer, ScorerOptions};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
@@ -60,8 +60,21 @@ pub struct EngineArgs {
     /// Seed of the guests' random source.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Engine of Python programs run on stdin/stdout when a task names none ("python_engine"):
+    /// auto (Monty, CPython where Monty's outcome cannot stand), cpython, or monty.
+    #[arg(long, default_value = "auto", value_parser = parse_python_engine)]
+    python_engine: PythonEngine,
     #[command(flatten)]
     cache: crate::CacheArgs,
+}
+
+fn parse_python_engine(name: &str) -> Result<PythonEngine, String> {
+    PythonEngine::parse(name).ok_or_else(|| {
+        format!(
+            "{name:?} is not a Python engine (use {})",
+            PythonEngine::ALL.map(PythonEngine::name).join(", ")
+        )
+    })
 }
 
 impl EngineArgs {
@@ -79,6 +92,7 @@ impl EngineArgs {
             cache: self.cache.cache(),
             limits,
             seed: self.seed,
+            python_engine: self.python_engine,
             ..ScorerOptions::default()
         })
     }
@@ -96,6 +110,8 @@ impl EngineArgs {
             self.output_bytes.to_string().into(),
             "--seed".into(),
             self.seed.to_string().into(),
+            "--python-engine".into(),
+            self.python_engine.name().into(),
         ];
         args.extend(self.cache.to_args());
         args

@@ -32,6 +32,18 @@ pub fn build_components(
     target_dir: &Path,
     also_watch: &[&Path],
 ) -> Vec<PathBuf> {
+    build_components_with(workspace, packages, target_dir, also_watch, &[])
+}
+
+/// [`build_components`], passing `cargo build` the extra `cargo_args` (`--ignore-rust-version`
+/// for a dependency that declares a newer Rust than it needs).
+pub fn build_components_with(
+    workspace: &Path,
+    packages: &[&str],
+    target_dir: &Path,
+    also_watch: &[&Path],
+    cargo_args: &[&str],
+) -> Vec<PathBuf> {
     watch(&workspace.join("Cargo.toml"));
     watch(&workspace.join("Cargo.lock"));
     for path in also_watch {
@@ -56,6 +68,7 @@ pub fn build_components(
     for package in packages {
         cargo.arg("--package").arg(package);
     }
+    cargo.args(cargo_args);
     let status = cargo
         .status()
         .unwrap_or_else(|e| panic!("could not start cargo to build the wasm guests: {e}"));

@@ -5,6 +5,9 @@
 //! accepted everywhere.
 
 pub mod js_test_run;
+pub mod python_engine;
+
+pub use python_engine::PythonEngine;
 
 /// A language rewardbox can run candidates in (when its toolchain is installed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -125,13 +128,16 @@ impl Language {
         Language::Go,
     ];
 
-    /// The language `name` names (case and surrounding spaces ignored), or `None`.
+    /// The language `name` names (case and surrounding spaces ignored), or `None`. A Python
+    /// engine after `@` (`python@monty`, see [`python_engine`]) is part of a Python name only.
     pub fn parse(name: &str) -> Option<Language> {
+        let (name, engine) = python_engine::split_engine(name).ok()?;
         let wanted = name.trim().to_ascii_lowercase();
-        TABLE
+        let language = TABLE
             .iter()
             .find(|n| n.name == wanted || n.aliases.contains(&wanted.as_str()))
-            .map(|n| n.language)
+            .map(|n| n.language)?;
+        (engine.is_none() || language == Language::Python).then_some(language)
     }
 
     /// The canonical name: `python`, `c`, `cpp`, `rust`, `rust-release`, `javascript` or `go`.
@@ -187,6 +193,10 @@ mod tests {
             ("Golang", Some(Language::Go)),
             ("typescript", None),
             ("", None),
+            ("python@monty", Some(Language::Python)),
+            ("python3@cpython", Some(Language::Python)),
+            ("python@pypy", None),
+            ("cpp@monty", None),
         ];
         for (name, expected) in table {
             assert_eq!(Language::parse(name), expected, "{name:?}");

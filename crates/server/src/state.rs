@@ -44,6 +44,7 @@ impl AppState {
             verifier_paths,
             max_limits: Some(options.max_limits),
             max_candidate_limits: Some(options.max_limits),
+            ..ScorerOptions::default()
         })?;
         let envs = OnceLock::new();
         if options.env_dir.is_some() {

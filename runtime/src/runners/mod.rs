@@ -17,8 +17,10 @@ pub mod interactive;
 pub mod javascript;
 pub mod linker;
 pub mod memo;
+pub mod monty;
 pub mod outcome;
 pub mod python;
+pub mod python_engine;
 pub mod runtime;
 pub mod time_limit;
 
@@ -26,12 +28,15 @@ use crate::runners::bindings::types::{self, InvocationOutcome, RunOutcome};
 use crate::runners::compiled::CompiledPrograms;
 use crate::runners::javascript::JavaScriptRunner;
 use crate::runners::memo::RunMemo;
+use crate::runners::monty::MontyRunner;
 use crate::runners::outcome::unsupported;
 use crate::runners::python::PythonRunner;
+use crate::runners::python_engine::PythonEngines;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
+use languages::PythonEngine;
 use rewardbox_toolchains::toolchain::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};
@@ -49,6 +54,11 @@ pub fn languages() -> Vec<&'static str> {
         .map(|l| l.name())
         .collect()
 }
+
+/// The engine of Python programs whose task names none: `auto`, Monty with CPython behind it.
+/// It is the default because the differential test of `tests/python_engines.rs` holds on every
+/// Python program of the suite (see [`python_engine`]).
+pub const DEFAULT_PYTHON_ENGINE: PythonEngine = PythonEngine::Auto;
 
 /// Limits of a candidate run unless the verifier asks for others: 10^10 fuel (about a second of
 /// sandboxed Python; [`time_limit`] turns a time limit into fuel), 256 MiB, 1 MiB of output, and
@@ -68,8 +78,11 @@ pub struct Runners {
     engine: Engine,
     cache: ComponentCache,
     python: OnceLock<Loaded<PythonRunner>>,
+    monty: OnceLock<Loaded<MontyRunner>>,
     javascript: OnceLock<Loaded<JavaScriptRunner>>,
     compiled: Arc<CompiledPrograms>,
+    /// The engine of a Python program whose language names none (`python`, not `python@monty`).
+    pub python_engine: PythonEngine,
     /// Limits of a candidate run where the caller leaves them unset.
     pub defaults: Limits,
     /// The most a caller may ask for a candidate's run (`None`: no cap).
@@ -91,7 +104,9 @@ impl Runners {
             engine,
             cache,
             python: OnceLock::new(),
+            monty: OnceLock::new(),
             javascript: OnceLock::new(),
+            python_engine: DEFAULT_PYTHON_ENGINE,
             defaults: CANDIDATE_DEFAULT,
             max_candidate: None,
             run_memo: RunMemo::default(),
@@ -117,6 +132,26 @@ impl Runners {
             .clone()
     }
 
+    /// The Monty runtime (the fast tier of Python programs), compiling it on first use.
+    pub fn monty(&self) -> Loaded<MontyRunner> {
+        self.monty
+            .get_or_init(|| MontyRunner::load(&self.engine, &self.cache).map(Arc::new))
+            .clone()
+    }
+
+    /// The runtime of Python programs in `engine`.
+    pub fn python_in(&self, engine: PythonEngine) -> Result<Arc<dyn Runtime>, String> {
+        let cpython = self.python()?;
+        if engine == PythonEngine::CPython {
+            return Ok(cpython);
+        }
+        Ok(Arc::new(PythonEngines {
+            engine,
+            monty: self.monty()?,
+            cpython,
+        }))
+    }
+
     /// The JavaScript runtime, compiling it on first use.
     pub fn javascript(&self) -> Loaded<JavaScriptRunner> {
         self.javascript
@@ -132,7 +167,13 @@ impl Runners {
     /// The runtime of candidates in `language`, or why this host has none.
     pub fn runtime(&self, language: &str) -> Result<Arc<dyn Runtime>, String> {
         match Language::parse(language) {
-            Some(Language::Python) => self.python().map(|r| r as Arc<dyn Runtime>),
+            Some(Language::Python) => {
+                let engine = languages::python_engine::split_engine(language)
+                    .ok()
+                    .and_then(|(_, engine)| engine)
+                    .unwrap_or(self.python_engine);
+                self.python_in(engine)
+            }
             Some(Language::JavaScript) => self.javascript().map(|r| r as Arc<dyn Runtime>),
             Some(compiled) => Ok(Arc::new(self.compiled.runtime(compiled))),
             None => Err(unknown_language(language)),

@@ -24,6 +24,7 @@ use grade::{
 };
 use guest_common::{FieldError, TaskFields};
 use judge::spec::{ProblemProgram, ValidatorLimits};
+use languages::{Language, PythonEngine};
 use serde_json::{Value, json};
 use spec::{AssertSource, Scoring, Spec, Tests};
 
@@ -140,9 +141,12 @@ pub fn judge(
     })
 }
 
-/// The host's sandbox, with the candidate limits the task asks for.
+/// The host's sandbox, with the candidate limits and the Python engine the task asks for.
 struct HostSandbox {
     limits: types::Limits,
+    /// The task's `python_engine`: which interpreter runs a Python program on stdin/stdout
+    /// (`None`: the host's default).
+    python_engine: Option<PythonEngine>,
 }
 
 impl HostSandbox {
@@ -178,8 +182,42 @@ impl HostSandbox {
                 }
             }
         }
-        Ok(HostSandbox { limits })
+        Ok(HostSandbox {
+            limits,
+            python_engine: python_engine_of(task)?,
+        })
     }
+
+    /// The language the host is asked to run a program in: a Python program with the task's
+    /// engine when it names one (`python@monty`).
+    fn run_language(&self, language: &str) -> String {
+        match self.python_engine {
+            Some(engine) if Language::parse(language) == Some(Language::Python) => {
+                engine.language()
+            }
+            _ => language.to_string(),
+        }
+    }
+}
+
+/// The task's `python_engine` (`"auto"`, `"cpython"` or `"monty"`), for Python tasks only.
+fn python_engine_of(task: &TaskFields) -> Result<Option<PythonEngine>, FieldError> {
+    let Some(value) = task.get("python_engine") else {
+        return Ok(None);
+    };
+    let engines = || PythonEngine::ALL.map(PythonEngine::name).join("\", \"");
+    let engine = value
+        .as_str()
+        .and_then(PythonEngine::parse)
+        .ok_or_else(|| FieldError::new("python_engine", format!("must be \"{}\"", engines())))?;
+    let language = task.get("language").and_then(Value::as_str);
+    if language.is_some_and(|l| Language::parse(l) != Some(Language::Python)) {
+        return Err(FieldError::new(
+            "python_engine",
+            "applies to Python programs only (this task's \"language\" is another)",
+        ));
+    }
+    Ok(Some(engine))
 }
 
 /// Limits of a problem's own programs (validators, interactors) unless the task sets them: a
@@ -246,7 +284,12 @@ fn outcome(o: types::RunOutcome) -> Outcome {
 
 impl Sandbox for HostSandbox {
     fn run(&self, language: &str, source: &str, stdin: &str) -> Outcome {
-        outcome(host::run(language, source, stdin, self.limits))
+        outcome(host::run(
+            &self.run_language(language),
+            source,
+            stdin,
+            self.limits,
+        ))
     }
 
     fn call(

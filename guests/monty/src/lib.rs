@@ -1,0 +1,292 @@
+//! rewardbox's fast Python tier: Monty (pydantic's Rust interpreter of a subset of Python) as a
+//! component of the `runner` world. `run` executes a program on stdin/stdout; it starts in
+//! microseconds where a fresh CPython instance takes about a millisecond.
+//!
+//! The host decides what this tier's outcome is worth (`runtime/src/runners/python_engine.rs`):
+//! under `auto`, only a run that ends normally is kept, anything else runs again in CPython. So
+//! this runner reports every way a program can end as CPython would report it (exit code 1 and a
+//! traceback for an uncaught exception, `sys.exit`'s code), and what Monty cannot give a program
+//! (files, the clock's host calls, futures) ends it with an error rather than a guess.
+//!
+//! `input()` is the one way a program reads its input here: Monty has no `sys.stdin`, so a
+//! program that reads it fails and, under `auto`, runs in CPython.
+
+// The bindings wit-bindgen generates for the `runner` world take many arguments.
+#![allow(clippy::too_many_arguments)]
+
+mod screen;
+
+use languages::python_engine::AUTO_MARKER;
+use monty::{MontyRun, RunProgress};
+use monty_types::{
+    AssertMessageAnnotations, CompileOptions, ExcType, ExtFunctionResult, MontyException,
+    MontyObject, NameLookupResult, PrintWriter, PrintWriterCallback, ResourceLimits,
+    ResourceTracker,
+};
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+
+wit_bindgen::generate!({ path: "../../wit", world: "runner" });
+
+use rewardbox::core::types::RunStatus;
+
+/// Output kept before it is written: flushed at 64 KiB and at the end.
+const FLUSH_BYTES: usize = 64 << 10;
+
+/// The name of the script in tracebacks, as CPython's runner names a program read from a string.
+const SCRIPT: &str = "<string>";
+
+/// Where `print` writes: buffered, then written to the instance's stdout and stderr, which the
+/// host captures and bounds.
+#[derive(Default)]
+struct Streams {
+    out: Vec<u8>,
+    err: Vec<u8>,
+}
+
+impl Streams {
+    fn flush(&mut self) {
+        let _ = std::io::stdout().write_all(&self.out);
+        let _ = std::io::stdout().flush();
+        self.out.clear();
+        let _ = std::io::stderr().write_all(&self.err);
+        let _ = std::io::stderr().flush();
+        self.err.clear();
+    }
+
+    fn wrote(&mut self) {
+        if self.out.len() + self.err.len() >= FLUSH_BYTES {
+            self.flush();
+        }
+    }
+}
+
+impl PrintWriterCallback for Streams {
+    fn stdout_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
+        self.out.extend_from_slice(output.as_bytes());
+        self.wrote();
+        Ok(())
+    }
+
+    fn stdout_push(&mut self, end: char) -> Result<(), MontyException> {
+        let mut buf = [0; 4];
+        self.out
+            .extend_from_slice(end.encode_utf8(&mut buf).as_bytes());
+        self.wrote();
+        Ok(())
+    }
+
+    fn stderr_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
+        self.err.extend_from_slice(output.as_bytes());
+        self.wrote();
+        Ok(())
+    }
+
+    fn stderr_push(&mut self, end: char) -> Result<(), MontyException> {
+        let mut buf = [0; 4];
+        self.err
+            .extend_from_slice(end.encode_utf8(&mut buf).as_bytes());
+        self.wrote();
+        Ok(())
+    }
+}
+
+/// The program's standard input as `input()` reads it: lines of CPython's text-mode stdin
+/// (UTF-8; on POSIX only `\n` ends a line: a `\r` stays in the line, as CPython keeps it).
+struct Lines(VecDeque<String>);
+
+impl Lines {
+    /// All of stdin, or `None` when it is not UTF-8 (CPython would raise where Monty cannot
+    /// follow it byte by byte).
+    fn read() -> Option<Lines> {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        Some(Lines(
+            text.split_inclusive('\n').map(str::to_string).collect(),
+        ))
+    }
+
+    /// `input()`'s answer: the next line without its newline; `None` at the end, where CPython
+    /// raises `EOFError`, an exception Monty does not have.
+    fn input(&mut self) -> Option<ExtFunctionResult> {
+        let line = self.0.pop_front()?;
+        let line = line.strip_suffix('\n').unwrap_or(&line).to_string();
+        Some(ExtFunctionResult::Return(MontyObject::string(line)))
+    }
+}
+
+/// How a run ended, before it becomes an outcome.
+enum Ending {
+    /// Ran to its end, or `sys.exit` with this code.
+    Exited(i32),
+    /// Monty cannot give the program what it asked for: says what.
+    Unsupported(String),
+}
+
+/// Runs `source` to its end, printing into `streams`.
+fn execute(source: String, streams: &mut Streams) -> Ending {
+    let Some(mut stdin) = Lines::read() else {
+        return Ending::Unsupported("standard input is not UTF-8".to_string());
+    };
+    let options = CompileOptions {
+        // CPython's bare `AssertionError`, not pytest's introspected message.
+        assert_message_annotations: AssertMessageAnnotations::Off,
+        ..CompileOptions::default()
+    };
+    let runner = match MontyRun::new(source, SCRIPT, vec!["input".to_string()], options) {
+        Ok(runner) => runner,
+        Err(error) => return uncaught(&error, streams),
+    };
+    let limits = ResourceLimits {
+        // `input()` suspends the interpreter once per line: no cap on suspensions. Fuel and
+        // memory are the host's limits, enforced on the whole instance.
+        max_suspensions: usize::MAX,
+        ..ResourceLimits::default()
+    };
+    let input = MontyObject::function("input".to_string(), None);
+    let mut progress = runner.start(
+        vec![input],
+        ResourceTracker::new(limits),
+        PrintWriter::Callback(streams),
+    );
+    loop {
+        let step = match progress {
+            Err(error) => return uncaught(&error, streams),
+            Ok(step) => step,
+        };
+        progress = match step {
+            RunProgress::Complete(_) => return Ending::Exited(0),
+            RunProgress::FunctionCall(call) if call.function_name == "input" => {
+                if let Some(prompt) = call.args.arg(0) {
+                    // CPython writes `str(prompt)`; a prompt other than a string is left to it.
+                    let Some(text) = prompt.as_str() else {
+                        return Ending::Unsupported(
+                            "input() with a prompt that is not a string".into(),
+                        );
+                    };
+                    streams.out.extend_from_slice(text.as_bytes());
+                }
+                let Some(answer) = stdin.input() else {
+                    return Ending::Unsupported(
+                        "input() at the end of standard input (EOFError in CPython)".to_string(),
+                    );
+                };
+                call.resume(answer, PrintWriter::Callback(streams))
+            }
+            RunProgress::FunctionCall(call) => {
+                return Ending::Unsupported(format!(
+                    "the program called {}(), which the Monty tier does not provide",
+                    call.function_name
+                ));
+            }
+            RunProgress::NameLookup(lookup) => {
+                lookup.resume(NameLookupResult::Undefined, PrintWriter::Callback(streams))
+            }
+            RunProgress::OsCall(call) => {
+                return Ending::Unsupported(format!(
+                    "the program asked the operating system for {:?}, which the Monty tier \
+                     does not provide",
+                    call.function_call
+                ));
+            }
+            RunProgress::ResolveFutures(_) => {
+                return Ending::Unsupported(
+                    "the program awaits host futures, which the Monty tier does not provide"
+                        .to_string(),
+                );
+            }
+        };
+    }
+}
+
+/// An uncaught exception: its traceback on stderr and exit code 1, as CPython ends; `SystemExit`
+/// exits with its code.
+fn uncaught(error: &MontyException, streams: &mut Streams) -> Ending {
+    if error.exc_type() == ExcType::SystemExit {
+        return match error.message().map(str::trim) {
+            None | Some("") | Some("None") => Ending::Exited(0),
+            Some(code) => match code.parse::<i32>() {
+                Ok(code) => Ending::Exited(code),
+                // `sys.exit("message")` prints the message and exits 1.
+                Err(_) => {
+                    streams.err.extend_from_slice(code.as_bytes());
+                    streams.err.push(b'\n');
+                    Ending::Exited(1)
+                }
+            },
+        };
+    }
+    streams.err.extend_from_slice(error.to_string().as_bytes());
+    if !error.to_string().ends_with('\n') {
+        streams.err.push(b'\n');
+    }
+    Ending::Exited(1)
+}
+
+struct MontyRunner;
+
+impl Guest for MontyRunner {
+    fn run(source: String) -> RunOutcome {
+        let mut streams = Streams::default();
+        let ending = match source.strip_prefix(AUTO_MARKER) {
+            Some(program) => match screen::pinned_to_cpython(program) {
+                Some(why) => {
+                    Ending::Unsupported(format!("left to CPython: the program uses {why}"))
+                }
+                None => execute(program.to_string(), &mut streams),
+            },
+            None => execute(source, &mut streams),
+        };
+        let outcome = match ending {
+            Ending::Exited(code) => RunOutcome {
+                status: if code == 0 {
+                    RunStatus::Ok
+                } else {
+                    RunStatus::ExitedNonzero
+                },
+                exit_code: Some(code),
+                stdout: String::new(),
+                stderr: String::new(),
+                fuel_used: 0,
+            },
+            Ending::Unsupported(why) => {
+                streams
+                    .err
+                    .extend_from_slice(format!("rewardbox: {why}\n").as_bytes());
+                RunOutcome {
+                    status: RunStatus::Unsupported,
+                    exit_code: None,
+                    stdout: String::new(),
+                    stderr: String::new(),
+                    fuel_used: 0,
+                }
+            }
+        };
+        streams.flush();
+        outcome
+    }
+
+    fn call(_: String, _: String, args_json: Vec<String>) -> Vec<Result<String, String>> {
+        vec![Err(NOT_CALLABLE.to_string()); args_json.len()]
+    }
+
+    fn load(_: String, _: String) -> Result<Vec<Member>, CallError> {
+        Err(CallError::Invalid(NOT_CALLABLE.to_string()))
+    }
+
+    fn invoke(_: Target, _: String, _: String) -> Result<String, CallError> {
+        Err(CallError::Invalid(NOT_CALLABLE.to_string()))
+    }
+
+    fn inspect(_: Target) -> Result<String, CallError> {
+        Err(CallError::Invalid(NOT_CALLABLE.to_string()))
+    }
+}
+
+/// The Monty tier runs programs; functions are called in CPython.
+const NOT_CALLABLE: &str = "the Monty tier runs programs on stdin/stdout only: functions are \
+                            called in CPython";
+
+export!(MontyRunner);

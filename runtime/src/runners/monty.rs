@@ -1,0 +1,88 @@
+//! The Monty runtime (`guests/monty`: pydantic's Monty, a Rust interpreter of a subset of Python,
+//! as a component of the `runner` world): Python programs on stdin/stdout, each in a fresh
+//! instance with the candidate's limits. An instance starts in tens of microseconds, where a
+//! fresh CPython takes about a millisecond; [`crate::runners::python_engine`] decides when its
+//! outcome stands.
+
+use crate::runners::bindings::types::RunOutcome;
+use crate::runners::bindings::{Runner, RunnerPre};
+use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::outcome::{run_outcome, unsupported};
+use crate::runners::runtime::Runtime;
+use crate::sandbox::Job;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::job::JobIo;
+use crate::sandbox::limits::Limits;
+use wasmtime::Engine;
+
+/// The Monty runner component.
+pub static MONTY_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_MONTY_RUNNER_WASM"));
+
+/// The Monty runner, compiled and linked for candidate instances.
+pub struct MontyRunner {
+    pre: RunnerPre<CandidateState>,
+}
+
+impl MontyRunner {
+    /// Compiles (or loads from `cache`) the Monty runner and links it.
+    pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<MontyRunner, String> {
+        let component = cache
+            .load(engine, MONTY_RUNNER_WASM)
+            .map_err(|e| format!("the Monty runtime: {e:#}"))?;
+        let pre = candidate_linker(engine, Some(&component))
+            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
+            .and_then(|pre| Ok(RunnerPre::new(pre)?))
+            .map_err(|e| format!("linking the Monty runtime: {e:#}"))?;
+        Ok(MontyRunner { pre })
+    }
+
+    /// Why this runner cannot give a program what `io` asks, if it cannot: Monty reads standard
+    /// input through `input()` only, and has no command line, files or pipe.
+    pub fn refusal(io: &JobIo<'_>) -> Option<&'static str> {
+        if io.pipe.is_some() {
+            Some("the Monty tier cannot run a program interactively (use the cpython engine)")
+        } else if !io.args.is_empty() || !io.mounts.is_empty() {
+            Some("the Monty tier cannot give a program arguments or files (use the cpython engine)")
+        } else {
+            None
+        }
+    }
+}
+
+impl Runtime for MontyRunner {
+    fn run_with(
+        &self,
+        engine: &Engine,
+        source: &str,
+        io: JobIo<'_>,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        if let Some(reason) = MontyRunner::refusal(&io) {
+            return unsupported(reason.to_string());
+        }
+        let mut job = Job::with_io(engine, limits, seed, io, ());
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|r: Runner| r.call_run(&mut job.store, source));
+        run_outcome(&job, result)
+    }
+
+    /// The Monty tier runs programs only: calls are CPython's (every outcome says so).
+    fn call(
+        &self,
+        _engine: &Engine,
+        _source: &str,
+        _entry: &str,
+        args_json: &[String],
+        _limits: &Limits,
+        _seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        let outcome = unsupported(
+            "the Monty tier runs programs on stdin/stdout only: functions are called in CPython"
+                .to_string(),
+        );
+        vec![Err(outcome); args_json.len()]
+    }
+}
