@@ -438,17 +438,34 @@ fn the_python_engine_is_the_tasks_choice() {
     let outside = "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)";
     for engine in ["auto", "cpython", "monty", "Monty "] {
         let r = &score(&s, task(json!(engine), in_subset))[0];
-        assert_eq!((r.score, r.status), (1.0, Status::Ok), "{engine}: {}", r.detail);
+        assert_eq!(
+            (r.score, r.status),
+            (1.0, Status::Ok),
+            "{engine}: {}",
+            r.detail
+        );
     }
     for (engine, passes) in [("auto", true), ("cpython", true), ("monty", false)] {
         let r = &score(&s, task(json!(engine), outside))[0];
         assert_eq!(r.passed, passes, "{engine}: {}", r.detail);
-        assert_eq!(r.status, Status::Ok, "the candidate's score, never a mask: {engine}");
+        assert_eq!(
+            r.status,
+            Status::Ok,
+            "the candidate's score, never a mask: {engine}"
+        );
     }
     for (engine, language, message) in [
-        (json!("pypy"), None, "\"python_engine\" must be \"auto\", \"cpython\", \"monty\""),
+        (
+            json!("pypy"),
+            None,
+            "\"python_engine\" must be \"auto\", \"cpython\", \"monty\"",
+        ),
         (json!(3), None, "\"python_engine\" must be"),
-        (json!("monty"), Some("cpp"), "\"python_engine\" applies to Python programs only"),
+        (
+            json!("monty"),
+            Some("cpp"),
+            "\"python_engine\" applies to Python programs only",
+        ),
     ] {
         let mut t = task(engine, in_subset);
         if let Some(language) = language {

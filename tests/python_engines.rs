@@ -627,6 +627,46 @@ const CALIBRATION: &[(&str, &str)] = &[
         "input parsing",
         "n = int(input())\nprint(sum(map(int, input().split())) + n)",
     ),
+    (
+        "while compare",
+        "i = 0\nc = 0\nwhile i < 300000:\n    if i % 3 == 0 or i % 5 == 0:\n        c += 1\n    i += 1\nprint(c)",
+    ),
+    (
+        "grid indexing",
+        "n = 300\ng = [[(i * j) % 7 for j in range(n)] for i in range(n)]\nt = 0\nfor i in range(n):\n    row = g[i]\n    for j in range(n):\n        t += row[j]\nprint(t)",
+    ),
+    (
+        "modular arithmetic",
+        "x = 1\nm = 1000000007\nfor i in range(200000):\n    x = x * 31 % m\nprint(x)",
+    ),
+    (
+        "function calls",
+        "def f(a, b):\n    return a + b\nt = 0\nfor i in range(100000):\n    t = f(t, i)\nprint(t)",
+    ),
+    (
+        "attribute access",
+        "class P:\n    def __init__(self):\n        self.v = 0\np = P()\nfor i in range(100000):\n    p.v += i\nprint(p.v)",
+    ),
+    (
+        "dp table",
+        "n = 2000\ndp = [0] * (n + 1)\ndp[0] = 1\nfor c in (1, 5, 10, 25, 50):\n    for v in range(c, n + 1):\n        dp[v] += dp[v - c]\nprint(dp[n])",
+    ),
+    (
+        "string scan",
+        "s = 'abcde' * 20000\nc = 0\nfor ch in s:\n    if ch == 'c':\n        c += 1\nprint(c)",
+    ),
+    (
+        "tuple unpacking",
+        "a, b = 0, 1\nfor _ in range(100000):\n    a, b = b, (a + b) % 1000\nprint(a)",
+    ),
+    (
+        "list append pop",
+        "st = []\nfor i in range(100000):\n    st.append(i)\n    if i % 3 == 0:\n        st.pop()\nprint(len(st))",
+    ),
+    (
+        "bit operations",
+        "x = 0\nfor i in range(200000):\n    x ^= (i << 3) | (i >> 2)\nprint(x)",
+    ),
 ];
 
 #[test]

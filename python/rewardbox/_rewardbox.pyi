@@ -22,10 +22,13 @@ class Scorer:
         memory_mb: Optional[int] = None,
         output_bytes: Optional[int] = None,
         seed: int = 0,
+        python_engine: str = "auto",
     ) -> None:
         """``threads``: scoring threads (None: every core). ``cache_dir``/``no_cache``: the compiled
         verifier cache. ``fuel``, ``wall_ms``, ``memory_mb``, ``output_bytes``: default limits of
-        every verifier run. ``seed``: the guests' random source."""
+        every verifier run. ``seed``: the guests' random source. ``python_engine``: ``"auto"``
+        (Monty, CPython behind it), ``"cpython"`` or ``"monty"``, for Python programs run on
+        stdin/stdout whose task names none."""
     @property
     def threads(self) -> int:
         """The number of scoring threads."""

@@ -28,7 +28,7 @@ struct Scorer {
 #[pymethods]
 impl Scorer {
     #[new]
-    #[pyo3(signature = (threads=None, *, cache_dir=None, no_cache=false, fuel=None, wall_ms=None, memory_mb=None, output_bytes=None, seed=0))]
+    #[pyo3(signature = (threads=None, *, cache_dir=None, no_cache=false, fuel=None, wall_ms=None, memory_mb=None, output_bytes=None, seed=0, python_engine="auto"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         threads: Option<usize>,
@@ -39,7 +39,13 @@ impl Scorer {
         memory_mb: Option<u64>,
         output_bytes: Option<u64>,
         seed: u64,
+        python_engine: &str,
     ) -> PyResult<Self> {
+        let python_engine = rewardbox::PythonEngine::parse(python_engine).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "python_engine must be \"auto\", \"cpython\" or \"monty\", not {python_engine:?}"
+            ))
+        })?;
         if threads == Some(0) {
             return Err(PyValueError::new_err(
                 "threads must be at least 1 (or None for every core)",
@@ -61,6 +67,7 @@ impl Scorer {
             cache,
             limits: Limits::default().with(&overrides),
             seed,
+            python_engine,
             ..rewardbox::ScorerOptions::default()
         };
         let inner = rewardbox::Scorer::new(options)

@@ -62,6 +62,24 @@ def test_constructor_validates_arguments():
         rewardbox.Scorer(threads=0)
     assert rewardbox.Scorer(threads=1, no_cache=True).threads == 1
     assert "math" in rewardbox.builtin_verifiers()
+    with pytest.raises(ValueError, match="python_engine"):
+        rewardbox.Scorer(threads=1, no_cache=True, python_engine="pypy")
+
+
+def test_python_engine_is_the_default_for_tasks_that_name_none(cache_dir):
+    # Monty has no sys.stdin: the program fails under "monty" alone, and passes under "auto"
+    # (CPython behind Monty) and "cpython".
+    task = {
+        "id": "e",
+        "verifier": "code",
+        "tests": {"stdio": [{"stdin": "3 4\n", "stdout": "7"}]},
+        "completions": ["```python\nimport sys\nprint(sum(map(int, sys.stdin.read().split())))\n```"],
+    }
+    for engine, passed in [("auto", True), ("cpython", True), ("monty", False)]:
+        scorer = rewardbox.Scorer(threads=1, cache_dir=cache_dir, python_engine=engine)
+        result = scorer.score([task])[0]["results"][0]
+        assert result["passed"] is passed, (engine, result)
+        assert result["status"] == "ok", (engine, result)
 
 
 def test_eight_threads_sharing_one_scorer_match_serial_calls(scorer):
