@@ -5,7 +5,7 @@
 //! CPython's compile-time `SyntaxWarning`s, which no verdict reads.) It is checked here on
 //!
 //! - a table of programs written for it, construct by construct (numbers and their printing,
-//!   strings, containers, classes, exceptions, `input()` and its edge cases, `sys.exit`,
+//!   strings, containers, classes, exceptions, `input()` and `sys.stdin` and their edge cases, `sys.exit`,
 //!   `print`'s arguments, recursion, modules);
 //! - every HumanEval problem run as a program (prompt, canonical solution, test, `check`), and
 //!   each with a wrong body;
@@ -212,6 +212,71 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
         "sys.stdin readline",
         "import sys\ninput = sys.stdin.readline\nprint(int(input()) * 2)",
         "21\n",
+    ),
+    (
+        "stdin readline alias",
+        "import sys\ninput = sys.stdin.readline\nn = int(input())\nxs = list(map(int, input().split()))\nprint(n, sum(xs), repr(input()), repr(input()))",
+        "3\n1 2 3\nlast",
+    ),
+    (
+        "stdin readline eof",
+        "import sys\nprint(repr(sys.stdin.readline()), repr(sys.stdin.readline()), repr(sys.stdin.readline()))",
+        "a\r\n",
+    ),
+    (
+        "stdin read twice",
+        "import sys\na = sys.stdin.read()\nb = sys.stdin.read()\nprint(repr(a), repr(b), a.split())",
+        "1 2\n3\n\n",
+    ),
+    (
+        "stdin readlines",
+        "import sys\nlines = sys.stdin.readlines()\nprint(len(lines), lines, sys.stdin.readlines())",
+        "x\ny\n\nz",
+    ),
+    (
+        "stdin mixed",
+        "import sys\nfirst = input()\nsecond = sys.stdin.readline()\nrest = sys.stdin.read()\nprint(repr(first), repr(second), repr(rest))",
+        "a\nb\nc\nd",
+    ),
+    (
+        "from sys import stdin",
+        "from sys import stdin\nn = int(stdin.readline())\nprint(sum(int(stdin.readline()) for _ in range(n)))",
+        "2\n5\n6\n",
+    ),
+    (
+        "stdin in a function",
+        "import sys\ndef main():\n    data = sys.stdin.read().split()\n    print(max(map(int, data)))\nmain()",
+        "4 9 2",
+    ),
+    (
+        "stdin read sized",
+        "import sys\nprint(sys.stdin.read(2))",
+        "abcdef",
+    ),
+    (
+        "stdin iterated",
+        "import sys\nfor line in sys.stdin:\n    print(line.strip()[::-1])",
+        "ab\ncd\n",
+    ),
+    (
+        "stdin buffer",
+        "import sys\nprint(sys.stdin.buffer.read().split())",
+        "1 2\n",
+    ),
+    (
+        "stdin readline strip",
+        "import sys\nt = int(sys.stdin.readline())\nfor _ in range(t):\n    s = sys.stdin.readline().strip()\n    print(s.upper() if s else 'EMPTY')",
+        "3\nab\n\ncd\n",
+    ),
+    (
+        "stdin unicode",
+        "import sys\nprint(sys.stdin.read().strip()[::-1])",
+        "grüße ☃\n",
+    ),
+    (
+        "stdin shadowed sys",
+        "sys = None\nimport sys as system\nprint(system.stdin.readline().strip())",
+        "q\n",
     ),
     ("open stdin", "print(open(0).read().strip())", "x\n"),
     (

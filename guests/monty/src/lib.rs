@@ -8,24 +8,24 @@
 //! traceback for an uncaught exception, `sys.exit`'s code), and what Monty cannot give a program
 //! (files, the clock's host calls, futures) ends it with an error rather than a guess.
 //!
-//! `input()` is the one way a program reads its input here: Monty has no `sys.stdin`, so a
-//! program that reads it fails and, under `auto`, runs in CPython.
+//! A program reads its input through `input()` or `sys.stdin`'s `read`, `readline` and
+//! `readlines` ([`stdin`]); any other use of `sys.stdin` fails here and, under `auto`, runs in
+//! CPython.
 
 // The bindings wit-bindgen generates for the `runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 
 mod screen;
+mod stdin;
 
 use languages::python_engine::AUTO_MARKER;
 use monty::{MontyRun, RunProgress};
 use monty_types::{
-    AssertMessageAnnotations, CompileOptions, ExcType, ExtFunctionResult, MontyException,
-    MontyObject, NameLookupResult, PrintWriter, PrintWriterCallback, ResourceLimits,
-    ResourceTracker,
+    AssertMessageAnnotations, CompileOptions, ExcType, MontyException, MontyObject,
+    NameLookupResult, PrintWriter, PrintWriterCallback, ResourceLimits, ResourceTracker,
 };
 use std::borrow::Cow;
-use std::collections::VecDeque;
-use std::io::{Read, Write};
+use std::io::Write;
 
 wit_bindgen::generate!({ path: "../../wit", world: "runner" });
 
@@ -92,31 +92,6 @@ impl PrintWriterCallback for Streams {
     }
 }
 
-/// The program's standard input as `input()` reads it: lines of CPython's text-mode stdin
-/// (UTF-8; on POSIX only `\n` ends a line: a `\r` stays in the line, as CPython keeps it).
-struct Lines(VecDeque<String>);
-
-impl Lines {
-    /// All of stdin, or `None` when it is not UTF-8 (CPython would raise where Monty cannot
-    /// follow it byte by byte).
-    fn read() -> Option<Lines> {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).ok()?;
-        let text = String::from_utf8(bytes).ok()?;
-        Some(Lines(
-            text.split_inclusive('\n').map(str::to_string).collect(),
-        ))
-    }
-
-    /// `input()`'s answer: the next line without its newline; `None` at the end, where CPython
-    /// raises `EOFError`, an exception Monty does not have.
-    fn input(&mut self) -> Option<ExtFunctionResult> {
-        let line = self.0.pop_front()?;
-        let line = line.strip_suffix('\n').unwrap_or(&line).to_string();
-        Some(ExtFunctionResult::Return(MontyObject::string(line)))
-    }
-}
-
 /// How a run ended, before it becomes an outcome.
 enum Ending {
     /// Ran to its end, or `sys.exit` with this code.
@@ -127,7 +102,7 @@ enum Ending {
 
 /// Runs `source` to its end, printing into `streams`.
 fn execute(source: String, streams: &mut Streams) -> Ending {
-    let Some(mut stdin) = Lines::read() else {
+    let Some(mut stdin) = stdin::Lines::read() else {
         return Ending::Unsupported("standard input is not UTF-8".to_string());
     };
     let options = CompileOptions {
@@ -135,7 +110,9 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
         assert_message_annotations: AssertMessageAnnotations::Off,
         ..CompileOptions::default()
     };
-    let runner = match MontyRun::new(source, SCRIPT, vec!["input".to_string()], options) {
+    let source = stdin::rewrite(&source);
+    let names = stdin::FUNCTIONS.map(|(name, _)| name.to_string()).to_vec();
+    let runner = match MontyRun::new(source, SCRIPT, names, options) {
         Ok(runner) => runner,
         Err(error) => return uncaught(&error, streams),
     };
@@ -145,9 +122,11 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
         max_suspensions: usize::MAX,
         ..ResourceLimits::default()
     };
-    let input = MontyObject::function("input".to_string(), None);
+    let functions = stdin::FUNCTIONS
+        .map(|(name, _)| MontyObject::function(name.to_string(), None))
+        .to_vec();
     let mut progress = runner.start(
-        vec![input],
+        functions,
         ResourceTracker::new(limits),
         PrintWriter::Callback(streams),
     );
@@ -158,28 +137,39 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
         };
         progress = match step {
             RunProgress::Complete(_) => return Ending::Exited(0),
-            RunProgress::FunctionCall(call) if call.function_name == "input" => {
-                if let Some(prompt) = call.args.arg(0) {
-                    // CPython writes `str(prompt)`; a prompt other than a string is left to it.
-                    let Some(text) = prompt.as_str() else {
-                        return Ending::Unsupported(
-                            "input() with a prompt that is not a string".into(),
-                        );
-                    };
-                    streams.out.extend_from_slice(text.as_bytes());
+            RunProgress::FunctionCall(call) => {
+                let Some((_, method)) = stdin::FUNCTIONS
+                    .iter()
+                    .find(|(name, _)| *name == call.function_name)
+                else {
+                    return Ending::Unsupported(format!(
+                        "the program called {}(), which the Monty tier does not provide",
+                        call.function_name
+                    ));
+                };
+                if *method == stdin::Method::Input {
+                    if let Some(prompt) = call.args.arg(0) {
+                        // CPython writes `str(prompt)`; a prompt other than a string is left
+                        // to it.
+                        let Some(text) = prompt.as_str() else {
+                            return Ending::Unsupported(
+                                "input() with a prompt that is not a string".into(),
+                            );
+                        };
+                        streams.out.extend_from_slice(text.as_bytes());
+                    }
+                } else if call.args.arg(0).is_some() {
+                    // `read(n)` and `readline(n)` read a part: left to CPython.
+                    return Ending::Unsupported(
+                        "sys.stdin's methods with a size are left to CPython".into(),
+                    );
                 }
-                let Some(answer) = stdin.input() else {
+                let Some(answer) = stdin.answer(*method) else {
                     return Ending::Unsupported(
                         "input() at the end of standard input (EOFError in CPython)".to_string(),
                     );
                 };
                 call.resume(answer, PrintWriter::Callback(streams))
-            }
-            RunProgress::FunctionCall(call) => {
-                return Ending::Unsupported(format!(
-                    "the program called {}(), which the Monty tier does not provide",
-                    call.function_name
-                ));
             }
             RunProgress::NameLookup(lookup) => {
                 lookup.resume(NameLookupResult::Undefined, PrintWriter::Callback(streams))
