@@ -421,8 +421,9 @@ fn the_language_is_checked() {
 }
 
 /// A task's `python_engine` chooses the interpreter of a Python program run on stdin/stdout:
-/// every engine grades a program in Monty's subset alike; a program outside it (`sys.stdin`,
-/// which Monty lacks) passes under `auto` and `cpython` and fails under `monty` alone; a wrong
+/// every engine grades a program in Monty's subset alike; a program outside it (iterating
+/// `sys.stdin`, which Monty lacks) passes under `auto` and `cpython` and fails under `monty`
+/// alone; a wrong
 /// engine name, or an engine for another language, is an invalid task that says so.
 #[test]
 fn the_python_engine_is_the_tasks_choice() {
@@ -435,7 +436,8 @@ fn the_python_engine_is_the_tasks_choice() {
         })
     };
     let in_subset = "a, b = map(int, input().split())\nprint(a + b)";
-    let outside = "import sys\na, b = map(int, sys.stdin.read().split())\nprint(a + b)";
+    let outside =
+        "import sys\nfor line in sys.stdin:\n    a, b = map(int, line.split())\n    print(a + b)";
     for engine in ["auto", "cpython", "monty", "Monty "] {
         let r = &score(&s, task(json!(engine), in_subset))[0];
         assert_eq!(

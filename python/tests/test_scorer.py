@@ -67,13 +67,13 @@ def test_constructor_validates_arguments():
 
 
 def test_python_engine_is_the_default_for_tasks_that_name_none(cache_dir):
-    # Monty has no sys.stdin: the program fails under "monty" alone, and passes under "auto"
-    # (CPython behind Monty) and "cpython".
+    # Monty cannot iterate sys.stdin: the program fails under "monty" alone, and passes under
+    # "auto" (CPython behind Monty) and "cpython".
     task = {
         "id": "e",
         "verifier": "code",
         "tests": {"stdio": [{"stdin": "3 4\n", "stdout": "7"}]},
-        "completions": ["```python\nimport sys\nprint(sum(map(int, sys.stdin.read().split())))\n```"],
+        "completions": ["```python\nimport sys\nfor line in sys.stdin:\n    print(sum(map(int, line.split())))\n```"],
     }
     for engine, passed in [("auto", True), ("cpython", True), ("monty", False)]:
         scorer = rewardbox.Scorer(threads=1, cache_dir=cache_dir, python_engine=engine)

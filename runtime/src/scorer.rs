@@ -138,7 +138,7 @@ impl Scorer {
     }
 }
 
-/// Compiles the CPython runtime and every built-in verifier into `cache` unless they are there
+/// Compiles the runtimes (CPython, Monty, JavaScript) and every built-in verifier into `cache` unless they are there
 /// already, so that processes started afterwards (scoring workers) load them instead of each
 /// compiling its own. Returns how many were compiled.
 pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
@@ -150,6 +150,7 @@ pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
     wasms.dedup_by_key(|w| w.as_ptr());
     wasms.extend(crate::runners::PYTHON_RUNNER_WASM);
     wasms.push(crate::runners::javascript::JS_RUNNER_WASM);
+    wasms.push(crate::runners::monty::MONTY_RUNNER_WASM);
     let mut compiled = 0;
     for wasm in wasms {
         if !cache.contains(&engine, wasm) {

@@ -2,12 +2,11 @@
 //! Node.js-style programs on stdin (`run`) and functions called on JSON arguments (`call`), each
 //! in a fresh instance with the candidate's limits.
 
+use crate::runners::bindings::Runner;
 use crate::runners::bindings::types::RunOutcome;
-use crate::runners::bindings::{Runner, RunnerPre};
-use crate::runners::linker::{CandidateState, candidate_linker};
-use crate::runners::outcome::{call_in_fresh_jobs, run_outcome, unsupported};
+use crate::runners::outcome::{call_in_fresh_jobs, unsupported};
+use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::Job;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
@@ -18,20 +17,14 @@ pub static JS_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_JS_RUNNER_WASM
 
 /// The JavaScript runner, compiled and linked for candidate instances.
 pub struct JavaScriptRunner {
-    pre: RunnerPre<CandidateState>,
+    runner: RunnerComponent,
 }
 
 impl JavaScriptRunner {
     /// Compiles (or loads from `cache`) the JavaScript runner and links it.
     pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<JavaScriptRunner, String> {
-        let component = cache
-            .load(engine, JS_RUNNER_WASM)
-            .map_err(|e| format!("the JavaScript runtime: {e:#}"))?;
-        let pre = candidate_linker(engine, Some(&component))
-            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
-            .and_then(|pre| Ok(RunnerPre::new(pre)?))
-            .map_err(|e| format!("linking the JavaScript runtime: {e:#}"))?;
-        Ok(JavaScriptRunner { pre })
+        RunnerComponent::load(engine, cache, JS_RUNNER_WASM, "the JavaScript runtime")
+            .map(|runner| JavaScriptRunner { runner })
     }
 }
 
@@ -66,12 +59,7 @@ impl Runtime for JavaScriptRunner {
         if let Some(reason) = refused {
             return unsupported(reason.to_string());
         }
-        let mut job = Job::with_io(engine, limits, seed, io, ());
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|r: Runner| r.call_run(&mut job.store, source));
-        run_outcome(&job, result)
+        self.runner.run(engine, source, io, limits, seed)
     }
 
     /// When the instance dies mid-way, the cases are re-run one per fresh instance.
@@ -85,7 +73,8 @@ impl Runtime for JavaScriptRunner {
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
         call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
-            self.pre
+            self.runner
+                .pre
                 .instantiate(&mut *store)
                 .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
         })

@@ -1,4 +1,5 @@
-//! Candidate runtimes: one module per runtime ([`python`] — CPython, [`javascript`] — Boa,
+//! Candidate runtimes: one module per runtime ([`python`] — CPython, [`monty`] — Monty, the fast
+//! tier of Python programs, with [`python_engine`] choosing between the two, [`javascript`] — Boa,
 //! [`compiled`] — C, C++ and Rust through confined compilers), each behind the [`Runtime`] trait,
 //! and [`Runners`], the set of them a process uses, which answers `run` and `call` for a language.
 //!
@@ -21,6 +22,7 @@ pub mod monty;
 pub mod outcome;
 pub mod python;
 pub mod python_engine;
+pub mod runner_component;
 pub mod runtime;
 pub mod time_limit;
 

@@ -5,11 +5,9 @@
 //! outcome stands.
 
 use crate::runners::bindings::types::RunOutcome;
-use crate::runners::bindings::{Runner, RunnerPre};
-use crate::runners::linker::{CandidateState, candidate_linker};
-use crate::runners::outcome::{run_outcome, unsupported};
+use crate::runners::outcome::unsupported;
+use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::Job;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
@@ -20,20 +18,14 @@ pub static MONTY_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_MONTY_RUNNE
 
 /// The Monty runner, compiled and linked for candidate instances.
 pub struct MontyRunner {
-    pre: RunnerPre<CandidateState>,
+    runner: RunnerComponent,
 }
 
 impl MontyRunner {
     /// Compiles (or loads from `cache`) the Monty runner and links it.
     pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<MontyRunner, String> {
-        let component = cache
-            .load(engine, MONTY_RUNNER_WASM)
-            .map_err(|e| format!("the Monty runtime: {e:#}"))?;
-        let pre = candidate_linker(engine, Some(&component))
-            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
-            .and_then(|pre| Ok(RunnerPre::new(pre)?))
-            .map_err(|e| format!("linking the Monty runtime: {e:#}"))?;
-        Ok(MontyRunner { pre })
+        RunnerComponent::load(engine, cache, MONTY_RUNNER_WASM, "the Monty runtime")
+            .map(|runner| MontyRunner { runner })
     }
 
     /// Why this runner cannot give a program what `io` asks, if it cannot: Monty reads standard
@@ -61,12 +53,7 @@ impl Runtime for MontyRunner {
         if let Some(reason) = MontyRunner::refusal(&io) {
             return unsupported(reason.to_string());
         }
-        let mut job = Job::with_io(engine, limits, seed, io, ());
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .and_then(|r: Runner| r.call_run(&mut job.store, source));
-        run_outcome(&job, result)
+        self.runner.run(engine, source, io, limits, seed)
     }
 
     /// The Monty tier runs programs only: calls are CPython's (every outcome says so).

@@ -8,13 +8,14 @@
 use crate::runners::bindings::Runner;
 use crate::runners::bindings::RunnerPre;
 use crate::runners::bindings::types::RunOutcome;
-use crate::runners::linker::{CandidateState, candidate_linker};
-use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
+use crate::runners::linker::CandidateState;
+use crate::runners::outcome::call_in_fresh_jobs;
+use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
+use crate::sandbox::Mount;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
-use crate::sandbox::{Job, Mount};
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -29,8 +30,7 @@ pub static PYTHON_RUNNER_WASM: Option<&[u8]> = None;
 
 /// The CPython component, compiled and linked for candidate instances.
 pub struct PythonRunner {
-    component: Component,
-    pre: RunnerPre<CandidateState>,
+    runner: RunnerComponent,
 }
 
 impl PythonRunner {
@@ -41,24 +41,18 @@ impl PythonRunner {
              scripts/setup.sh, then rebuild)"
                 .to_string()
         })?;
-        let component = cache
-            .load(engine, wasm)
-            .map_err(|e| format!("the Python runtime: {e:#}"))?;
-        let pre = candidate_linker(engine, Some(&component))
-            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
-            .and_then(|pre| Ok(RunnerPre::new(pre)?))
-            .map_err(|e| format!("linking the Python runtime: {e:#}"))?;
-        Ok(PythonRunner { component, pre })
+        RunnerComponent::load(engine, cache, wasm, "the Python runtime")
+            .map(|runner| PythonRunner { runner })
     }
 
     /// The compiled component, for the trusted side to link with the host's interface.
     pub fn component(&self) -> &Component {
-        &self.component
+        &self.runner.component
     }
 
     /// The component linked for candidate instances.
     pub fn pre(&self) -> &RunnerPre<CandidateState> {
-        &self.pre
+        &self.runner.pre
     }
 
     /// Runs `source` with `stdin` in a fresh instance that sees `mounts` (a workspace, say).
@@ -98,14 +92,7 @@ impl Runtime for PythonRunner {
                 &with_argv
             }
         };
-        crate::sandbox::stack::with_room(|| {
-            let mut job = Job::with_io(engine, limits, seed, io, ());
-            let result = self
-                .pre
-                .instantiate(&mut job.store)
-                .and_then(|p: Runner| p.call_run(&mut job.store, source));
-            run_outcome(&job, result)
-        })
+        crate::sandbox::stack::with_room(|| self.runner.run(engine, source, io, limits, seed))
     }
 
     /// When the instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per
@@ -120,7 +107,8 @@ impl Runtime for PythonRunner {
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
         call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
-            self.pre
+            self.runner
+                .pre
                 .instantiate(&mut *store)
                 .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
         })

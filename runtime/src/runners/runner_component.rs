@@ -1,0 +1,57 @@
+//! What every `runner` component has in common (the CPython, JavaScript and Monty runtimes):
+//! compiled once through the cache, linked for candidates, and a program run in a fresh instance.
+
+use crate::runners::bindings::types::RunOutcome;
+use crate::runners::bindings::{Runner, RunnerPre};
+use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::outcome::run_outcome;
+use crate::sandbox::Job;
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::job::JobIo;
+use crate::sandbox::limits::Limits;
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// A `runner` component compiled for `engine` and linked for candidate instances.
+pub struct RunnerComponent {
+    /// The compiled component.
+    pub component: Component,
+    /// The component linked for candidates.
+    pub pre: RunnerPre<CandidateState>,
+}
+
+impl RunnerComponent {
+    /// Compiles `wasm` (or loads it from `cache`) and links it; errors name the runtime as `what`.
+    pub fn load(
+        engine: &Engine,
+        cache: &ComponentCache,
+        wasm: &[u8],
+        what: &str,
+    ) -> Result<RunnerComponent, String> {
+        let component = cache
+            .load(engine, wasm)
+            .map_err(|e| format!("{what}: {e:#}"))?;
+        let pre = candidate_linker(engine, Some(&component))
+            .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
+            .and_then(|pre| Ok(RunnerPre::new(pre)?))
+            .map_err(|e| format!("linking {what}: {e:#}"))?;
+        Ok(RunnerComponent { component, pre })
+    }
+
+    /// Runs `source` in a fresh instance given `io`, with `limits`.
+    pub fn run(
+        &self,
+        engine: &Engine,
+        source: &str,
+        io: JobIo<'_>,
+        limits: &Limits,
+        seed: u64,
+    ) -> RunOutcome {
+        let mut job = Job::with_io(engine, limits, seed, io, ());
+        let result = self
+            .pre
+            .instantiate(&mut job.store)
+            .and_then(|r: Runner| r.call_run(&mut job.store, source));
+        run_outcome(&job, result)
+    }
+}
