@@ -3,13 +3,14 @@
 //! processes, caches warm, medians of 3:
 //!
 //! 1. a fresh sandbox running a trivial program: 4,000 `print(i)` stdio tasks through
-//!    `rewardbox score`, against 4,000 fresh Monty sessions on as many workers as cores;
+//!    `rewardbox score` (Python engine `auto`, then `cpython`), against 4,000 fresh Monty sessions
+//!    on as many workers as cores;
 //! 2. HumanEval x 10 distinct (1,640 samples) through `rewardbox eval`, against Monty running
 //!    prompt + completion + test + `check(entry_point)` in a fresh session per sample (the check
 //!    then runs in the candidate's own interpreter: Monty has no other way);
 //! 3. a compute-bound loop (3 million iterations): time inside the sandbox (the result's
-//!    `wall_us`) and of the whole `rewardbox score` process, against one Monty run and native
-//!    `python3`.
+//!    `wall_us`) and of the whole `rewardbox score` process, with each engine, against one Monty
+//!    run and native `python3`.
 //!
 //! Run: `cargo bench --bench python_vs_monty` (creates a venv with pydantic-monty in the target
 //! directory; needs the Python runner in the build). `REWARDBOX_BENCH_TRIVIAL_RUNS` sets another
@@ -49,12 +50,17 @@ fn main() {
     write_trivial_tasks(&trivial, trivial_runs);
     let output = dir.join("trivial-results.jsonl");
     support::rewardbox_score(&trivial, &output, &cache); // fill the cache, unmeasured
-    let ours = median(|| {
-        let started = Instant::now();
-        support::rewardbox_score(&trivial, &output, &cache);
-        started.elapsed().as_secs_f64()
-    });
-    assert_eq!(passed_tasks(&output), trivial_runs, "every print(i) passes");
+    let timed = |engine: &str| {
+        median(|| {
+            let started = Instant::now();
+            score_with_engine(&trivial, &output, &cache, engine);
+            let seconds = started.elapsed().as_secs_f64();
+            assert_eq!(passed_tasks(&output), trivial_runs, "every print(i) passes");
+            seconds
+        })
+    };
+    let ours = timed("auto");
+    let cpython_only = timed("cpython");
     let theirs = median(|| {
         let report = peer(
             &python,
@@ -68,8 +74,12 @@ fn main() {
     );
     println!("|---|---|---|");
     println!(
-        "| rewardbox score (code stdio tasks, whole process) | {ours:.2} s | {:.0} |",
+        "| rewardbox score (code stdio tasks, whole process; python_engine auto) | {ours:.2} s | {:.0} |",
         trivial_runs as f64 / ours
+    );
+    println!(
+        "| rewardbox score, python_engine cpython | {cpython_only:.2} s | {:.0} |",
+        trivial_runs as f64 / cpython_only
     );
     println!(
         "| Monty (a fresh session per run, {cores} workers) | {theirs:.2} s | {:.0} |",
@@ -151,26 +161,30 @@ fn main() {
     )
     .expect("loop task");
     let loop_results = dir.join("loop-results.jsonl");
-    let mut inside = Vec::new();
-    let whole = median(|| {
-        let started = Instant::now();
-        support::rewardbox_score(&loop_task, &loop_results, &cache);
-        let seconds = started.elapsed().as_secs_f64();
-        let result: Value = serde_json::from_str(
-            std::fs::read_to_string(&loop_results)
-                .expect("loop result")
-                .lines()
-                .next()
-                .expect("one line"),
-        )
-        .expect("result JSON");
-        let run = &result["results"][0];
-        assert_eq!(run["passed"], true, "the loop passes: {run}");
-        inside.push(run["wall_us"].as_f64().expect("wall_us") / 1e6);
-        seconds
-    });
-    inside.sort_by(f64::total_cmp);
-    let inside = inside[inside.len() / 2];
+    let loop_in = |engine: &str| {
+        let mut inside = Vec::new();
+        let whole = median(|| {
+            let started = Instant::now();
+            score_with_engine(&loop_task, &loop_results, &cache, engine);
+            let seconds = started.elapsed().as_secs_f64();
+            let result: Value = serde_json::from_str(
+                std::fs::read_to_string(&loop_results)
+                    .expect("loop result")
+                    .lines()
+                    .next()
+                    .expect("one line"),
+            )
+            .expect("result JSON");
+            let run = &result["results"][0];
+            assert_eq!(run["passed"], true, "the loop passes: {run}");
+            inside.push(run["wall_us"].as_f64().expect("wall_us") / 1e6);
+            seconds
+        });
+        inside.sort_by(f64::total_cmp);
+        (inside[inside.len() / 2], whole)
+    };
+    let (inside, whole) = loop_in("auto");
+    let (cpython_inside, cpython_whole) = loop_in("cpython");
     let monty_loop = median(|| {
         let report = peer(&python, &["loop", loop_program.to_str().expect("utf-8")]);
         assert_eq!(
@@ -192,18 +206,39 @@ fn main() {
     println!("| a 3M-iteration loop | wall time (median of {RUNS}) | against native |");
     println!("|---|---|---|");
     println!(
-        "| rewardbox, inside the sandbox (wall_us) | {inside:.2} s | {:.2}x |",
+        "| rewardbox (python_engine auto), inside the sandbox (wall_us) | {inside:.2} s | {:.2}x |",
         inside / native
     );
     println!(
-        "| rewardbox score, whole process | {whole:.2} s | {:.2}x |",
+        "| rewardbox score (auto), whole process | {whole:.2} s | {:.2}x |",
         whole / native
+    );
+    println!(
+        "| rewardbox (python_engine cpython), inside the sandbox | {cpython_inside:.2} s | {:.2}x |",
+        cpython_inside / native
+    );
+    println!(
+        "| rewardbox score (cpython), whole process | {cpython_whole:.2} s | {:.2}x |",
+        cpython_whole / native
     );
     println!(
         "| Monty (one run) | {monty_loop:.2} s | {:.2}x |",
         monty_loop / native
     );
     println!("| native python3 (whole process) | {native:.2} s | 1x |");
+}
+
+/// Runs `rewardbox score --quiet` on `input` into `output` with Python programs in `engine`.
+fn score_with_engine(input: &Path, output: &Path, cache: &Path, engine: &str) {
+    let status = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
+        .args(["score", "--quiet", "--python-engine", engine, "--cache-dir"])
+        .arg(cache)
+        .arg(input)
+        .arg("-o")
+        .arg(output)
+        .status()
+        .expect("run rewardbox");
+    assert!(status.success(), "rewardbox score failed");
 }
 
 /// `runs` code tasks, each one completion printing its own number and one stdio case expecting it.

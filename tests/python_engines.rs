@@ -18,9 +18,12 @@
 mod common;
 
 use languages::python_engine::AUTO_MARKER;
+use rewardbox::Limits;
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::runners::python_engine::{CPYTHON_FUEL_PER_MONTY_FUEL, monty_limits};
+use rewardbox::runners::python_engine::{
+    CPYTHON_FUEL_PER_MONTY_FUEL, MONTY_FUEL_CAP, monty_limits,
+};
 use rewardbox::{PythonEngine, Scorer};
 use serde_json::Value;
 
@@ -773,8 +776,13 @@ fn a_program_beyond_montys_share_of_the_budget_is_decided_by_cpython() {
     let limits = monty_limits(&CANDIDATE_DEFAULT);
     assert_eq!(
         limits.fuel,
-        CANDIDATE_DEFAULT.fuel / CPYTHON_FUEL_PER_MONTY_FUEL
+        (CANDIDATE_DEFAULT.fuel / CPYTHON_FUEL_PER_MONTY_FUEL).min(MONTY_FUEL_CAP)
     );
+    let small = Limits {
+        fuel: 1_000_000,
+        ..CANDIDATE_DEFAULT
+    };
+    assert_eq!(monty_limits(&small).fuel, 500_000);
     assert!(limits.memory_bytes < CANDIDATE_DEFAULT.memory_bytes);
     assert_eq!(limits.output_bytes, CANDIDATE_DEFAULT.output_bytes);
     let scorer = scorer();

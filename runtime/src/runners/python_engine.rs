@@ -5,7 +5,7 @@
 //!
 //! Monty runs a subset of Python. Its outcome is kept only when the program ended normally
 //! (`ok`: it ran to its end, or `sys.exit(0)`) within budgets small enough that CPython would
-//! have ended within the task's own: anything else (an exception, a construct or module Monty
+//! have ended within the task's own (and at most [`MONTY_FUEL_CAP`]): anything else (an exception, a construct or module Monty
 //! lacks, a program reading `sys.stdin`, a limit crossed) runs again in CPython, whose outcome is
 //! the one reported. A wrong answer is an `ok` run, so it stands: its output is the verifier's to
 //! judge. `tests/python_engines.rs` runs every Python program of the suite in both engines and
@@ -30,6 +30,12 @@ use wasmtime::Engine;
 /// within the task's budget in CPython.
 pub const CPYTHON_FUEL_PER_MONTY_FUEL: u64 = 2;
 
+/// The most fuel Monty's attempt gets, whatever the task's budget: about a tenth of a second of
+/// Monty's work. A program that needs more is compute-bound; it then runs in CPython having lost
+/// at most that much (with half the task's budget, a 3M-iteration loop spent 0.5 s in Monty before
+/// CPython's 0.9 s).
+pub const MONTY_FUEL_CAP: u64 = 1_000_000_000;
+
 /// Monty's memory is a fraction of the task's: CPython holds the same data in more bytes (and its
 /// own heap to start with), so a program near the limit runs in CPython, which decides it.
 pub const MONTY_MEMORY_SHARE: u64 = 2;
@@ -47,7 +53,7 @@ pub struct PythonEngines {
 /// The limits of Monty's attempt at a run with `limits`.
 pub fn monty_limits(limits: &Limits) -> Limits {
     Limits {
-        fuel: limits.fuel / CPYTHON_FUEL_PER_MONTY_FUEL,
+        fuel: (limits.fuel / CPYTHON_FUEL_PER_MONTY_FUEL).min(MONTY_FUEL_CAP),
         memory_bytes: limits.memory_bytes / MONTY_MEMORY_SHARE,
         ..*limits
     }
