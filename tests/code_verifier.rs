@@ -447,9 +447,18 @@ fn the_python_engine_is_the_tasks_choice() {
             r.detail
         );
     }
+    // Files are outside Monty's subset too (an OS call it cannot make).
+    let reads_a_file = "print(open('/etc/hostname').read())";
     for (engine, passes) in [("auto", true), ("cpython", true), ("monty", false)] {
         let r = &score(&s, task(json!(engine), outside))[0];
         assert_eq!(r.passed, passes, "{engine}: {}", r.detail);
+        assert_eq!(
+            r.status,
+            Status::Ok,
+            "the candidate's score, never a mask: {engine}"
+        );
+        let r = &score(&s, task(json!(engine), reads_a_file))[0];
+        assert!(!r.passed, "{engine}: {}", r.detail);
         assert_eq!(
             r.status,
             Status::Ok,

@@ -6,7 +6,9 @@
 //! under `auto`, only a run that ends normally is kept, anything else runs again in CPython. So
 //! this runner reports every way a program can end as CPython would report it (exit code 1 and a
 //! traceback for an uncaught exception, `sys.exit`'s code), and what Monty cannot give a program
-//! (files, the clock's host calls, futures) ends it with an error rather than a guess.
+//! (files, the clock's host calls, futures) ends it with exit code 1 and the reason on stderr,
+//! as an uncaught exception would: never a guess, and never `unsupported` (which would mask the
+//! candidate's result).
 //!
 //! A program reads its input through `input()` or `sys.stdin`'s `read`, `readline` and
 //! `readlines` ([`stdin`]); any other use of `sys.stdin` fails here and, under `auto`, runs in
@@ -96,14 +98,15 @@ impl PrintWriterCallback for Streams {
 enum Ending {
     /// Ran to its end, or `sys.exit` with this code.
     Exited(i32),
-    /// Monty cannot give the program what it asked for: says what.
-    Unsupported(String),
+    /// The program needs what Monty cannot give it (or, under `auto`, what the screen leaves to
+    /// CPython): says what.
+    Outside(String),
 }
 
 /// Runs `source` to its end, printing into `streams`.
 fn execute(source: String, streams: &mut Streams) -> Ending {
     let Some(mut stdin) = stdin::Lines::read() else {
-        return Ending::Unsupported("standard input is not UTF-8".to_string());
+        return Ending::Outside("standard input is not UTF-8".to_string());
     };
     let options = CompileOptions {
         // CPython's bare `AssertionError`, not pytest's introspected message.
@@ -142,7 +145,7 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
                     .iter()
                     .find(|(name, _)| *name == call.function_name)
                 else {
-                    return Ending::Unsupported(format!(
+                    return Ending::Outside(format!(
                         "the program called {}(), which the Monty tier does not provide",
                         call.function_name
                     ));
@@ -152,7 +155,7 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
                         // CPython writes `str(prompt)`; a prompt other than a string is left
                         // to it.
                         let Some(text) = prompt.as_str() else {
-                            return Ending::Unsupported(
+                            return Ending::Outside(
                                 "input() with a prompt that is not a string".into(),
                             );
                         };
@@ -160,12 +163,12 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
                     }
                 } else if call.args.arg(0).is_some() {
                     // `read(n)` and `readline(n)` read a part: left to CPython.
-                    return Ending::Unsupported(
+                    return Ending::Outside(
                         "sys.stdin's methods with a size are left to CPython".into(),
                     );
                 }
                 let Some(answer) = stdin.answer(*method) else {
-                    return Ending::Unsupported(
+                    return Ending::Outside(
                         "input() at the end of standard input (EOFError in CPython)".to_string(),
                     );
                 };
@@ -175,14 +178,14 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
                 lookup.resume(NameLookupResult::Undefined, PrintWriter::Callback(streams))
             }
             RunProgress::OsCall(call) => {
-                return Ending::Unsupported(format!(
+                return Ending::Outside(format!(
                     "the program asked the operating system for {:?}, which the Monty tier \
                      does not provide",
                     call.function_call
                 ));
             }
             RunProgress::ResolveFutures(_) => {
-                return Ending::Unsupported(
+                return Ending::Outside(
                     "the program awaits host futures, which the Monty tier does not provide"
                         .to_string(),
                 );
@@ -222,9 +225,7 @@ impl Guest for MontyRunner {
         let mut streams = Streams::default();
         let ending = match source.strip_prefix(AUTO_MARKER) {
             Some(program) => match screen::pinned_to_cpython(program) {
-                Some(why) => {
-                    Ending::Unsupported(format!("left to CPython: the program uses {why}"))
-                }
+                Some(why) => Ending::Outside(format!("left to CPython: the program uses {why}")),
                 None => execute(program.to_string(), &mut streams),
             },
             None => execute(source, &mut streams),
@@ -241,13 +242,16 @@ impl Guest for MontyRunner {
                 stderr: String::new(),
                 fuel_used: 0,
             },
-            Ending::Unsupported(why) => {
+            Ending::Outside(why) => {
+                // The program's failure under Monty, as an uncaught exception would be: under
+                // `auto` it then runs in CPython; under `monty` alone it is the candidate's score,
+                // never a masked result.
                 streams
                     .err
                     .extend_from_slice(format!("rewardbox: {why}\n").as_bytes());
                 RunOutcome {
-                    status: RunStatus::Unsupported,
-                    exit_code: None,
+                    status: RunStatus::ExitedNonzero,
+                    exit_code: Some(1),
                     stdout: String::new(),
                     stderr: String::new(),
                     fuel_used: 0,
