@@ -5,11 +5,12 @@
 //!
 //! Monty runs a subset of Python. Its outcome is kept only when the program ended normally
 //! (`ok`: it ran to its end, or `sys.exit(0)`) within budgets small enough that CPython would
-//! have ended within the task's own (and at most [`MONTY_FUEL_CAP`]): anything else (an exception, a construct or module Monty
-//! lacks, a program reading `sys.stdin`, a limit crossed) runs again in CPython, whose outcome is
-//! the one reported. A wrong answer is an `ok` run, so it stands: its output is the verifier's to
-//! judge. `tests/python_engines.rs` runs every Python program of the suite in both engines and
-//! checks that an `ok` from Monty is CPython's outcome, output for output.
+//! have ended within the task's own (and at most [`MONTY_FUEL_CAP`]). Anything else (an
+//! exception, a construct or module Monty lacks, iterating `sys.stdin`, a limit crossed) runs
+//! again in CPython, whose outcome is the one reported. A wrong answer is an `ok` run, so it
+//! stands: its output is the verifier's to judge. `tests/python_engines.rs` runs 444 programs in
+//! both engines and checks that an `ok` from screened Monty is CPython's outcome, stdout for
+//! stdout.
 
 use crate::runners::bindings::types::{RunOutcome, RunStatus};
 use crate::runners::monty::MontyRunner;
@@ -25,9 +26,8 @@ use wasmtime::Engine;
 /// The most fuel CPython burned per unit of Monty's fuel on the same program, over the
 /// calibration programs of `tests/python_engines.rs` (21 of them), with a margin: 1.59 (modular
 /// multiplication in a loop; 1.39 bit operations, 1.27 an integer loop, 0.4 to 1.2 on the others,
-/// where Monty mostly burns more than CPython). Monty's
-/// budget is the task's divided by it, so a program that ends within it in Monty would have ended
-/// within the task's budget in CPython.
+/// where Monty mostly burns more than CPython). Monty's budget is the task's divided by it, so a
+/// program that ends within it in Monty would have ended within the task's budget in CPython.
 pub const CPYTHON_FUEL_PER_MONTY_FUEL: u64 = 2;
 
 /// The most fuel Monty's attempt gets, whatever the task's budget: about a tenth of a second of
