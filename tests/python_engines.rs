@@ -283,6 +283,56 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ),
     ("open stdin", "print(open(0).read().strip())", "x\n"),
     (
+        "sys.exit string zero",
+        "import sys\nprint('a')\nsys.exit('0')",
+        "",
+    ),
+    (
+        "sys.exit string none",
+        "import sys\nprint('a')\nsys.exit('None')",
+        "",
+    ),
+    (
+        "sys.exit true",
+        "import sys\nprint('a')\nsys.exit(True)",
+        "",
+    ),
+    (
+        "sys.exit false",
+        "import sys\nprint('a')\nsys.exit(False)",
+        "",
+    ),
+    ("sys.exit 256", "import sys\nprint('a')\nsys.exit(256)", ""),
+    (
+        "sys.exit minus one",
+        "import sys\nprint('a')\nsys.exit(-1)",
+        "",
+    ),
+    (
+        "sys.exit none explicit",
+        "import sys\nprint('a')\nsys.exit(None)",
+        "",
+    ),
+    (
+        "sys.exit float",
+        "import sys\nprint('a')\nsys.exit(0.0)",
+        "",
+    ),
+    (
+        "sys.exit empty string",
+        "import sys\nprint('a')\nsys.exit('')",
+        "",
+    ),
+    ("sys.exit list", "import sys\nprint('a')\nsys.exit([])", ""),
+    ("raise SystemExit", "print('a')\nraise SystemExit", ""),
+    ("raise SystemExit 0", "print('a')\nraise SystemExit(0)", ""),
+    (
+        "raise SystemExit two args",
+        "print('a')\nraise SystemExit(0, 1)",
+        "",
+    ),
+    ("quit", "print('a')\nquit()", ""),
+    (
         "sys.exit 0",
         "import sys\nprint('a')\nsys.exit(0)\nprint('b')",
         "",
