@@ -8,7 +8,7 @@
 //! have ended within the task's own (and at most [`MONTY_FUEL_CAP`]). Anything else (an
 //! exception, a construct or module Monty lacks, iterating `sys.stdin`, a limit crossed) runs
 //! again in CPython, whose outcome is the one reported. A wrong answer is an `ok` run, so it
-//! stands: its output is the verifier's to judge. `tests/python_engines.rs` runs 444 programs in
+//! stands: its output is the verifier's to judge. `tests/python_engines.rs` runs 458 programs in
 //! both engines and checks that an `ok` from screened Monty is CPython's outcome, stdout for
 //! stdout.
 
