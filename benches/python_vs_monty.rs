@@ -24,10 +24,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-const PROBLEMS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../tests/data/HumanEval.jsonl"
-);
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../benches/monty_peer.py");
 const COPIES: usize = 10;
 const RUNS: usize = 3;
@@ -51,9 +47,9 @@ fn main() {
     let output = dir.join("trivial-results.jsonl");
     support::rewardbox_score(&trivial, &output, &cache); // fill the cache, unmeasured
     let timed = |engine: &str| {
-        median(|| {
+        support::median(RUNS, || {
             let started = Instant::now();
-            score_with_engine(&trivial, &output, &cache, engine);
+            support::rewardbox_score_with(&trivial, &output, &cache, &["--python-engine", engine]);
             let seconds = started.elapsed().as_secs_f64();
             assert_eq!(passed_tasks(&output), trivial_runs, "every print(i) passes");
             seconds
@@ -61,7 +57,7 @@ fn main() {
     };
     let ours = timed("auto");
     let cpython_only = timed("cpython");
-    let theirs = median(|| {
+    let theirs = support::median(RUNS, || {
         let report = peer(
             &python,
             &["trivial", &trivial_runs.to_string(), &cores.to_string()],
@@ -89,43 +85,25 @@ fn main() {
 
     // 2. HumanEval x 10 distinct.
     let samples = dir.join("humaneval-samples.jsonl");
-    let n = write_humaneval_samples(&samples);
+    let n = support::write_human_eval_copies(&samples, COPIES);
     let results = dir.join("humaneval-results.jsonl");
     let eval = || {
-        let out = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-            .args(["eval", PROBLEMS])
-            .arg(&samples)
-            .arg("-o")
-            .arg(&results)
-            .arg("--cache-dir")
-            .arg(&cache)
-            .args(["--quiet", "--k", "1"])
-            .output()
-            .expect("rewardbox eval");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        support::rewardbox_eval(&samples, &results, &cache, &[]);
     };
     eval(); // fill the cache, unmeasured
-    let ours = median(|| {
+    let ours = support::median(RUNS, || {
         let started = Instant::now();
         eval();
         started.elapsed().as_secs_f64()
     });
-    let our_passed = std::fs::read_to_string(&results)
-        .expect("results")
-        .lines()
-        .filter(|l| serde_json::from_str::<Value>(l).expect("result")["passed"] == true)
-        .count();
+    let our_passed = support::passed_samples(&results);
     let mut monty_report = Value::Null;
-    let theirs = median(|| {
+    let theirs = support::median(RUNS, || {
         monty_report = peer(
             &python,
             &[
                 "humaneval",
-                PROBLEMS,
+                support::HUMAN_EVAL,
                 samples.to_str().expect("utf-8 path"),
                 &cores.to_string(),
             ],
@@ -163,9 +141,14 @@ fn main() {
     let loop_results = dir.join("loop-results.jsonl");
     let loop_in = |engine: &str| {
         let mut inside = Vec::new();
-        let whole = median(|| {
+        let whole = support::median(RUNS, || {
             let started = Instant::now();
-            score_with_engine(&loop_task, &loop_results, &cache, engine);
+            support::rewardbox_score_with(
+                &loop_task,
+                &loop_results,
+                &cache,
+                &["--python-engine", engine],
+            );
             let seconds = started.elapsed().as_secs_f64();
             let result: Value = serde_json::from_str(
                 std::fs::read_to_string(&loop_results)
@@ -185,7 +168,7 @@ fn main() {
     };
     let (inside, whole) = loop_in("auto");
     let (cpython_inside, cpython_whole) = loop_in("cpython");
-    let monty_loop = median(|| {
+    let monty_loop = support::median(RUNS, || {
         let report = peer(&python, &["loop", loop_program.to_str().expect("utf-8")]);
         assert_eq!(
             report["stdout"],
@@ -194,7 +177,7 @@ fn main() {
         );
         report["seconds"].as_f64().expect("seconds")
     });
-    let native = median(|| {
+    let native = support::median(RUNS, || {
         let started = Instant::now();
         let out = Command::new("python3")
             .arg(&loop_program)
@@ -228,19 +211,6 @@ fn main() {
     println!("| native python3 (whole process) | {native:.2} s | 1x |");
 }
 
-/// Runs `rewardbox score --quiet` on `input` into `output` with Python programs in `engine`.
-fn score_with_engine(input: &Path, output: &Path, cache: &Path, engine: &str) {
-    let status = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-        .args(["score", "--quiet", "--python-engine", engine, "--cache-dir"])
-        .arg(cache)
-        .arg(input)
-        .arg("-o")
-        .arg(output)
-        .status()
-        .expect("run rewardbox");
-    assert!(status.success(), "rewardbox score failed");
-}
-
 /// `runs` code tasks, each one completion printing its own number and one stdio case expecting it.
 fn write_trivial_tasks(path: &Path, runs: usize) {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("tasks"));
@@ -254,34 +224,6 @@ fn write_trivial_tasks(path: &Path, runs: usize) {
         )
         .expect("write");
     }
-}
-
-/// HumanEval's canonical solutions, each in `COPIES` textually different copies; returns how many.
-fn write_humaneval_samples(path: &Path) -> usize {
-    let problems: Vec<Value> = std::fs::read_to_string(PROBLEMS)
-        .expect("HumanEval")
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("problem"))
-        .collect();
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).expect("samples"));
-    for k in 0..COPIES {
-        for p in &problems {
-            let completion = format!(
-                "{}\n# sample {k}\n",
-                p["canonical_solution"]
-                    .as_str()
-                    .expect("canonical_solution")
-            );
-            writeln!(
-                f,
-                "{}",
-                json!({"task_id": p["task_id"], "completion": completion})
-            )
-            .expect("write");
-        }
-    }
-    problems.len() * COPIES
 }
 
 fn passed_tasks(results: &Path) -> usize {
@@ -306,17 +248,5 @@ fn peer(python: &Path, args: &[&str]) -> Value {
         "monty peer failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(
-        out.stdout
-            .rsplit(|b| *b == b'\n')
-            .find(|l| !l.is_empty())
-            .expect("a JSON line"),
-    )
-    .expect("peer JSON")
-}
-
-fn median(mut run: impl FnMut() -> f64) -> f64 {
-    let mut times: Vec<f64> = (0..RUNS).map(|_| run()).collect();
-    times.sort_by(f64::total_cmp);
-    times[RUNS / 2]
+    support::last_json_line(&out.stdout)
 }
