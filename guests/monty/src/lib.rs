@@ -57,7 +57,14 @@ impl Streams {
         self.err.clear();
     }
 
-    fn wrote(&mut self) {
+    /// Buffers `text` for stderr or stdout, flushing both once they hold [`FLUSH_BYTES`].
+    fn append(&mut self, to_stderr: bool, text: &str) {
+        let buffer = if to_stderr {
+            &mut self.err
+        } else {
+            &mut self.out
+        };
+        buffer.extend_from_slice(text.as_bytes());
         if self.out.len() + self.err.len() >= FLUSH_BYTES {
             self.flush();
         }
@@ -66,30 +73,22 @@ impl Streams {
 
 impl PrintWriterCallback for Streams {
     fn stdout_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
-        self.out.extend_from_slice(output.as_bytes());
-        self.wrote();
+        self.append(false, &output);
         Ok(())
     }
 
     fn stdout_push(&mut self, end: char) -> Result<(), MontyException> {
-        let mut buf = [0; 4];
-        self.out
-            .extend_from_slice(end.encode_utf8(&mut buf).as_bytes());
-        self.wrote();
+        self.append(false, end.encode_utf8(&mut [0; 4]));
         Ok(())
     }
 
     fn stderr_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
-        self.err.extend_from_slice(output.as_bytes());
-        self.wrote();
+        self.append(true, &output);
         Ok(())
     }
 
     fn stderr_push(&mut self, end: char) -> Result<(), MontyException> {
-        let mut buf = [0; 4];
-        self.err
-            .extend_from_slice(end.encode_utf8(&mut buf).as_bytes());
-        self.wrote();
+        self.append(true, end.encode_utf8(&mut [0; 4]));
         Ok(())
     }
 }
@@ -103,8 +102,15 @@ enum Ending {
     Outside(String),
 }
 
-/// Runs `source` to its end, printing into `streams`.
-fn execute(source: String, streams: &mut Streams) -> Ending {
+/// Runs `source` to its end, printing into `streams`; first, when `screened` (under `auto`),
+/// hands CPython what [`screen`] says Monty would run differently. The program is parsed once,
+/// for the screen and for [`stdin::rewrite`] (Monty parses what it runs itself).
+fn execute(source: &str, screened: bool, streams: &mut Streams) -> Ending {
+    let parsed = ruff_python_parser::parse_module(source).ok();
+    let suite = parsed.as_ref().map(|p| p.suite());
+    if screened && let Some(why) = suite.and_then(|suite| screen::pinned_to_cpython(suite)) {
+        return Ending::Outside(format!("left to CPython: the program uses {why}"));
+    }
     let Some(mut stdin) = stdin::Lines::read() else {
         return Ending::Outside("standard input is not UTF-8".to_string());
     };
@@ -113,7 +119,11 @@ fn execute(source: String, streams: &mut Streams) -> Ending {
         assert_message_annotations: AssertMessageAnnotations::Off,
         ..CompileOptions::default()
     };
-    let source = stdin::rewrite(&source);
+    // A program that does not parse goes to Monty as it is: Monty reports the syntax error.
+    let source = match suite {
+        Some(suite) => stdin::rewrite(source, suite),
+        None => source.to_string(),
+    };
     let names = stdin::FUNCTIONS.map(|(name, _)| name.to_string()).to_vec();
     let runner = match MontyRun::new(source, SCRIPT, names, options) {
         Ok(runner) => runner,
@@ -211,9 +221,10 @@ fn uncaught(error: &MontyException, streams: &mut Streams) -> Ending {
             },
         };
     }
-    streams.err.extend_from_slice(error.to_string().as_bytes());
-    if !error.to_string().ends_with('\n') {
-        streams.err.push(b'\n');
+    let traceback = error.to_string();
+    streams.append(true, &traceback);
+    if !traceback.ends_with('\n') {
+        streams.append(true, "\n");
     }
     Ending::Exited(1)
 }
@@ -224,11 +235,8 @@ impl Guest for MontyRunner {
     fn run(source: String) -> RunOutcome {
         let mut streams = Streams::default();
         let ending = match source.strip_prefix(AUTO_MARKER) {
-            Some(program) => match screen::pinned_to_cpython(program) {
-                Some(why) => Ending::Outside(format!("left to CPython: the program uses {why}")),
-                None => execute(program.to_string(), &mut streams),
-            },
-            None => execute(source, &mut streams),
+            Some(program) => execute(program, true, &mut streams),
+            None => execute(&source, false, &mut streams),
         };
         let outcome = match ending {
             Ending::Exited(code) => RunOutcome {

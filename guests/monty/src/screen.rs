@@ -25,12 +25,12 @@ const PINNED_NAMES: &[(&str, &str)] = &[
     ("id", "id(), whose values are CPython's own"),
 ];
 
-/// Why `source` is left to CPython under `auto`, if it is. A program that does not parse is not
-/// screened: it fails in Monty too, and then runs in CPython.
-pub fn pinned_to_cpython(source: &str) -> Option<&'static str> {
-    let parsed = ruff_python_parser::parse_module(source).ok()?;
+/// Why the program of `suite` (its parsed statements) is left to CPython under `auto`, if it is.
+/// (A program that does not parse is not screened: it fails in Monty too, and then runs in
+/// CPython.)
+pub fn pinned_to_cpython(suite: &[Stmt]) -> Option<&'static str> {
     let mut screen = Screen { why: None };
-    for stmt in parsed.suite() {
+    for stmt in suite {
         screen.visit_stmt(stmt);
         if screen.why.is_some() {
             break;
@@ -110,6 +110,12 @@ fn is_view(expr: &Expr) -> bool {
 mod tests {
     use super::*;
 
+    /// The screen of `source` as the runner applies it: nothing when it does not parse.
+    fn screened(source: &str) -> Option<&'static str> {
+        let parsed = ruff_python_parser::parse_module(source).ok()?;
+        pinned_to_cpython(parsed.suite())
+    }
+
     #[test]
     fn constructs_left_to_cpython() {
         let pinned = [
@@ -131,7 +137,7 @@ mod tests {
             "class A:\n    def m(self):\n        return [set()]",
         ];
         for source in pinned {
-            assert!(pinned_to_cpython(source).is_some(), "{source:?}");
+            assert!(screened(source).is_some(), "{source:?}");
         }
         let free = [
             "print(1)",
@@ -145,7 +151,7 @@ mod tests {
             "print(1",
         ];
         for source in free {
-            assert_eq!(pinned_to_cpython(source), None, "{source:?}");
+            assert_eq!(screened(source), None, "{source:?}");
         }
     }
 }

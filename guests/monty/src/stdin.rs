@@ -35,16 +35,13 @@ pub enum Method {
 }
 
 /// `source` with its references to `sys.stdin`'s reading methods replaced by [`FUNCTIONS`]'
-/// names; `source` itself when it has none (or does not parse: Monty reports that).
-pub fn rewrite(source: &str) -> String {
-    let Ok(parsed) = ruff_python_parser::parse_module(source) else {
-        return source.to_string();
-    };
+/// names (`suite` is `source` parsed); `source` itself when it has none.
+pub fn rewrite(source: &str, suite: &[Stmt]) -> String {
     let mut finder = Finder {
-        stdin_imported: parsed.suite().iter().any(imports_stdin),
+        stdin_imported: suite.iter().any(imports_stdin),
         found: Vec::new(),
     };
-    for stmt in parsed.suite() {
+    for stmt in suite {
         finder.visit_stmt(stmt);
     }
     if finder.found.is_empty() {
@@ -146,6 +143,14 @@ impl Lines {
 mod tests {
     use super::*;
 
+    /// The rewrite as the runner applies it: a program that does not parse stays as it is.
+    fn rewritten(source: &str) -> String {
+        match ruff_python_parser::parse_module(source) {
+            Ok(parsed) => rewrite(source, parsed.suite()),
+            Err(_) => source.to_string(),
+        }
+    }
+
     #[test]
     fn references_to_stdins_methods_become_functions() {
         let cases = [
@@ -190,7 +195,7 @@ mod tests {
             ),
         ];
         for (source, expected) in cases {
-            assert_eq!(rewrite(source), expected, "{source:?}");
+            assert_eq!(rewritten(source), expected, "{source:?}");
         }
     }
 }
