@@ -379,7 +379,7 @@ fn hashable(value: &Value) -> Result<(), String> {
 fn base64(text: &str) -> Result<Vec<u8>, String> {
     let bad = || "$b must hold base64 text".to_string();
     let bytes = text.as_bytes();
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return Err(bad());
     }
     let pad = bytes.iter().rev().take_while(|&&b| b == b'=').count();
