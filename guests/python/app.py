@@ -49,7 +49,7 @@ from componentize_py_types import Err, Ok
 from wit_world.imports import types as wit_types
 
 # The live-candidate and verifier runtimes, and the modules Python verifiers import.
-import rb_values, rb_live, rb_proxy, rb_asserts, rb_sandbox, rb_fences, rb_verify  # noqa: E401,F401
+import rb_values, rb_live, rb_proxy, rb_asserts, rb_plan, rb_sandbox, rb_fences, rb_verify  # noqa: E401,F401
 import deepgym_solution, rewardbox  # noqa: E401,F401
 # Environments held in sessions, and the small gymnasium their files import.
 import gymnasium, gymnasium.spaces, rb_env  # noqa: E401,F401
@@ -207,6 +207,10 @@ class WitWorld(wit_world.WitWorld):
 
     def verify(self, prepared, task, completion):
         return rb_verify.verify(prepared, task, completion)
+
+    def plan_asserts(self, mode, source, task):
+        kind = {wit_types.PythonMode.ASSERTS: "check", wit_types.PythonMode.ASSERT_LIST: "list"}.get(mode)
+        return rb_plan.plan(kind, source, task) if kind else None
 
 
 class _InProcessCandidate:

@@ -322,7 +322,7 @@ impl sandbox::HostCandidate for HostState {
 }
 
 /// The runtime a live candidate in `language` runs in: only Python candidates can be held live.
-fn live_runtime(
+pub(crate) fn live_runtime(
     runners: &crate::runners::Runners,
     language: &str,
 ) -> Result<Arc<crate::runners::python::PythonRunner>, String> {

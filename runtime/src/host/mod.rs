@@ -9,10 +9,12 @@
 //!
 //! This layer sits on the runners and the sandbox core; the scorer above it uses it.
 
+pub mod asserts_plan;
 pub mod bindings;
 pub mod context;
 pub mod interface;
 pub mod live;
+pub mod planned_asserts;
 pub mod python_verifier;
 pub mod services;
 

@@ -6,15 +6,18 @@
 //! Linked once per process with the host's linker; every use is a fresh instance in a fresh
 //! [`Job`]. Verifier sources are compiled (`prepare`) once per process per distinct source.
 
+use crate::host::asserts_plan::AssertsPlan;
 use crate::host::bindings::python::{Python, PythonPre};
 use crate::host::bindings::types::{Prepared, PythonMode, RunOutcome, VerifyError};
 use crate::host::context::{HostContext, HostState, PythonVerdict};
+use crate::host::planned_asserts::PlannedTask;
 use crate::runners::memo::{self, RunMemo, Weigh};
 use crate::runners::outcome::{run_outcome, unsupported};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
 use crate::sandbox::{Job, Mount};
 use std::path::PathBuf;
+use std::sync::Arc;
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 
@@ -22,6 +25,7 @@ use wasmtime::component::{Component, Linker};
 pub struct TrustedPython {
     pre: PythonPre<HostState>,
     prepared: RunMemo<Result<Prepared, String>>,
+    plans: RunMemo<Option<Arc<AssertsPlan>>>,
 }
 
 impl TrustedPython {
@@ -34,6 +38,7 @@ impl TrustedPython {
         Ok(TrustedPython {
             pre,
             prepared: RunMemo::default(),
+            plans: RunMemo::default(),
         })
     }
 
@@ -86,6 +91,41 @@ impl TrustedPython {
                     Ok(prepared) => prepared,
                     Err(error) => Err(format!("compiling it {}", job.classify(&error))),
                 }
+            })
+        })
+    }
+
+    /// The plan of asserts `source` (read as `mode`) for `task`, once per process per distinct
+    /// source, entry point and setup; `None` when they must run live. Planning runs in a fresh
+    /// instance with `limits` that can open no candidate.
+    pub fn plan(
+        &self,
+        engine: &Engine,
+        mode: PythonMode,
+        source: &str,
+        task: &PlannedTask,
+        limits: &Limits,
+    ) -> Option<Arc<AssertsPlan>> {
+        let planned =
+            serde_json::json!({"entry_point": task.entry, "setup": task.setup}).to_string();
+        let key = memo::key(
+            &[
+                b"plan",
+                &[mode_byte(mode)],
+                source.as_bytes(),
+                planned.as_bytes(),
+            ],
+            limits,
+            0,
+        );
+        self.plans.get_or_compute(key, || {
+            with_room(|| {
+                let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
+                let plan = self.pre.instantiate(&mut job.store).and_then(|p: Python| {
+                    p.call_plan_asserts(&mut job.store, mode, source, &planned)
+                });
+                let plan = plan.ok().flatten()?;
+                AssertsPlan::from_json(&plan).ok().map(Arc::new)
             })
         })
     }
@@ -168,6 +208,12 @@ impl Weigh for Result<Prepared, String> {
             Ok(p) => p.code.len() + 64,
             Err(e) => e.len() + 64,
         }
+    }
+}
+
+impl Weigh for Option<Arc<AssertsPlan>> {
+    fn bytes(&self) -> usize {
+        self.as_ref().map_or(64, |plan| plan.bytes())
     }
 }
 

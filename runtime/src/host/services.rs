@@ -1,14 +1,19 @@
 //! [`HostServices`]: what a process sets up once for trusted instances: the candidate runners, the
 //! linker of trusted instances (WASI, capped sleeps and the `sandbox` interface), the trusted
-//! CPython, and the memo of Python verdicts.
+//! CPython, and the memo of Python verdicts. Asserts that can be planned run without a checking
+//! sandbox ([`crate::host::planned_asserts`]).
 
 use crate::host::bindings::Verifier;
 use crate::host::bindings::types::{self, PythonMode};
 use crate::host::context::{HostContext, HostState, PythonVerdict, Services};
+use crate::host::interface::live_runtime;
+use crate::host::live::LiveCandidate;
+use crate::host::planned_asserts::{PlannedTask, run_plan};
 use crate::host::python_verifier::{TrustedPython, mode_byte};
 use crate::runners::memo::{self, RunMemo};
 use crate::runners::{Runners, candidate_limits};
 use crate::sandbox::limits::Limits;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
@@ -22,6 +27,10 @@ pub struct HostServices {
     pub verifier_defaults: Limits,
     /// Verdicts of earlier identical Python verifications.
     pub verdict_memo: RunMemo<PythonVerdict>,
+    /// Whether asserts that can be planned run without a checking sandbox (on unless turned off).
+    planned_asserts: AtomicBool,
+    /// Verdicts given from a plan, and plans that gave none (those asserts ran live).
+    plan_counts: [AtomicU64; 2],
     /// These services, for the contexts of the trusted instances they start.
     me: Weak<HostServices>,
 }
@@ -37,6 +46,8 @@ impl HostServices {
             python: OnceLock::new(),
             verifier_defaults,
             verdict_memo: RunMemo::default(),
+            planned_asserts: AtomicBool::new(true),
+            plan_counts: Default::default(),
             me: me.clone(),
         }))
     }
@@ -63,6 +74,52 @@ impl HostServices {
             Some(me) => HostContext::new(me, seed),
             None => HostContext::default(),
         }
+    }
+
+    /// Whether asserts of the planned shape run without a checking sandbox (the default), or
+    /// every assert runs live in one (to compare the two, or to rule the plan out).
+    pub fn set_planned_asserts(&self, on: bool) {
+        self.planned_asserts.store(on, Ordering::Relaxed);
+    }
+
+    /// How many verdicts came from a plan, and how many planned runs gave none and ran live
+    /// (a result the host could not read or show exactly, a handle's truth, a host failure).
+    pub fn plan_counts(&self) -> (u64, u64) {
+        let [given, declined] = &self.plan_counts;
+        (
+            given.load(Ordering::Relaxed),
+            declined.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The verdict of asserts run from their plan, when they have one and it gives a verdict:
+    /// the program in one sandbox, its results compared here.
+    fn planned_verdict(
+        &self,
+        mode: PythonMode,
+        source: &str,
+        task: &str,
+        program: &str,
+        limits: &crate::sandbox::limits::Limits,
+        seed: u64,
+    ) -> Option<types::Verdict> {
+        if !self.planned_asserts.load(Ordering::Relaxed) || mode == PythonMode::Verifier {
+            return None;
+        }
+        let planned = PlannedTask::read(task)?;
+        let plan = self
+            .python()
+            .ok()?
+            .plan(self.engine(), mode, source, &planned, limits)?;
+        let runners = self.runners();
+        let runtime = live_runtime(runners, &planned.language).ok()?;
+        let candidate_limits = runners.limits_for(&planned.language, &planned.limits);
+        let verdict = run_plan(&plan, &planned.entry, || {
+            LiveCandidate::open(&runtime, runners.engine(), program, &candidate_limits, seed)
+        });
+        let counter = if verdict.is_some() { 0 } else { 1 };
+        self.plan_counts[counter].fetch_add(1, Ordering::Relaxed);
+        verdict
     }
 
     /// The CPython component linked as a trusted runtime, on first use.
@@ -113,6 +170,10 @@ impl Services for HostServices {
             seed,
         );
         self.verdict_memo.get_or_compute(key, || {
+            let planned = self.planned_verdict(mode, source, task, completion, &limits, seed);
+            if let Some(verdict) = planned {
+                return Ok(verdict);
+            }
             python
                 .verify(
                     self.engine(),
