@@ -5,9 +5,11 @@
 //! 1. a fresh sandbox running a trivial program: 4,000 `print(i)` stdio tasks through
 //!    `rewardbox score` (Python engine `auto`, then `cpython`), against 4,000 fresh Monty sessions
 //!    on as many workers as cores;
-//! 2. HumanEval x 10 distinct (1,640 samples) through `rewardbox eval`, against Monty running
-//!    prompt + completion + test + `check(entry_point)` in a fresh session per sample (the check
-//!    then runs in the candidate's own interpreter: Monty has no other way);
+//! 2. HumanEval x 10 distinct (1,640 samples) through `rewardbox eval` (checks of the planned
+//!    shape run as calls in the candidate's one sandbox, compared by the host; the others live,
+//!    in a checking sandbox of their own), against Monty running prompt + completion + test +
+//!    `check(entry_point)` in a fresh session per sample (the check then runs in the candidate's
+//!    own interpreter: Monty has no other way);
 //! 3. a compute-bound loop (3 million iterations): time inside the sandbox (the result's
 //!    `wall_us`) and of the whole `rewardbox score` process, with each engine, against one Monty
 //!    run and native `python3`.
@@ -115,7 +117,7 @@ fn main() {
     );
     println!("|---|---|---|");
     println!(
-        "| rewardbox eval (the check in a sandbox of its own) | {ours:.2} s | {our_passed}/{n} |"
+        "| rewardbox eval (checks outside the candidate: planned by the host, or live) | {ours:.2} s | {our_passed}/{n} |"
     );
     println!(
         "| Monty (program + check in one fresh session, {cores} workers) | {theirs:.2} s | {}/{n} ({} failed, {} could not run) |",
