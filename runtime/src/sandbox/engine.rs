@@ -1,8 +1,9 @@
 //! Once per process: the wasmtime [`Engine`] (pooling allocator, copy-on-write memory images,
 //! fuel, epoch interruption) and the ticker thread that drives the epoch.
 
-use std::sync::Arc;
+use crate::sandbox::function_cache::FunctionCache;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 use wasmtime::{
@@ -46,6 +47,18 @@ pub const THREAD_STACK_BYTES: usize = 320 << 20;
 /// Python verifier it runs, a few live candidates and their runs.
 pub const DEFAULT_INSTANCES_PER_THREAD: u32 = 8;
 
+/// The functions every engine of the process has compiled (Cranelift's key holds its settings,
+/// so engines configured apart share it safely).
+static COMPILED_FUNCTIONS: LazyLock<Arc<FunctionCache>> = LazyLock::new(Default::default);
+
+/// Turns on Cranelift's incremental compilation cache, in memory for the process.
+fn reuse_compiled_functions(config: &mut Config) -> anyhow::Result<()> {
+    config
+        .enable_incremental_compilation(COMPILED_FUNCTIONS.clone())
+        .map(|_| ())
+        .map_err(|e| anyhow::anyhow!("could not enable the compiled-function cache: {e}"))
+}
+
 /// Builds the engine. `concurrency` is the number of threads that will run jobs at once, each with
 /// at most `instances_per_thread` component instances alive; the pooling allocator is sized for it.
 pub fn build_engine(concurrency: usize, instances_per_thread: u32) -> anyhow::Result<Engine> {
@@ -86,6 +99,7 @@ pub fn build_engine_with_fuel(
 
     let mut config = Config::new();
     exceptions_only(&mut config);
+    reuse_compiled_functions(&mut config)?;
     config
         .wasm_component_model(true)
         .consume_fuel(fuel)
@@ -112,6 +126,7 @@ fn exceptions_only(config: &mut Config) {
 pub fn build_session_engine() -> anyhow::Result<Engine> {
     let mut config = Config::new();
     exceptions_only(&mut config);
+    reuse_compiled_functions(&mut config)?;
     config
         .wasm_component_model(true)
         .consume_fuel(true)

@@ -17,6 +17,7 @@ pub mod capture;
 pub mod clocks;
 pub mod cpu;
 pub mod engine;
+pub mod function_cache;
 pub mod heap;
 pub mod job;
 pub mod limits;
