@@ -145,14 +145,11 @@ fn differences(planned: &Scorer, live: &Scorer, tasks: &[Task]) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn human_eval_graded_from_plans_is_graded_as_live() {
+/// Scores `tasks` with planning on and off, fails on the first difference, and gives the
+/// planning scorer's counts: verdicts from plans, and planned runs that ran live.
+fn graded_alike(tasks: &[Task]) -> (u64, u64) {
     let (planned, live) = (scorer(), live_scorer());
-    let mut tasks = human_eval_tasks(false);
-    tasks.extend(human_eval_tasks(true));
-    let found = differences(&planned, &live, &tasks);
-    let (given, declined) = planned.services().plan_counts();
-    println!("HumanEval: {given} verdicts from plans, {declined} planned runs ran live");
+    let found = differences(&planned, &live, tasks);
     assert!(
         found.is_empty(),
         "{} of {} tasks differ; the first:\n{}",
@@ -160,11 +157,20 @@ fn human_eval_graded_from_plans_is_graded_as_live() {
         tasks.len(),
         found[0]
     );
+    assert_eq!(live.services().plan_counts(), (0, 0));
+    planned.services().plan_counts()
+}
+
+#[test]
+fn human_eval_graded_from_plans_is_graded_as_live() {
+    let mut tasks = human_eval_tasks(false);
+    tasks.extend(human_eval_tasks(true));
+    let (given, declined) = graded_alike(&tasks);
+    println!("HumanEval: {given} verdicts from plans, {declined} planned runs ran live");
     // Both ways were taken: most samples from their plan, and the ones a plan cannot judge
     // exactly (a handle's truth, a non-Latin-1 repr, a set's repr) live.
     assert!(given > 3000, "{given} verdicts from plans");
     assert!(declined > 100, "{declined} planned runs ran live");
-    assert_eq!(live.services().plan_counts(), (0, 0));
 }
 
 /// A check task over `program`s.
@@ -200,6 +206,8 @@ fn every_planned_form_is_graded_as_live() {
         "METADATA = {'author': 'x'}\n\n\ndef check(f):\n    'docstring'\n    assert f(1) == 1\n    assert True\n    pass\n    assert candidate(2) == 2\n",
         "assert f(1, 1) == 2\nassert f(0) == 0\n",
         "def check(candidate):\n    assert candidate(1) == 1\n\nassert f(2) == 2\n",
+        // An int past the checking sandbox's 50,000 digits cannot be sent: no plan.
+        "def check(candidate):\n    assert candidate(10 ** 60000) == 1\n    assert candidate(1) == 1\n",
         "def check(candidate):\n    assert candidate('it\\'s') == ['it\\'s']\n    assert candidate(b'\\x00') == b'\\x00'\n    assert candidate(-0.0) == 0\n    assert candidate(10 ** 30) == 10 ** 30\n",
     ];
     let mut tasks: Vec<Task> = checks
@@ -234,16 +242,7 @@ fn every_planned_form_is_graded_as_live() {
         }))
         .unwrap(),
     );
-    let (planned, live) = (scorer(), live_scorer());
-    let found = differences(&planned, &live, &tasks);
-    let (given, declined) = planned.services().plan_counts();
-    assert!(
-        found.is_empty(),
-        "{} of {} tasks differ; the first:\n{}",
-        found.len(),
-        tasks.len(),
-        found[0]
-    );
+    let (given, declined) = graded_alike(&tasks);
     assert!(
         given >= 100,
         "{given} verdicts from plans ({declined} ran live)"

@@ -26,10 +26,12 @@ or `{"kind": "truth", "negate": bool, "message": null | "<str of the assert's me
 import ast
 import builtins
 import json
+import sys
 
 import rb_asserts
 import rb_proxy
 import rb_values
+import rb_verify
 
 #: Comparison operators a planned assert may use, by their source form.
 _OPS = {ast.Eq: "==", ast.NotEq: "!=", ast.Is: "is", ast.IsNot: "is not"}
@@ -42,6 +44,17 @@ class _NoPlan(Exception):
 def plan(mode, source, task_json):
     """The plan of `source` (read as `mode`, "check" or "list") for the task, as JSON text, or
     None when the check must run live."""
+    # The checking sandbox reads and writes ints under this limit: a literal past it (which it
+    # could not send) has no plan.
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(rb_verify.MAX_INT_DIGITS)
+    try:
+        return _plan(mode, source, task_json)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def _plan(mode, source, task_json):
     try:
         task = json.loads(task_json)
         entry = task.get("entry_point") if isinstance(task, dict) else None

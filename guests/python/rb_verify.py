@@ -50,7 +50,7 @@ _CASE_STATUS = {
 
 #: The largest integer, in decimal digits, a verifier reads from a candidate (and parses or
 #: prints): bounds the work a huge number can force on the trusted side.
-_MAX_INT_DIGITS = 50_000
+MAX_INT_DIGITS = 50_000
 
 
 class VerifierFailed(Exception):
@@ -287,7 +287,7 @@ def verify(prepared, task_json, completion):
     """Judges `completion` with the prepared verifier; raises `Err(verify-error)` when it cannot."""
     rb_sandbox.install()
     rb_sandbox.reset()
-    sys.set_int_max_str_digits(_MAX_INT_DIGITS)
+    sys.set_int_max_str_digits(MAX_INT_DIGITS)
     payload = marshal.loads(prepared.code)
     task = json.loads(task_json)
     if not isinstance(task, dict):
