@@ -45,7 +45,8 @@ pub enum Op {
 }
 
 /// What one planned assert asks of the call's result.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Test {
     /// `call <op> literal` (or `literal <op> call`).
     Compare {
@@ -53,7 +54,8 @@ pub enum Test {
         op: Op,
         /// Whether the call is the left side.
         call_left: bool,
-        /// The literal.
+        /// The literal (value JSON in the plan).
+        #[serde(deserialize_with = "value_json")]
         value: Value,
         /// Its repr, as the checking sandbox shows it.
         repr: String,
@@ -70,18 +72,19 @@ pub enum Test {
 }
 
 /// One call and its assert, in the order the check makes them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct Step {
     /// The case (the assert) it belongs to.
     pub case: usize,
-    /// The call.
+    /// The call (`args` and `kwargs` beside `case` in the plan).
+    #[serde(flatten)]
     pub call: CallArgs,
     /// What its result must be.
     pub test: Test,
 }
 
 /// A task's asserts, planned.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
 pub struct AssertsPlan {
     /// Each case's line (0 in a list) and source text, in order.
     pub cases: Vec<(u32, String)>,
@@ -93,85 +96,28 @@ pub struct AssertsPlan {
     pub raised: HashMap<String, Shown>,
 }
 
-#[derive(Deserialize)]
-struct RawPlan {
-    cases: Vec<(u32, String)>,
-    steps: Vec<RawStep>,
-    missing: String,
-    raised: HashMap<String, Shown>,
-}
-
-#[derive(Deserialize)]
-struct RawStep {
-    case: usize,
-    args: String,
-    kwargs: String,
-    test: RawTest,
-}
-
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-enum RawTest {
-    Compare {
-        op: Op,
-        call_left: bool,
-        value: String,
-        repr: String,
-        again: Option<CallArgs>,
-    },
-    Truth {
-        negate: bool,
-        message: Option<String>,
-    },
+/// A literal of the plan, read from its value JSON.
+fn value_json<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    python_values::parse(&text)
+        .map_err(|e| serde::de::Error::custom(format!("a literal the host cannot read: {}", e.0)))
 }
 
 impl AssertsPlan {
     /// The plan `json` holds, or why it cannot be used (the asserts then run live).
     pub fn from_json(json: &str) -> Result<AssertsPlan, String> {
-        let raw: RawPlan =
+        let plan: AssertsPlan =
             serde_json::from_str(json).map_err(|e| format!("a malformed plan: {e}"))?;
-        let mut steps = Vec::with_capacity(raw.steps.len());
-        for step in raw.steps {
-            if step.case >= raw.cases.len() {
-                return Err(format!("a step of case {} beyond the cases", step.case));
-            }
-            let test = match step.test {
-                RawTest::Compare {
-                    op,
-                    call_left,
-                    value,
-                    repr,
-                    again,
-                } => Test::Compare {
-                    op,
-                    call_left,
-                    value: python_values::parse(&value)
-                        .map_err(|e| format!("a literal the host cannot read: {}", e.0))?,
-                    repr,
-                    again,
-                },
-                RawTest::Truth { negate, message } => Test::Truth { negate, message },
-            };
-            steps.push(Step {
-                case: step.case,
-                call: CallArgs {
-                    args: step.args,
-                    kwargs: step.kwargs,
-                },
-                test,
-            });
+        let mut covered = vec![false; plan.cases.len()];
+        for step in &plan.steps {
+            *covered
+                .get_mut(step.case)
+                .ok_or_else(|| format!("a step of case {} beyond the cases", step.case))? = true;
         }
-        let mut covered = vec![false; raw.cases.len()];
-        steps.iter().for_each(|s| covered[s.case] = true);
         if covered.contains(&false) {
             return Err("a case no step tests".into());
         }
-        Ok(AssertsPlan {
-            cases: raw.cases,
-            steps,
-            missing: raw.missing,
-            raised: raw.raised,
-        })
+        Ok(plan)
     }
 
     /// About how many bytes it holds.

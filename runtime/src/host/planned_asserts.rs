@@ -82,8 +82,10 @@ fn limits(spec: Option<&Json>) -> Option<types::Limits> {
         }
     };
     let small = |n: Option<u64>| -> Option<Option<u32>> {
-        n.map(|n| u32::try_from(n).ok())
-            .map_or(Some(None), |n| n.map(Some))
+        match n {
+            None => Some(None),
+            Some(n) => u32::try_from(n).ok().map(Some),
+        }
     };
     let memory = match field("memory_mb")? {
         Some(mb) => Some(mb.checked_mul(1 << 20)?),

@@ -100,7 +100,7 @@ impl HostServices {
         source: &str,
         task: &str,
         program: &str,
-        limits: &crate::sandbox::limits::Limits,
+        limits: &Limits,
         seed: u64,
     ) -> Option<types::Verdict> {
         if !self.planned_asserts.load(Ordering::Relaxed) || mode == PythonMode::Verifier {
