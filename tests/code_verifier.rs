@@ -4,12 +4,10 @@
 
 mod common;
 
-use common::scorer;
+use common::{human_eval_problems, scorer};
 use rewardbox::verdict::{CaseStatus, CompletionResult};
 use rewardbox::{Scorer, Status, Task};
 use serde_json::{Value, json};
-
-const HUMAN_EVAL: &str = include_str!("data/HumanEval.jsonl");
 
 fn fenced(code: &str) -> String {
     format!("Here is my solution:\n```python\n{code}\n```\n")
@@ -25,8 +23,7 @@ fn score(s: &Scorer, task: Value) -> Vec<CompletionResult> {
 fn human_eval_canonical_solutions_pass_and_wrong_ones_do_not() {
     let s = scorer();
     let mut tasks = Vec::new();
-    for line in HUMAN_EVAL.lines().filter(|l| !l.trim().is_empty()) {
-        let p: Value = serde_json::from_str(line).unwrap();
+    for p in human_eval_problems() {
         let (prompt, solution) = (
             p["prompt"].as_str().unwrap(),
             p["canonical_solution"].as_str().unwrap(),

@@ -5,12 +5,10 @@
 
 mod common;
 
-use common::scorer;
+use common::{human_eval_problems, scorer};
 use rewardbox::verdict::{CaseStatus, CompletionResult};
 use rewardbox::{Scorer, Status, Task};
 use serde_json::{Value, json};
-
-const HUMAN_EVAL: &str = include_str!("data/HumanEval.jsonl");
 
 fn fenced(code: &str) -> String {
     format!("```python\n{code}\n```")
@@ -24,14 +22,6 @@ fn score(s: &Scorer, task: Value) -> Vec<CompletionResult> {
 
 fn statuses(r: &CompletionResult) -> Vec<CaseStatus> {
     r.cases.iter().map(|c| c.status).collect()
-}
-
-fn problems() -> Vec<Value> {
-    HUMAN_EVAL
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 /// HumanEval/32's `find_zero` by Newton's method from x = 2 (bisection as a fallback): correct,
@@ -66,7 +56,7 @@ def find_zero(xs: list):
 #[test]
 fn human_eval_without_a_reference() {
     let s = scorer();
-    let tasks: Vec<Task> = problems()
+    let tasks: Vec<Task> = human_eval_problems()
         .iter()
         .map(|p| {
             let (prompt, solution) = (
@@ -100,7 +90,7 @@ fn human_eval_without_a_reference() {
 #[test]
 fn a_correct_solution_unlike_the_reference_passes() {
     let s = scorer();
-    let p = &problems()[32];
+    let p = &human_eval_problems()[32];
     let prompt = p["prompt"].as_str().unwrap();
     let helpers = prompt.split("def find_zero").next().unwrap();
     let reference = format!("{prompt}{}", p["canonical_solution"].as_str().unwrap());

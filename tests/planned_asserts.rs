@@ -7,11 +7,9 @@
 
 mod common;
 
-use common::scorer;
+use common::{human_eval_problems, scorer};
 use rewardbox::{Scorer, Task, TaskResult};
 use serde_json::{Value, json};
-
-const HUMAN_EVAL: &str = include_str!("data/HumanEval.jsonl");
 
 /// Bodies appended to a HumanEval prompt (`{entry}` is the entry point's name).
 const BODIES: &[&str] = &[
@@ -51,14 +49,6 @@ const PROGRAMS: &[&str] = &[
     "",
 ];
 
-fn human_eval() -> Vec<Value> {
-    HUMAN_EVAL
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 /// The canonical solution, wrapped so that its third call raises: calls must be made in the
 /// same order, the message's calls included.
 fn third_call_raises(prompt: &str, solution: &str, entry: &str) -> String {
@@ -70,7 +60,7 @@ fn third_call_raises(prompt: &str, solution: &str, entry: &str) -> String {
 }
 
 fn human_eval_tasks(limited: bool) -> Vec<Task> {
-    human_eval()
+    human_eval_problems()
         .iter()
         .enumerate()
         .filter(|(i, _)| !limited || i % 8 == 0)

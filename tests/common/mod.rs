@@ -9,6 +9,15 @@ pub fn test_cache_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache")
 }
 
+/// HumanEval's 164 problems (`tests/data/HumanEval.jsonl`), one JSON object each.
+pub fn human_eval_problems() -> Vec<serde_json::Value> {
+    include_str!("../data/HumanEval.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a HumanEval problem"))
+        .collect()
+}
+
 /// A scorer with the default limits, two threads and the test cache.
 pub fn scorer() -> Scorer {
     Scorer::new(ScorerOptions {
