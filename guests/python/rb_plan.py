@@ -10,8 +10,7 @@ outside that shape has no plan and runs live, as before.
 
 The plan is JSON:
 
-    {"mode": "check" | "list",
-     "cases": [[line, text], ...],             # every assert that is a case, in source order
+    {"cases": [[line, text], ...],             # every assert that is a case, in source order
      "steps": [{"case": i, "args": "<value JSON>", "kwargs": "<value JSON>",
                 "test": {...}}, ...],          # the calls, in the order the check makes them
      "missing": "<why a call fails when the program lacks the entry point>",
@@ -70,7 +69,6 @@ def _plan(mode, source, task_json):
     if not steps:
         return None
     return json.dumps({
-        "mode": mode,
         "cases": cases,
         "steps": steps,
         "missing": str(rb_proxy.CandidateError("the program defines no function named %r" % entry)),
@@ -110,11 +108,11 @@ def _plan_check(source, entry):
                 raise _NoPlan("a function besides check")
             param = _check_parameter(node)
             for inner in node.body:
-                later.extend(_statement(inner, source, callees | {param}, counter))
+                later.extend(_statement(inner, callees | {param}, counter))
         elif isinstance(node, ast.Assign):
             _literal_assignment(node, callees)
         else:
-            top_steps.extend(_statement(node, source, callees, counter))
+            top_steps.extend(_statement(node, callees, counter))
     if counter[0] != len(cases):
         raise _NoPlan("an assert the plan does not reach")
     return cases, top_steps + later
@@ -127,7 +125,7 @@ def _plan_list(statements, entry):
         if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assert) or rb_asserts._is_trivial(tree.body[0].test):
             raise _NoPlan("a list item that is not one assert")
         counter = [index]
-        step = _statement(tree.body[0], text, {"candidate", entry}, counter)
+        step = _statement(tree.body[0], {"candidate", entry}, counter)
         cases.append([0, text])
         steps.extend(step)
     return cases, steps
@@ -151,7 +149,7 @@ def _literal_assignment(node, callees):
     _literal(node.value)
 
 
-def _statement(node, source, callees, counter):
+def _statement(node, callees, counter):
     """The steps of one statement of the check: a docstring or `pass` has none, an assert one."""
     if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
         return []
