@@ -175,18 +175,18 @@ fn limits_end_the_cell_and_the_interpreter_and_memory_holds_across_cells() {
         )
         .unwrap();
     assert_eq!(loud.status, RunStatus::OutputExceeded, "{loud:?}");
-    // The memory limit holds for the interpreter's life: 30 MB kept by one cell and 30 more by
+    // The memory limit holds for the interpreter's life: 24 MB kept by one cell and 24 more by
     // the next are over 64 MiB, though each fits on its own.
     let limits = cell_limits();
-    let held = repl.run("a = bytearray(30_000_000)", "", &limits).unwrap();
+    let held = repl.run("a = bytearray(24_000_000)", "", &limits).unwrap();
     assert_eq!(held.exit_code, Some(0), "{held:?}");
-    let more = repl.run("b = bytearray(30_000_000)", "", &limits).unwrap();
+    let more = repl.run("b = bytearray(24_000_000)", "", &limits).unwrap();
     assert!(
         more.status == RunStatus::MemoryExceeded || more.stderr.contains("MemoryError"),
         "{more:?}"
     );
     if more.ended_interpreter {
-        let alone = repl.run("b = bytearray(30_000_000)", "", &limits).unwrap();
+        let alone = repl.run("b = bytearray(24_000_000)", "", &limits).unwrap();
         assert_eq!(alone.exit_code, Some(0), "{alone:?}");
     }
 }
