@@ -373,7 +373,7 @@ fn a_sleep_costs_fuel_and_advances_the_candidates_clock() {
 }
 
 /// A language no runner exists for is an invalid task that says so, never a silent 0, and so
-/// are call tests for a compiled language; the other spellings of Python (SandboxFusion's `python3`, `py`, any case) are Python.
+/// are call tests for C, and call tests for C++ without the declaration that types them; the other spellings of Python (SandboxFusion's `python3`, `py`, any case) are Python.
 #[test]
 fn the_language_is_checked() {
     let s = scorer();
@@ -387,7 +387,13 @@ fn the_language_is_checked() {
         ("kotlin", Some("which has no runner yet")),
         (
             "cpp",
-            Some("\"tests\" has call tests, which need a Python or JavaScript candidate"),
+            Some("\"tests.declaration\" is missing: cpp call tests need the declaration"),
+        ),
+        (
+            "c",
+            Some(
+                "\"tests\" has call tests, which need a Python, JavaScript, C++, Rust or Go candidate",
+            ),
         ),
         (
             "klingon",

@@ -556,14 +556,13 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
                 ));
             }
         }
-        // Each assert of the test code is a case (MultiPL-E's Go table is one).
+        // Each assert of the test code is a case, and each row of MultiPL-E's Go table.
         let asserts = row["tests"]
             .as_str()
             .unwrap()
             .lines()
-            .filter(|l| l.trim_start().starts_with("assert"))
-            .count()
-            .max(1);
+            .filter(|l| l.trim_start().starts_with("assert") || l.contains("actual:"))
+            .count();
         assert_eq!(
             result.results[0].cases.len(),
             asserts,

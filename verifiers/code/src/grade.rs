@@ -225,9 +225,26 @@ pub fn grade(
                 Ok(CaseResult { id, status, detail })
             })
             .collect(),
-        Tests::Call { entry_point, cases } => {
-            call_cases(spec, program, entry_point, cases, sandbox)
-        }
+        Tests::Call {
+            entry_point,
+            cases,
+            declaration: Some(declaration),
+            add_imports,
+        } => crate::typed_calls::grade(
+            &crate::typed_calls::TypedCalls {
+                language: &spec.language,
+                declaration,
+                entry_point,
+                cases,
+                add_imports: *add_imports,
+                tolerance: spec.float_tolerance,
+            },
+            program,
+            sandbox,
+        ),
+        Tests::Call {
+            entry_point, cases, ..
+        } => call_cases(spec, program, entry_point, cases, sandbox),
         Tests::Program(tests) => {
             crate::program_tests::grade(&spec.language, tests, program, sandbox)
         }

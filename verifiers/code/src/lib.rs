@@ -5,7 +5,8 @@
 //!
 //! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
 //! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
-//! `"float_tolerance"`, `"language"` (`"python"`; `"c"`, `"cpp"`, `"rust"` for stdio tests), `"extract"` (`"fenced"`: the last fenced block,
+//! `"float_tolerance"`, `"language"` (`"python"`, `"c"`, `"cpp"`, `"rust"`, `"go"`, `"javascript"`;
+//! call tests of C++, Rust and Go typed by `tests.declaration`: [`typed_calls`]), `"extract"` (`"fenced"`: the last fenced block,
 //! else the whole text when it compiles; `"whole"`: the completion as it is), `"candidate_limits"`
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
@@ -17,6 +18,7 @@ pub mod judge;
 pub mod program_tests;
 pub mod scanf_float;
 pub mod spec;
+pub mod typed_calls;
 
 use grade::{
     CaseResult, CaseStatus, CheckerFile, CheckerOutcome, GradeError, InteractionOutcome, Outcome,

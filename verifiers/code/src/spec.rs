@@ -2,6 +2,7 @@
 
 use crate::judge::spec::JudgeSpec;
 use crate::program_tests::{ProgramTests, entry_of_declaration};
+use crate::typed_calls::takes_typed_calls;
 use guest_common::{FieldError, TaskFields};
 use languages::Language;
 use serde_json::Value;
@@ -31,8 +32,15 @@ pub enum Tests {
     Stdio(Vec<StdioCase>),
     /// Calls of `entry_point` with expected values.
     Call {
+        /// The function called.
         entry_point: String,
+        /// The calls.
         cases: Vec<CallCase>,
+        /// The entry point's declaration (`tests.declaration`), which types the calls of a
+        /// C++, Rust or Go candidate.
+        declaration: Option<String>,
+        /// Go: import the standard packages the program uses (`tests.add_imports`).
+        add_imports: bool,
     },
     /// Asserts run against the live candidate in a checking sandbox of their own.
     Asserts {
@@ -220,6 +228,8 @@ impl Spec {
             Tests::Call {
                 entry_point: entry_point.to_string(),
                 cases,
+                declaration: None,
+                add_imports: false,
             }
         } else if let Some(asserts) = obj.get("asserts") {
             let source = match asserts {
@@ -282,7 +292,8 @@ impl Spec {
             ),
             None => task.optional_non_negative("float_tolerance")?,
         };
-        let callable = language == "python" || language == "javascript";
+        let callable =
+            language == "python" || language == "javascript" || takes_typed_calls(&language);
         let parsed = match parsed {
             Tests::Asserts {
                 source: AssertSource::Check(test),
@@ -293,20 +304,7 @@ impl Spec {
                 "cpp" | "rust" | "rust-release" | "javascript" | "go"
             ) =>
             {
-                let declaration = obj
-                    .get("declaration")
-                    .ok_or_else(|| {
-                        bad(
-                            "tests.declaration",
-                            format!(
-                                "is missing: {language} test code needs the declaration of the \
-                                 function it calls (everything before its body, ending with its \
-                                 opening brace, as HumanEval-X's `declaration`)"
-                            ),
-                        )
-                    })
-                    .and_then(|v| string_of(v, "tests.declaration"))?
-                    .to_string();
+                let declaration = declaration_of(obj, &language, "test code")?;
                 let entry_point = match entry_point {
                     Some(entry) => entry,
                     None => entry_of_declaration(&language, &declaration).ok_or_else(|| {
@@ -330,25 +328,22 @@ impl Spec {
                         ));
                     }
                 };
-                let add_imports = match obj.get("add_imports") {
-                    None => false,
-                    Some(Value::Bool(b)) => *b,
-                    Some(_) => {
-                        return Err(bad(
-                            "tests.add_imports",
-                            "must be true or false (Go: import the standard packages a program \
-                             uses, as CodeGeeX's HumanEval-X harness does)",
-                        ));
-                    }
-                };
                 Tests::Program(ProgramTests {
                     test,
                     declaration,
                     entry_point,
                     forward,
-                    add_imports,
+                    add_imports: add_imports_of(obj)?,
                 })
             }
+            Tests::Call {
+                entry_point, cases, ..
+            } if takes_typed_calls(&language) => Tests::Call {
+                entry_point,
+                cases,
+                declaration: Some(declaration_of(obj, &language, "call tests")?),
+                add_imports: add_imports_of(obj)?,
+            },
             other => other,
         };
         match &parsed {
@@ -367,8 +362,9 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has call tests, which need a Python or JavaScript candidate; a \
-                         {language} program is graded on stdin/stdout (\"tests\": {{\"stdio\": [...]}})"
+                        "has call tests, which need a Python, JavaScript, C++, Rust or Go \
+                         candidate; a {language} program is graded on stdin/stdout \
+                         (\"tests\": {{\"stdio\": [...]}})"
                     ),
                 ));
             }
@@ -397,5 +393,38 @@ impl Spec {
             float_tolerance,
             language,
         })
+    }
+}
+
+/// `tests.declaration`: the entry point's declaration, which `what` (test code, call tests) in
+/// `language` needs.
+fn declaration_of(
+    tests: &serde_json::Map<String, Value>,
+    language: &str,
+    what: &str,
+) -> Result<String, FieldError> {
+    let value = tests.get("declaration").ok_or_else(|| {
+        bad(
+            "tests.declaration",
+            format!(
+                "is missing: {language} {what} need the declaration of the function called \
+                 (everything before its body, ending with its opening brace, as HumanEval-X's \
+                 `declaration`), which gives its types"
+            ),
+        )
+    })?;
+    string_of(value, "tests.declaration").map(str::to_string)
+}
+
+/// `tests.add_imports` (Go: import the standard packages a program uses), false by default.
+fn add_imports_of(tests: &serde_json::Map<String, Value>) -> Result<bool, FieldError> {
+    match tests.get("add_imports") {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(bad(
+            "tests.add_imports",
+            "must be true or false (Go: import the standard packages a program uses, as \
+             CodeGeeX's HumanEval-X harness does)",
+        )),
     }
 }

@@ -63,6 +63,60 @@ pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Resul
     ))
 }
 
+/// The entry point's types as `declaration` writes them: each parameter's type (its name and
+/// default value removed), the return type, and the text before the signature (where aliases
+/// such as `typedef long long ll;` are defined).
+pub fn entry_types(declaration: &str, entry: &str) -> Result<EntryTypes, String> {
+    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
+    let names = parameter_names(signature.parameters)?;
+    let parameters = split_top_level(signature.parameters, ',')
+        .into_iter()
+        .map(|p| split_top_level(p, '=')[0].trim())
+        .filter(|p| !p.is_empty() && *p != "void")
+        .zip(&names)
+        .map(|(declarator, name)| {
+            let cut = declarator.rfind(name.as_str()).unwrap_or(declarator.len());
+            let array = declarator[cut + name.len()..].trim();
+            let ty = declarator[..cut].trim();
+            if array.is_empty() {
+                Ok(ty.to_string())
+            } else {
+                Err(format!(
+                    "the parameter `{declarator}` is a C array, whose length a call cannot \
+                     carry; declare it as a std::vector"
+                ))
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let text = signature.text;
+    let name_at = text
+        .match_indices(entry)
+        .map(|(at, _)| at)
+        .find(|&at| text[at + entry.len()..].trim_start().starts_with('('))
+        .unwrap_or(0);
+    let returns = text[..name_at]
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "static" | "inline" | "constexpr" | "extern"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Ok(EntryTypes {
+        parameters,
+        returns,
+        prefix: signature.prefix.to_string(),
+    })
+}
+
+/// The entry point's types, as [`entry_types`] reads them from a declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntryTypes {
+    /// Each parameter's type, in order.
+    pub parameters: Vec<String>,
+    /// The return type.
+    pub returns: String,
+    /// The declaration before the signature.
+    pub prefix: String,
+}
+
 /// The cases of `test`: each line holding an `assert(...)`, in order.
 pub fn cases(test: &str) -> Vec<StaticCase> {
     call_lines(test, "assert", cpp_comments)

@@ -428,6 +428,17 @@ fn stub(signature: &GoSignature, number: usize) -> Result<String, String> {
     ))
 }
 
+/// The types of `entry`'s parameters and results as `declaration` writes them (a grouped
+/// `a, b int` gives each its type).
+pub fn entry_types(declaration: &str, entry: &str) -> Result<(Vec<String>, Vec<String>), String> {
+    let signature = find_signature(declaration, Some(entry)).ok_or_else(|| {
+        format!("the declaration does not define `{entry}` (no `func {entry}(...)`)")
+    })?;
+    let types =
+        |list: &str| -> Vec<String> { fields(list).into_iter().map(|(_, ty)| ty).collect() };
+    Ok((types(&signature.parameters), types(&signature.results)))
+}
+
 /// The test functions of `code` (blanked): `func TestX(t *testing.T)` at the top level.
 fn test_functions(code: &str) -> Vec<String> {
     let mut names = Vec::new();
@@ -488,6 +499,22 @@ pub fn trusted_program(
         .filter(|i| i.path != TESTIFY_PATH)
         .cloned()
         .collect();
+    let rows = table_rows(tests.body);
+    let (body, subtests) = if rows.is_empty() {
+        (tests.body.to_string(), String::new())
+    } else {
+        let lines: Vec<String> = rows
+            .iter()
+            .map(|(line, _)| (line + tests.body_line - 1).to_string())
+            .collect();
+        (
+            with_subtest_reports(tests.body),
+            format!(
+                "var rewardboxWireRows = []int{{{}}}\n{SUBTESTS}",
+                lines.join(", ")
+            ),
+        )
+    };
     let own_code = format!("{}\n{}", declared.body, tests.body);
     let imports = imports_by_use(&own_code, &candidates);
     let runner: String = names
@@ -495,12 +522,11 @@ pub fn trusted_program(
         .map(|n| format!("{{\"{n}\", {n}}}, "))
         .collect();
     Ok(format!(
-        "package main\n\n{imports}\n//line declaration:{decl_line}\n{helpers}\n{stubs}\n//line test:{test_line}\n{body}\n\n//line rewardbox-wire:1\n{WIRE}\n{testify}\nfunc main() {{\n\trewardboxWireTesting.Main(func(string, string) (bool, error) {{ return true, nil }}, []rewardboxWireTesting.InternalTest{{{runner}}}, nil, nil)\n}}\n",
+        "package main\n\n{imports}\n//line declaration:{decl_line}\n{helpers}\n{stubs}\n//line test:{test_line}\n{body}\n\n//line rewardbox-wire:1\n{WIRE}\n{testify}{subtests}\nfunc main() {{\n\trewardboxWireTesting.Main(func(string, string) (bool, error) {{ return true, nil }}, []rewardboxWireTesting.InternalTest{{{runner}}}, nil, nil)\n}}\n",
         imports = import_block(&imports, &[WIRE_IMPORTS, TRUSTED_IMPORTS].concat()),
         decl_line = declared.body_line,
         helpers = declared.body,
         test_line = tests.body_line,
-        body = tests.body,
         testify = if testify {
             TESTIFY
         } else {
@@ -582,8 +608,95 @@ pub fn cases(test: &str) -> Vec<StaticCase> {
             });
         }
     }
+    if cases.is_empty() {
+        return table_rows(test)
+            .into_iter()
+            .map(|(line, shown)| StaticCase {
+                id: format!("line {line}"),
+                label: format!("`{shown}` (line {line})"),
+            })
+            .collect();
+    }
     cases
 }
+
+/// MultiPL-E's Go test: a table of `{ actual: candidate(...), expected: ... }` rows, each
+/// checked in a subtest (`t.Run`). The rows' lines (1-based) and text, in order, when the test
+/// code has this form; none otherwise.
+fn table_rows(test: &str) -> Vec<(usize, String)> {
+    let code = blank(test, go_literals);
+    if !code.contains("t.Run(") {
+        return Vec::new();
+    }
+    code.lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            line.split_once("actual:")
+                .is_some_and(|(_, rest)| rest.contains('('))
+        })
+        .map(|(index, _)| {
+            let shown = test.lines().nth(index).unwrap_or("").trim();
+            (index + 1, shown.to_string())
+        })
+        .collect()
+}
+
+/// Test code with each `t.Run(` and `t.Errorf(` of a MultiPL-E table test going through
+/// [`SUBTESTS`], which reports each subtest as the case of its table row. Lines are kept.
+fn with_subtest_reports(test: &str) -> String {
+    let code = blank(test, go_literals);
+    let mut out = String::with_capacity(test.len() + 64);
+    let mut last = 0;
+    let bytes = code.as_bytes();
+    let mut calls: Vec<(usize, &str, &str)> = code
+        .match_indices("t.Run(")
+        .map(|(at, m)| (at, m, "rewardboxWireRun(t, "))
+        .chain(
+            code.match_indices("t.Errorf(")
+                .map(|(at, m)| (at, m, "rewardboxWireErrorf(t, ")),
+        )
+        .filter(|(at, _, _)| {
+            *at == 0 || !(is_identifier_byte(bytes[at - 1]) || bytes[at - 1] == b'.')
+        })
+        .collect();
+    calls.sort_unstable();
+    for (at, matched, replacement) in calls {
+        out.push_str(&test[last..at]);
+        out.push_str(replacement);
+        last = at + matched.len();
+    }
+    out.push_str(&test[last..]);
+    out
+}
+
+/// The subtest reporter of [`with_subtest_reports`]: the n-th subtest run is the n-th table
+/// row, reported by its line with the failure its test gave.
+const SUBTESTS: &str = r#"
+var rewardboxWireSubtest = 0
+var rewardboxWireSubtestFailure = ""
+
+func rewardboxWireRun(t *rewardboxWireTesting.T, name string, f func(t *rewardboxWireTesting.T)) bool {
+	row := rewardboxWireSubtest
+	rewardboxWireSubtest++
+	rewardboxWireSubtestFailure = ""
+	ok := t.Run(name, f)
+	if row < len(rewardboxWireRows) {
+		state := "pass"
+		if !ok {
+			state = "fail"
+		}
+		rewardboxWireReport("case line" + rewardboxWireStrconv.Itoa(rewardboxWireRows[row]) + " " + state + " " + rewardboxWireSubtestFailure)
+	}
+	return ok
+}
+
+func rewardboxWireErrorf(t *rewardboxWireTesting.T, format string, args ...interface{}) {
+	if rewardboxWireSubtestFailure == "" {
+		rewardboxWireSubtestFailure = rewardboxWireFmt.Sprintf(format, args...)
+	}
+	t.Errorf(format, args...)
+}
+"#;
 
 /// The function a declaration opens: the last one it declares at its top level.
 pub fn entry_of_declaration(declaration: &str) -> Option<String> {
@@ -741,5 +854,36 @@ mod tests {
         assert_eq!(pair.results, "(struct{ A int }, [2]interface{})");
         let unnamed = find_signature("func F(int) bool {", None).unwrap();
         assert!(stub(&unnamed, 0).unwrap_err().contains("no name"));
+    }
+    #[test]
+    fn a_multipl_e_table_is_a_case_per_row_reported_by_its_subtest() {
+        let test = "package main\n\nimport (\n    \"testing\"\n    \"fmt\"\n)\n\nfunc TestF(t *testing.T) {\n  candidate := F\n   tests := []test{\n     { actual: candidate(1), expected: 2 },\n     { actual: candidate(2), expected: 4 },\n   }\n\tfor i, tc := range tests {\n\t\tt.Run(fmt.Sprintf(\"test num % d\", i), func(t *testing.T) {\n\t\t\tif fmt.Sprintf(\"%v\", tc.actual) != fmt.Sprintf(\"%v\", tc.expected) {\n\t\t\t\tt.Errorf(\"expected '%s', got '%s'\", tc.expected, tc.actual)\n\t\t\t}\n\t\t})\n\t}\n}\n";
+        let ids: Vec<String> = cases(test).into_iter().map(|c| c.id).collect();
+        assert_eq!(ids, ["line 11", "line 12"]);
+        let trusted =
+            trusted_program("package main\n\nfunc F(x int) int {\n", "F", &[], test).unwrap();
+        assert!(
+            trusted.contains("var rewardboxWireRows = []int{11, 12}"),
+            "{trusted}"
+        );
+        assert!(trusted.contains(
+            "rewardboxWireRun(t, fmt.Sprintf(\"test num % d\", i), func(t *testing.T) {"
+        ));
+        assert!(trusted.contains(
+            "rewardboxWireErrorf(t, \"expected '%s', got '%s'\", tc.expected, tc.actual)"
+        ));
+        assert_eq!(
+            with_subtest_reports(test).lines().count(),
+            test.lines().count(),
+            "lines are kept"
+        );
+        // Test code without a table keeps its `t.Run` as written.
+        let plain = "package main\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tt.Run(\"a\", func(t *testing.T) {})\n}\n";
+        assert!(table_rows(plain).is_empty());
+        assert!(
+            trusted_program("package main\n\nfunc F(x int) int {\n", "F", &[], plain)
+                .unwrap()
+                .contains("\tt.Run(\"a\"")
+        );
     }
 }

@@ -238,6 +238,25 @@ pub fn candidate_program(
     ))
 }
 
+/// The entry point's types as `declaration` writes them: each parameter's type and the return
+/// type (`()` when the signature has no `->`).
+pub fn entry_types(declaration: &str, entry: &str) -> Result<(Vec<String>, String), String> {
+    let signature = Signature::find(declaration, entry, rust_literals, item_start)?;
+    let parameters = parameters(signature.parameters)?
+        .into_iter()
+        .map(|p| p.ty)
+        .collect();
+    let after = signature.after;
+    let returns = match after.find("->") {
+        Some(at) => {
+            let ty = after[at + 2..].trim();
+            ty.split(" where ").next().unwrap_or(ty).trim().to_string()
+        }
+        None => "()".to_string(),
+    };
+    Ok((parameters, returns))
+}
+
 /// The test functions of `test` (`#[test] fn name` inside `mod tests`), as paths from the
 /// crate's root, in order.
 fn test_functions(test: &str) -> Vec<String> {

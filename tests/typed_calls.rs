@@ -1,0 +1,400 @@
+//! `call` tests for C++, Rust and Go candidates: arguments read from the task's JSON by the
+//! types of the entry point's declaration, sent to the candidate's program over the typed wire,
+//! and its answers compared on the verifier's side by the declared return type.
+//!
+//! Each language gets the same kitchen-sink function (integers of 64 bits signed and unsigned,
+//! floats with -0.0, NaN and the infinities, strings holding newlines, the wire's frame byte and
+//! non-ASCII text, vectors, maps, optionals, tuples or multiple results, sets compared without
+//! order), a right and a wrong program; then what a candidate can do wrong during a call (exit,
+//! throw, loop, panic on overflow, print, return another type) and what a task can get wrong
+//! (each reported as `invalid_task` naming its field).
+
+mod common;
+
+use rewardbox::verdict::CaseStatus;
+use serde_json::{Value, json};
+
+fn task(language: &str, declaration: &str, entry: &str, cases: Value, programs: &[&str]) -> Value {
+    json!({
+        "id": format!("{language}-{entry}"), "verifier": "code", "language": language,
+        "extract": "whole",
+        "tests": {"call": {"entry_point": entry, "cases": cases}, "declaration": declaration},
+        "completions": programs,
+    })
+}
+
+fn score(tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
+    let scorer = common::scorer();
+    let lines: Vec<String> = tasks.iter().map(Value::to_string).collect();
+    common::score_lines(&scorer, &lines)
+}
+
+fn statuses(result: &rewardbox::CompletionResult) -> Vec<CaseStatus> {
+    result.cases.iter().map(|c| c.status).collect()
+}
+
+/// The kitchen-sink cases, the same in every language: the function returns the sum of `xs`,
+/// `-x`, `s + "!"`, `xs` reversed, `m` with `m[s]` incremented, `c`, `u / 2` and `!flag`.
+fn describe_cases() -> Value {
+    json!([
+        {"args": [[1, 2, 3], 1.5, "a\nb", {"a\nb": 1}, "z", 18446744073709551615u64, true],
+         "expected": [6, -1.5, "a\nb!", [3, 2, 1], {"a\nb": 2}, "z", 9223372036854775807u64, false]},
+        {"args": [[], {"$f": "nan"}, "", {}, null, 0, false],
+         "expected": [0, {"$f": "nan"}, "!", [], {"": 1}, null, 0, true]},
+        {"args": [[2147483647, 1, -9007199254740993i64], {"$f": "inf"}, "h\u{e9}llo\u{1e} \u{4e2d}", {"k": -5}, "q", 3, true],
+         "expected": [-9007197107257345i64, {"$f": "-inf"}, "h\u{e9}llo\u{1e} \u{4e2d}!", [-9007199254740993i64, 1, 2147483647],
+                      {"k": -5, "h\u{e9}llo\u{1e} \u{4e2d}": 1}, "q", 1, false]},
+        {"args": [[5], -0.0, "x", {"x": 41}, "y", 8, false],
+         "expected": [5, 0.0, "x!", [5], {"x": 42}, "y", 4, true]},
+    ])
+}
+
+const CPP_DESCRIBE_DECLARATION: &str = "#include <bits/stdc++.h>\nusing namespace std;\ntypedef long long ll;\ntuple<ll, double, string, vector<ll>, map<string, int>, optional<char>, unsigned long long, bool> describe(const vector<ll>& xs, double x, string s, map<string, int> m, optional<char> c, unsigned long long u, bool flag) {\n";
+
+const CPP_DESCRIBE: &str = r#"#include <bits/stdc++.h>
+using namespace std;
+typedef long long ll;
+tuple<ll, double, string, vector<ll>, map<string, int>, optional<char>, unsigned long long, bool> describe(const vector<ll>& xs, double x, string s, map<string, int> m, optional<char> c, unsigned long long u, bool flag) {
+    ll sum = 0;
+    for (ll v : xs) sum += v;
+    m[s] += 1;
+    printf("the candidate prints as it likes\n");
+    return {sum, -x, s + "!", vector<ll>(xs.rbegin(), xs.rend()), m, c, u / 2, !flag};
+}
+int main() { puts("a main of its own is not in the way"); }
+"#;
+
+const RUST_DESCRIBE_DECLARATION: &str = "use std::collections::HashMap;\n\nfn describe(xs: &[i64], x: f64, s: &str, mut m: HashMap<String, i32>, c: Option<char>, u: u64, flag: bool) -> (i64, f64, String, Vec<i64>, HashMap<String, i32>, Option<char>, u64, bool) {\n";
+
+const RUST_DESCRIBE: &str = r#"use std::collections::HashMap;
+
+fn describe(xs: &[i64], x: f64, s: &str, mut m: HashMap<String, i32>, c: Option<char>, u: u64, flag: bool) -> (i64, f64, String, Vec<i64>, HashMap<String, i32>, Option<char>, u64, bool) {
+    *m.entry(s.to_string()).or_insert(0) += 1;
+    println!("the candidate prints as it likes");
+    let reversed: Vec<i64> = xs.iter().rev().copied().collect();
+    (xs.iter().sum(), -x, format!("{s}!"), reversed, m, c, u / 2, !flag)
+}
+"#;
+
+const GO_DESCRIBE_DECLARATION: &str = "package main\n\nfunc Describe(xs []int, x float64, s string, m map[string]int, c *rune, u uint64, flag bool) (int, float64, string, []int, map[string]int, *rune, uint64, bool) {\n";
+
+const GO_DESCRIBE: &str = r#"package main
+
+import "fmt"
+
+func Describe(xs []int, x float64, s string, m map[string]int, c *rune, u uint64, flag bool) (int, float64, string, []int, map[string]int, *rune, uint64, bool) {
+	sum := 0
+	reversed := []int{}
+	for i := len(xs) - 1; i >= 0; i-- {
+		sum += xs[i]
+		reversed = append(reversed, xs[i])
+	}
+	m[s]++
+	fmt.Println("the candidate prints as it likes")
+	return sum, -x, s + "!", reversed, m, c, u / 2, !flag
+}
+"#;
+
+fn wrong_program(right: &str) -> String {
+    right.replace("!flag", "flag")
+}
+
+#[test]
+fn every_type_crosses_and_is_compared_as_declared_in_each_language() {
+    let cpp_wrong = wrong_program(CPP_DESCRIBE);
+    let rust_wrong = wrong_program(RUST_DESCRIBE);
+    let go_wrong = wrong_program(GO_DESCRIBE);
+    let results = score(&[
+        task(
+            "cpp",
+            CPP_DESCRIBE_DECLARATION,
+            "describe",
+            describe_cases(),
+            &[CPP_DESCRIBE, &cpp_wrong],
+        ),
+        task(
+            "rust",
+            RUST_DESCRIBE_DECLARATION,
+            "describe",
+            describe_cases(),
+            &[RUST_DESCRIBE, &rust_wrong],
+        ),
+        task(
+            "go",
+            GO_DESCRIBE_DECLARATION,
+            "Describe",
+            describe_cases(),
+            &[GO_DESCRIBE, &go_wrong],
+        ),
+    ]);
+    for result in &results {
+        let id = result.id.as_deref().unwrap_or("?");
+        assert_eq!(result.results.len(), 2, "{id}: {result:?}");
+        let right = &result.results[0];
+        assert_eq!(right.score, 1.0, "{id}: {:?}", right.cases);
+        assert_eq!(right.cases.len(), 4, "{id}");
+        let wrong = &result.results[1];
+        assert_eq!(wrong.score, 0.0, "{id}: {:?}", wrong.cases);
+        assert!(
+            wrong.cases.iter().all(|c| c.status == CaseStatus::Wrong),
+            "{id}: {:?}",
+            wrong.cases
+        );
+        assert!(
+            wrong.cases[0]
+                .detail
+                .contains("returned (6, -1.5, \"a\\nb!\"")
+                && wrong.cases[0].detail.contains("expected (6, -1.5"),
+            "{id}: {}",
+            wrong.cases[0].detail
+        );
+    }
+}
+
+#[test]
+fn sets_and_maps_compare_without_order_and_floats_by_value() {
+    let cpp = task(
+        "cpp",
+        "#include <set>\n#include <vector>\nusing namespace std;\nset<int> uniq(vector<int> xs) {\n",
+        "uniq",
+        json!([
+            {"args": [[3, 1, 3, 2]], "expected": [2, 3, 1]},
+            {"args": [[]], "expected": {"$s": []}},
+            {"args": [[7, 7]], "expected": [7, 7]},
+        ]),
+        &[
+            "#include <set>\n#include <vector>\nusing namespace std;\nset<int> uniq(vector<int> xs) { return set<int>(xs.begin(), xs.end()); }\n",
+        ],
+    );
+    let mut tolerant = task(
+        "rust",
+        "fn third(x: f64) -> f64 {\n",
+        "third",
+        json!([{"args": [1.0], "expected": 0.3333333}, {"args": [0.0], "expected": -0.0}]),
+        &["fn third(x: f64) -> f64 { x / 3.0 }\n"],
+    );
+    tolerant["tests"]["float_tolerance"] = json!(1e-6);
+    let results = score(&[cpp, tolerant]);
+    assert_eq!(
+        statuses(&results[0].results[0]),
+        [CaseStatus::Passed, CaseStatus::Passed, CaseStatus::Wrong],
+        "{:?}",
+        results[0].results[0].cases
+    );
+    assert_eq!(
+        results[1].results[0].score, 1.0,
+        "{:?}",
+        results[1].results[0].cases
+    );
+}
+
+#[test]
+fn a_candidate_that_fails_one_call_fails_that_call_only() {
+    let declaration = "#include <cstdlib>\n#include <stdexcept>\nint f(int x) {\n";
+    let cases = json!([
+        {"args": [1], "expected": 2}, {"args": [2], "expected": 4}, {"args": [3], "expected": 6},
+        {"args": [4], "expected": 8},
+    ]);
+    let exits = "#include <cstdlib>\nint f(int x) { if (x == 2) exit(0); return 2 * x; }\n";
+    let throws = "#include <stdexcept>\nint f(int x) { if (x == 3) throw std::invalid_argument(\"three\"); return 2 * x; }\n";
+    let loops = "int f(int x) { volatile int spin = 0; while (x == 1) spin++; return 2 * x; }\n";
+    let crashes = "int f(int x) { if (x == 4) { int* p = nullptr; return *p; } return 2 * x; }\n";
+    let forges = "#include <cstdio>\nint f(int x) { printf(\"\\x1eR 999 \\n\"); return 2 * x; }\n";
+    let other_type = "double f(int x) { return 2.0 * x; }\n";
+    let does_not_compile = "int f(int x) { return y; }\n";
+    let mut t = task(
+        "cpp",
+        declaration,
+        "f",
+        cases,
+        &[
+            exits,
+            throws,
+            loops,
+            crashes,
+            forges,
+            other_type,
+            does_not_compile,
+        ],
+    );
+    t["candidate_limits"] = json!({"fuel": 1_000_000_000u64});
+    let results = score(&[t]);
+    let r = &results[0].results;
+    use CaseStatus::*;
+    assert_eq!(
+        statuses(&r[0]),
+        [Passed, ExitedNonzero, Passed, Passed],
+        "{:?}",
+        r[0].cases
+    );
+    assert_eq!(
+        statuses(&r[1]),
+        [Passed, Passed, ExitedNonzero, Passed],
+        "{:?}",
+        r[1].cases
+    );
+    assert!(
+        r[1].cases[2].detail.contains("threw: three"),
+        "{:?}",
+        r[1].cases
+    );
+    assert_eq!(
+        statuses(&r[2]),
+        [FuelExhausted, Passed, Passed, Passed],
+        "{:?}",
+        r[2].cases
+    );
+    assert_eq!(
+        statuses(&r[3]),
+        [Passed, Passed, Passed, Crashed],
+        "{:?}",
+        r[3].cases
+    );
+    // Forged frames are the candidate's own answers: they gain it nothing.
+    assert_eq!(r[4].score, 0.0, "{:?}", r[4].cases);
+    assert_eq!(
+        statuses(&r[5]),
+        [Wrong, Wrong, Wrong, Wrong],
+        "{:?}",
+        r[5].cases
+    );
+    assert!(
+        r[5].cases[0]
+            .detail
+            .contains("not a value of the declared type")
+    );
+    assert_eq!(statuses(&r[6]), [CompileError; 4], "{:?}", r[6].cases);
+}
+
+#[test]
+fn rust_overflow_panics_as_under_cargo_test_unless_release_semantics_are_asked() {
+    let declaration = "fn add(a: i32, b: i32) -> i32 {\n";
+    let cases = json!([
+        {"args": [2147483647, 1], "expected": -2147483648},
+        {"args": [2, 3], "expected": 5},
+    ]);
+    let program = "fn add(a: i32, b: i32) -> i32 { a + b }\n";
+    let results = score(&[
+        task("rust", declaration, "add", cases.clone(), &[program]),
+        task("rust-release", declaration, "add", cases, &[program]),
+    ]);
+    let debug = &results[0].results[0];
+    assert_eq!(
+        statuses(debug),
+        [CaseStatus::Crashed, CaseStatus::Passed],
+        "{:?}",
+        debug.cases
+    );
+    assert!(
+        debug.cases[0]
+            .detail
+            .contains("add(2147483647, 1): the program ended during the call (exit code 101)"),
+        "{:?}",
+        debug.cases
+    );
+    assert_eq!(
+        results[1].results[0].score, 1.0,
+        "{:?}",
+        results[1].results[0].cases
+    );
+}
+
+#[test]
+fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
+    let int_f = "int f(int x) {\n";
+    let table: Vec<(Value, &str)> = vec![
+        (
+            task(
+                "cpp",
+                int_f,
+                "f",
+                json!([{"args": ["one"], "expected": 1}]),
+                &["int f(int x) { return x; }"],
+            ),
+            "tests.call.cases[0].args[0]",
+        ),
+        (
+            task(
+                "cpp",
+                int_f,
+                "f",
+                json!([{"args": [1, 2], "expected": 1}]),
+                &["int f(int x) { return x; }"],
+            ),
+            "tests.call.cases[0].args",
+        ),
+        (
+            task(
+                "cpp",
+                int_f,
+                "f",
+                json!([{"args": [1], "expected": 3000000000u64}]),
+                &["int f(int x) { return x; }"],
+            ),
+            "tests.call.cases[0].expected",
+        ),
+        (
+            task(
+                "cpp",
+                "struct P { int x; };\nint f(P p) {\n",
+                "f",
+                json!([{"args": [{}], "expected": 1}]),
+                &["int f(P p) { return 1; }"],
+            ),
+            "cannot cross",
+        ),
+        (
+            task(
+                "go",
+                "package main\n\nfunc F(x interface{}) int {\n",
+                "F",
+                json!([{"args": [1], "expected": 1}]),
+                &["package main\nfunc F(x interface{}) int { return 1 }\n"],
+            ),
+            "cannot cross",
+        ),
+        (
+            task(
+                "cpp",
+                "int g(int x) {\n",
+                "f",
+                json!([{"args": [1], "expected": 1}]),
+                &["int f(int x) { return x; }"],
+            ),
+            "does not define `f`",
+        ),
+        (
+            json!({"id": "no-declaration", "verifier": "code", "language": "rust",
+                   "tests": {"call": {"entry_point": "f", "cases": [{"args": [1], "expected": 1}]}},
+                   "completions": ["fn f(x: i32) -> i32 { x }"]}),
+            "tests.declaration",
+        ),
+        (
+            task(
+                "c",
+                int_f,
+                "f",
+                json!([{"args": [1], "expected": 1}]),
+                &["int f(int x) { return x; }"],
+            ),
+            "call tests",
+        ),
+    ];
+    let tasks: Vec<Value> = table.iter().map(|(t, _)| t.clone()).collect();
+    let results = score(&tasks);
+    for ((_, field), result) in table.iter().zip(&results) {
+        let detail = match (&result.status, &result.detail) {
+            (Some(rewardbox::Status::InvalidTask), Some(detail)) => detail.clone(),
+            _ => {
+                let first = result.results.first().expect("a result");
+                assert_eq!(
+                    first.status,
+                    rewardbox::Status::InvalidTask,
+                    "{field}: {result:?}"
+                );
+                first.detail.clone()
+            }
+        };
+        assert!(detail.contains(field), "{field}: {detail}");
+    }
+}

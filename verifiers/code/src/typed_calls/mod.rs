@@ -1,0 +1,338 @@
+//! `call` tests for compiled candidates (C++, Rust, Go): each case's arguments, read from the
+//! task's JSON by the types the entry point's declaration gives, are sent to the candidate's
+//! program over the typed wire of [`crate::program_tests`], and each answer is read back by the
+//! declared return type and compared with the expected value on this side.
+//!
+//! No trusted program is needed: the candidate's program (its source, then a server answering
+//! calls of the entry point) runs once with every call on its standard input, and its answers
+//! come back, in order, on its standard output. The candidate sees the arguments it is called
+//! with, never the expected values. A program that ends during a call fails that call, and the
+//! calls after it run again in a fresh sandbox, so that each case gets its own status.
+
+pub mod types;
+pub mod values;
+pub mod wire;
+
+use crate::compare::preview;
+use crate::grade::{
+    CaseResult, CaseStatus, GradeError, RunStatus, Sandbox, compile_detail, exit_detail,
+    failure_status,
+};
+use crate::program_tests::{cpp, go, rust};
+use crate::spec::CallCase;
+use types::Ty;
+use values::Val;
+use wire::{Answer, Dialect};
+
+/// A typed call test: the declaration that gives the entry point's types, and the cases.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedCalls<'a> {
+    /// The candidate's language (`cpp`, `rust`, `rust-release`, `go`).
+    pub language: &'a str,
+    /// The entry point's declaration (`tests.declaration`).
+    pub declaration: &'a str,
+    /// The function called.
+    pub entry_point: &'a str,
+    /// The cases.
+    pub cases: &'a [CallCase],
+    /// Go: import the standard packages the program uses (`tests.add_imports`).
+    pub add_imports: bool,
+    /// Floats within this tolerance are equal.
+    pub tolerance: Option<f64>,
+}
+
+/// The languages whose candidates take typed call tests.
+pub fn takes_typed_calls(language: &str) -> bool {
+    matches!(language, "cpp" | "rust" | "rust-release" | "go")
+}
+
+/// The entry point's parameter and result types, as its declaration writes them.
+fn signature(
+    language: &str,
+    declaration: &str,
+    entry: &str,
+) -> Result<(Dialect, Vec<Ty>, Vec<Ty>), String> {
+    match language {
+        "cpp" => {
+            let found = cpp::entry_types(declaration, entry)?;
+            let aliases = types::cpp_aliases(&found.prefix);
+            let parameters = found
+                .parameters
+                .iter()
+                .map(|p| types::cpp(p, &aliases))
+                .collect::<Result<_, _>>()?;
+            let returns = types::cpp(&found.returns, &aliases)?;
+            Ok((Dialect::Cpp, parameters, vec![returns]))
+        }
+        "rust" | "rust-release" => {
+            let (parameters, returns) = rust::entry_types(declaration, entry)?;
+            let parameters = parameters
+                .iter()
+                .map(|p| types::rust(p))
+                .collect::<Result<_, _>>()?;
+            Ok((Dialect::Rust, parameters, vec![types::rust(&returns)?]))
+        }
+        "go" => {
+            let (parameters, results) = go::entry_types(declaration, entry)?;
+            let parameters = parameters
+                .iter()
+                .map(|p| types::go(p))
+                .collect::<Result<_, _>>()?;
+            let results = results
+                .iter()
+                .map(|r| types::go(r))
+                .collect::<Result<_, _>>()?;
+            Ok((Dialect::Go, parameters, results))
+        }
+        other => Err(format!("{other} candidates do not take typed call tests")),
+    }
+}
+
+/// The candidate's program with its server.
+fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
+    match calls.language {
+        // A `main` of the candidate's own (a program it tried itself on) is renamed out of the
+        // way of the server's.
+        "cpp" => cpp::candidate_program(
+            &format!("#define main rewardbox_candidate_main\n{program}\n#undef main\n"),
+            calls.declaration,
+            calls.entry_point,
+        ),
+        "rust" | "rust-release" => {
+            rust::candidate_program(program, calls.declaration, calls.entry_point, &[])
+        }
+        _ => go::candidate_program(program, calls.entry_point, &[], calls.add_imports),
+    }
+}
+
+/// A case read by the declared types.
+struct TypedCase {
+    shown_args: String,
+    expected: Vec<Val>,
+    message: Vec<u8>,
+}
+
+fn typed_cases(
+    calls: &TypedCalls,
+    dialect: Dialect,
+    parameters: &[Ty],
+    results: &[Ty],
+) -> Result<Vec<TypedCase>, GradeError> {
+    let invalid =
+        |field: String, why: String| GradeError::InvalidTask(format!("\"{field}\" {why}"));
+    calls
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            if case.args.len() != parameters.len() {
+                return Err(invalid(
+                    format!("tests.call.cases[{i}].args"),
+                    format!(
+                        "has {} arguments, and `{}` takes {}",
+                        case.args.len(),
+                        calls.entry_point,
+                        parameters.len()
+                    ),
+                ));
+            }
+            let args = case
+                .args
+                .iter()
+                .zip(parameters)
+                .enumerate()
+                .map(|(j, (json, ty))| {
+                    values::from_json(json, ty)
+                        .map_err(|why| invalid(format!("tests.call.cases[{i}].args[{j}]"), why))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let expected = match results {
+                [] => match &case.expected {
+                    serde_json::Value::Null => Vec::new(),
+                    _ => {
+                        return Err(invalid(
+                            format!("tests.call.cases[{i}].expected"),
+                            "must be null: the function returns nothing".into(),
+                        ));
+                    }
+                },
+                [one] => vec![
+                    values::from_json(&case.expected, one)
+                        .map_err(|why| invalid(format!("tests.call.cases[{i}].expected"), why))?,
+                ],
+                several => {
+                    let items = case
+                        .expected
+                        .as_array()
+                        .filter(|a| a.len() == several.len());
+                    let Some(items) = items else {
+                        return Err(invalid(
+                            format!("tests.call.cases[{i}].expected"),
+                            format!("must be a list of the function's {} results", several.len()),
+                        ));
+                    };
+                    items
+                        .iter()
+                        .zip(several)
+                        .map(|(json, ty)| values::from_json(json, ty))
+                        .collect::<Result<_, _>>()
+                        .map_err(|why| invalid(format!("tests.call.cases[{i}].expected"), why))?
+                }
+            };
+            let message = wire::call_message(dialect, &args, parameters)
+                .map_err(|why| invalid(format!("tests.call.cases[{i}].args"), why))?;
+            let shown_args = args
+                .iter()
+                .zip(parameters)
+                .map(|(v, t)| values::show(v, t))
+                .collect::<Vec<_>>()
+                .join(", ");
+            Ok(TypedCase {
+                shown_args,
+                expected,
+                message,
+            })
+        })
+        .collect()
+}
+
+fn show_results(values: &[Val], results: &[Ty]) -> String {
+    match (values, results) {
+        ([], _) => "nothing".into(),
+        ([one], [ty]) => values::show(one, ty),
+        _ => format!(
+            "({})",
+            values
+                .iter()
+                .zip(results)
+                .map(|(v, t)| values::show(v, t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Grades `program` on typed call tests: one result per case (`call 1`, `call 2`, ...).
+pub fn grade(
+    calls: &TypedCalls,
+    program: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<Vec<CaseResult>, GradeError> {
+    let (dialect, parameters, mut results) =
+        signature(calls.language, calls.declaration, calls.entry_point).map_err(|why| {
+            GradeError::InvalidTask(format!(
+                "\"tests.declaration\" cannot type the calls of `{}`: {why}",
+                calls.entry_point
+            ))
+        })?;
+    if results == [Ty::Unit] {
+        results.clear();
+    }
+    let cases = typed_cases(calls, dialect, &parameters, &results)?;
+    let source = candidate(calls, program).map_err(|why| {
+        GradeError::InvalidTask(format!(
+            "\"tests.declaration\" cannot serve calls of `{}`: {why}",
+            calls.entry_point
+        ))
+    })?;
+    let mut verdicts: Vec<Option<(CaseStatus, String)>> = vec![None; cases.len()];
+    let mut next = 0;
+    while next < cases.len() {
+        let stdin: Vec<u8> = cases[next..]
+            .iter()
+            .flat_map(|c| c.message.iter().copied())
+            .collect();
+        // The messages are ASCII but for the strings, which came from JSON: UTF-8 throughout.
+        let stdin = String::from_utf8(stdin)
+            .map_err(|_| GradeError::Failed("a call message is not UTF-8".into()))?;
+        let outcome = sandbox.run(calls.language, &source, &stdin);
+        match outcome.status {
+            RunStatus::Unsupported => {
+                return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
+            }
+            RunStatus::CompileError => {
+                let detail = compile_detail(&outcome.stderr);
+                for verdict in verdicts.iter_mut().skip(next) {
+                    *verdict = Some((CaseStatus::CompileError, detail.clone()));
+                }
+                break;
+            }
+            _ => {}
+        }
+        let answers = wire::answers(dialect, outcome.stdout.as_bytes(), &results);
+        for (offset, answer) in answers.iter().enumerate().take(cases.len() - next) {
+            let case = &cases[next + offset];
+            verdicts[next + offset] = Some(judge(calls, case, answer, &results));
+        }
+        next += answers.len().min(cases.len() - next);
+        if next < cases.len() {
+            let status = failure_status(&outcome);
+            let ended = exit_detail(&outcome).replacen(
+                "the program ended",
+                "the program ended during the call",
+                1,
+            );
+            verdicts[next] = Some((
+                status,
+                format!(
+                    "{}({}): {ended}",
+                    calls.entry_point,
+                    preview(&cases[next].shown_args)
+                ),
+            ));
+            next += 1;
+        }
+    }
+    Ok(verdicts
+        .into_iter()
+        .enumerate()
+        .map(|(i, verdict)| {
+            let (status, detail) =
+                verdict.unwrap_or((CaseStatus::Crashed, "no result for this case".into()));
+            CaseResult {
+                id: format!("call {}", i + 1),
+                status,
+                detail,
+            }
+        })
+        .collect())
+}
+
+fn judge(
+    calls: &TypedCalls,
+    case: &TypedCase,
+    answer: &Answer,
+    results: &[Ty],
+) -> (CaseStatus, String) {
+    let call = format!("{}({})", calls.entry_point, preview(&case.shown_args));
+    match answer {
+        Answer::Returned(actual) => {
+            let same = actual.len() == case.expected.len()
+                && actual
+                    .iter()
+                    .zip(&case.expected)
+                    .zip(results)
+                    .all(|((a, e), ty)| values::equal(a, e, ty, calls.tolerance));
+            if same {
+                (CaseStatus::Passed, "returned the expected value".into())
+            } else {
+                (
+                    CaseStatus::Wrong,
+                    format!(
+                        "{call} returned {}, expected {}",
+                        preview(&show_results(actual, results)),
+                        preview(&show_results(&case.expected, results))
+                    ),
+                )
+            }
+        }
+        Answer::Threw(what) => (
+            CaseStatus::ExitedNonzero,
+            format!("{call} threw: {}", preview(what)),
+        ),
+        Answer::Malformed(what) => (
+            CaseStatus::Wrong,
+            format!("{call}: the answer is not a value of the declared type ({what})"),
+        ),
+    }
+}

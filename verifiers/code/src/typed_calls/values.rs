@@ -1,0 +1,388 @@
+//! Values of a typed call: read from the task's JSON by their declared type, compared as the
+//! type compares them, and shown in a case's detail.
+//!
+//! Plain JSON carries what it can (`[1, 2]` for a vector, `"abc"` for a string, `null` for an
+//! absent optional); the tags of rewardbox's value JSON carry the rest: `{"$f": "nan" | "inf" |
+//! "-inf"}` a float that is not finite, `{"$t": [...]}` a tuple (a plain list is accepted too),
+//! `{"$s": [...]}` a set (or a list), `{"$d": [[key, value], ...]}` a map with keys that are not
+//! strings (an object is accepted when the keys are strings or numbers written as strings).
+//! `-0.0` is a float's negative zero.
+
+use crate::typed_calls::types::Ty;
+use serde_json::Value;
+
+/// A value of a [`Ty`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    /// `bool`.
+    Bool(bool),
+    /// Any integer (and a C++ `char`'s byte, a Rust `char`'s or Go `rune`'s code point).
+    Int(i128),
+    /// A float (a 32-bit one widened).
+    Float(f64),
+    /// A string's bytes (UTF-8 for Rust; C++ and Go strings may hold any bytes).
+    Str(Vec<u8>),
+    /// A sequence, array, set (in any order), tuple, or map entries (key, value as a pair).
+    List(Vec<Val>),
+    /// An absent optional, a nil pointer, slice or map.
+    Nil,
+    /// A present optional.
+    Some(Box<Val>),
+    /// No value.
+    Unit,
+}
+
+/// Reads `json` as a value of `ty`, or says why it is not one.
+pub fn from_json(json: &Value, ty: &Ty) -> Result<Val, String> {
+    let wrong = |what: &str| Err(format!("{} is not {what}", short(json)));
+    match ty {
+        Ty::Bool => json
+            .as_bool()
+            .map(Val::Bool)
+            .map_or_else(|| wrong("a bool"), Ok),
+        Ty::Int { signed, bits } => {
+            let n = json
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| json.as_u64().map(i128::from));
+            match n {
+                Some(n) if in_range(n, *signed, *bits) => Ok(Val::Int(n)),
+                Some(_) => wrong(&format!(
+                    "in the range of a {}{bits}-bit integer",
+                    sign(*signed)
+                )),
+                None => wrong("an integer"),
+            }
+        }
+        Ty::Char => match json {
+            Value::String(s) if s.chars().count() == 1 => Ok(Val::Int(i128::from(u32::from(
+                s.chars().next().unwrap_or('\0'),
+            )))),
+            Value::Number(n) if n.as_u64().is_some_and(|c| c <= 0x10ffff) => {
+                Ok(Val::Int(i128::from(n.as_u64().unwrap_or(0))))
+            }
+            _ => wrong("a character (a string of one character, or its code)"),
+        },
+        Ty::Float { .. } => match json {
+            Value::Number(n) => n
+                .as_f64()
+                .map(Val::Float)
+                .map_or_else(|| wrong("a float"), Ok),
+            Value::Object(o) if o.len() == 1 => match o.get("$f").and_then(Value::as_str) {
+                Some("nan") => Ok(Val::Float(f64::NAN)),
+                Some("inf") => Ok(Val::Float(f64::INFINITY)),
+                Some("-inf") => Ok(Val::Float(f64::NEG_INFINITY)),
+                _ => wrong("a float ({\"$f\": \"nan\" | \"inf\" | \"-inf\"})"),
+            },
+            _ => wrong("a float"),
+        },
+        Ty::Str => json
+            .as_str()
+            .map(|s| Val::Str(s.as_bytes().to_vec()))
+            .map_or_else(|| wrong("a string"), Ok),
+        Ty::Seq(element) => match json {
+            Value::Null => Ok(Val::Nil),
+            _ => list(tagged(json, "$s").unwrap_or(json), element).map(Val::List),
+        },
+        Ty::Array(element, n) => {
+            let items = list(json, element)?;
+            if items.len() == *n {
+                Ok(Val::List(items))
+            } else {
+                wrong(&format!("an array of {n} elements"))
+            }
+        }
+        Ty::Set(element) => list(tagged(json, "$s").unwrap_or(json), element).map(Val::List),
+        Ty::Map(key, value) => map(json, key, value),
+        Ty::Tuple(types) => {
+            let items = tagged(json, "$t").unwrap_or(json);
+            match items.as_array() {
+                Some(items) if items.len() == types.len() => items
+                    .iter()
+                    .zip(types)
+                    .map(|(item, ty)| from_json(item, ty))
+                    .collect::<Result<_, _>>()
+                    .map(Val::List),
+                _ => wrong(&format!("a tuple of {} elements", types.len())),
+            }
+        }
+        Ty::Option(inner) => match json {
+            Value::Null => Ok(Val::Nil),
+            other => Ok(Val::Some(Box::new(from_json(other, inner)?))),
+        },
+        Ty::Unit => match json {
+            Value::Null => Ok(Val::Unit),
+            _ => wrong("null (the function returns nothing)"),
+        },
+    }
+}
+
+fn tagged<'a>(json: &'a Value, tag: &str) -> Option<&'a Value> {
+    json.as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get(tag))
+}
+
+fn list(json: &Value, element: &Ty) -> Result<Vec<Val>, String> {
+    json.as_array()
+        .ok_or_else(|| format!("{} is not a list", short(json)))?
+        .iter()
+        .map(|item| from_json(item, element))
+        .collect()
+}
+
+fn map(json: &Value, key: &Ty, value: &Ty) -> Result<Val, String> {
+    if let Some(entries) = tagged(json, "$d") {
+        let entries = entries
+            .as_array()
+            .ok_or_else(|| "{\"$d\": ...} must be a list of [key, value] pairs".to_string())?;
+        return entries
+            .iter()
+            .map(|entry| match entry.as_array().map(Vec::as_slice) {
+                Some([k, v]) => Ok(Val::List(vec![from_json(k, key)?, from_json(v, value)?])),
+                _ => Err(format!("{} is not a [key, value] pair", short(entry))),
+            })
+            .collect::<Result<_, _>>()
+            .map(Val::List);
+    }
+    match json {
+        Value::Null => Ok(Val::Nil),
+        Value::Object(object) => object
+            .iter()
+            .map(|(k, v)| {
+                let k = match key {
+                    Ty::Str => Value::String(k.clone()),
+                    Ty::Char => Value::String(k.clone()),
+                    _ => serde_json::from_str(k).map_err(|_| {
+                        format!("the key {k:?} is not a value of the map's key type")
+                    })?,
+                };
+                Ok(Val::List(vec![from_json(&k, key)?, from_json(v, value)?]))
+            })
+            .collect::<Result<_, String>>()
+            .map(Val::List),
+        _ => Err(format!("{} is not a map", short(json))),
+    }
+}
+
+fn sign(signed: bool) -> &'static str {
+    if signed { "signed " } else { "unsigned " }
+}
+
+/// Whether `n` fits an integer of `bits` bits.
+pub fn in_range(n: i128, signed: bool, bits: u8) -> bool {
+    if bits >= 128 {
+        return signed || n >= 0;
+    }
+    if signed {
+        let half = 1i128 << (bits - 1);
+        (-half..half).contains(&n)
+    } else {
+        (0..(1i128 << bits)).contains(&n)
+    }
+}
+
+fn short(json: &Value) -> String {
+    crate::compare::preview(&json.to_string())
+}
+
+/// Whether `actual` equals `expected`, both of type `ty`: as the language's `==` compares them
+/// (`-0.0 == 0.0`; sets and maps without order), except that a NaN expected is matched by a NaN,
+/// and floats within `tolerance` when the task gives one. A nil slice or map equals an empty one
+/// that is expected (`[]`), as Go programs treat them; `null` expected asks for nil.
+pub fn equal(actual: &Val, expected: &Val, ty: &Ty, tolerance: Option<f64>) -> bool {
+    match (ty, actual, expected) {
+        (Ty::Float { .. }, Val::Float(a), Val::Float(b)) => {
+            a == b
+                || (a.is_nan() && b.is_nan())
+                || tolerance.is_some_and(|t| {
+                    let diff = (a - b).abs();
+                    diff <= t || diff <= t * a.abs().max(b.abs())
+                })
+        }
+        (Ty::Seq(_) | Ty::Map(..), Val::Nil, Val::List(items)) => items.is_empty(),
+        (Ty::Seq(element) | Ty::Array(element, _), Val::List(a), Val::List(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| equal(x, y, element, tolerance))
+        }
+        (Ty::Tuple(types), Val::List(a), Val::List(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .zip(types)
+                    .all(|((x, y), t)| equal(x, y, t, tolerance))
+        }
+        (Ty::Set(element), Val::List(a), Val::List(b)) => {
+            same_elements(a, b, |x, y| equal(x, y, element, tolerance))
+        }
+        (Ty::Map(key, value), Val::List(a), Val::List(b)) => {
+            let entry = Ty::Tuple(vec![(**key).clone(), (**value).clone()]);
+            same_elements(a, b, |x, y| equal(x, y, &entry, tolerance))
+        }
+        (Ty::Option(inner), Val::Some(a), Val::Some(b)) => equal(a, b, inner, tolerance),
+        _ => actual == expected,
+    }
+}
+
+/// Whether `a` and `b` hold the same elements, each matched once, in any order.
+fn same_elements(a: &[Val], b: &[Val], eq: impl Fn(&Val, &Val) -> bool) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut used = vec![false; b.len()];
+    a.iter().all(|x| {
+        let found = (0..b.len()).find(|&j| !used[j] && eq(x, &b[j]));
+        if let Some(j) = found {
+            used[j] = true;
+        }
+        found.is_some()
+    })
+}
+
+/// `value` of type `ty` as a case's detail shows it: JSON where JSON can say it, `(a, b)` for a
+/// tuple, `{a, b}` for a set, `{k: v}` for a map, `nan`, `inf`, `nil`.
+pub fn show(value: &Val, ty: &Ty) -> String {
+    let joined = |items: &[Val], ty: &Ty| -> String {
+        items
+            .iter()
+            .map(|v| show(v, ty))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (ty, value) {
+        (_, Val::Bool(b)) => b.to_string(),
+        (Ty::Char, Val::Int(c)) => match u32::try_from(*c).ok().and_then(char::from_u32) {
+            Some(ch) => serde_json::to_string(&ch.to_string()).unwrap_or_default(),
+            None => c.to_string(),
+        },
+        (_, Val::Int(n)) => n.to_string(),
+        (_, Val::Float(x)) if x.is_nan() => "nan".into(),
+        (_, Val::Float(x)) if x.is_infinite() => if *x > 0.0 { "inf" } else { "-inf" }.into(),
+        (_, Val::Float(x)) => format!("{x:?}"),
+        (_, Val::Str(bytes)) => {
+            serde_json::to_string(&String::from_utf8_lossy(bytes)).unwrap_or_default()
+        }
+        (Ty::Seq(e) | Ty::Array(e, _), Val::List(items)) => format!("[{}]", joined(items, e)),
+        (Ty::Set(e), Val::List(items)) => format!("{{{}}}", joined(items, e)),
+        (Ty::Tuple(types), Val::List(items)) => format!(
+            "({})",
+            items
+                .iter()
+                .zip(types)
+                .map(|(v, t)| show(v, t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (Ty::Map(k, v), Val::List(entries)) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|entry| match entry {
+                    Val::List(kv) if kv.len() == 2 => {
+                        format!("{}: {}", show(&kv[0], k), show(&kv[1], v))
+                    }
+                    other => format!("{other:?}"),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (Ty::Option(inner), Val::Some(v)) => show(v, inner),
+        (Ty::Option(_), Val::Nil) => "null".into(),
+        (_, Val::Nil) => "nil".into(),
+        (_, Val::Unit) => "null".into(),
+        (_, other) => format!("{other:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn int32() -> Ty {
+        Ty::Int {
+            signed: true,
+            bits: 32,
+        }
+    }
+
+    #[test]
+    fn json_is_read_by_the_declared_type() {
+        let f64t = Ty::Float { bits: 64 };
+        assert_eq!(from_json(&json!(3), &f64t), Ok(Val::Float(3.0)));
+        let neg_zero = from_json(&json!(-0.0), &f64t).unwrap();
+        assert!(matches!(neg_zero, Val::Float(z) if z == 0.0 && z.is_sign_negative()));
+        assert!(matches!(from_json(&json!({"$f": "nan"}), &f64t), Ok(Val::Float(x)) if x.is_nan()));
+        assert!(from_json(&json!(2147483648i64), &int32()).is_err());
+        assert!(
+            from_json(
+                &json!(-1),
+                &Ty::Int {
+                    signed: false,
+                    bits: 64
+                }
+            )
+            .is_err()
+        );
+        assert!(from_json(&json!(1.5), &int32()).is_err());
+        assert_eq!(from_json(&json!("é"), &Ty::Char), Ok(Val::Int(0xe9)));
+        let pair = Ty::Tuple(vec![int32(), Ty::Str]);
+        let expected = Val::List(vec![Val::Int(1), Val::Str(b"a".to_vec())]);
+        assert_eq!(from_json(&json!([1, "a"]), &pair), Ok(expected.clone()));
+        assert_eq!(from_json(&json!({"$t": [1, "a"]}), &pair), Ok(expected));
+        assert!(from_json(&json!([1]), &pair).is_err());
+        let by_int = Ty::Map(Box::new(int32()), Box::new(Ty::Bool));
+        let entries = Val::List(vec![Val::List(vec![Val::Int(7), Val::Bool(true)])]);
+        assert_eq!(from_json(&json!({"7": true}), &by_int), Ok(entries.clone()));
+        assert_eq!(from_json(&json!({"$d": [[7, true]]}), &by_int), Ok(entries));
+        let opt = Ty::Option(Box::new(int32()));
+        assert_eq!(from_json(&json!(null), &opt), Ok(Val::Nil));
+        assert_eq!(
+            from_json(&json!(5), &opt),
+            Ok(Val::Some(Box::new(Val::Int(5))))
+        );
+        assert!(from_json(&json!([1, 2]), &Ty::Array(Box::new(int32()), 3)).is_err());
+    }
+
+    #[test]
+    fn values_compare_as_their_type_does() {
+        let f = Ty::Float { bits: 64 };
+        assert!(equal(&Val::Float(-0.0), &Val::Float(0.0), &f, None));
+        assert!(equal(
+            &Val::Float(f64::NAN),
+            &Val::Float(f64::NAN),
+            &f,
+            None
+        ));
+        assert!(!equal(&Val::Float(1.0), &Val::Float(f64::NAN), &f, None));
+        assert!(!equal(&Val::Float(0.1 + 0.2), &Val::Float(0.3), &f, None));
+        assert!(equal(
+            &Val::Float(0.1 + 0.2),
+            &Val::Float(0.3),
+            &f,
+            Some(1e-9)
+        ));
+        let set = Ty::Set(Box::new(int32()));
+        let a = Val::List(vec![Val::Int(1), Val::Int(2)]);
+        let b = Val::List(vec![Val::Int(2), Val::Int(1)]);
+        assert!(equal(&a, &b, &set, None));
+        assert!(!equal(&a, &b, &Ty::Seq(Box::new(int32())), None));
+        let multiset = Val::List(vec![Val::Int(1), Val::Int(1)]);
+        assert!(!equal(&multiset, &a, &set, None));
+        let seq = Ty::Seq(Box::new(int32()));
+        assert!(equal(&Val::Nil, &Val::List(vec![]), &seq, None));
+        assert!(!equal(&Val::List(vec![]), &Val::Nil, &seq, None));
+    }
+
+    #[test]
+    fn values_show_as_a_reader_expects() {
+        let ty = Ty::Seq(Box::new(Ty::Tuple(vec![Ty::Char, Ty::Float { bits: 64 }])));
+        let v = Val::List(vec![Val::List(vec![Val::Int(97), Val::Float(f64::NAN)])]);
+        assert_eq!(show(&v, &ty), "[(\"a\", nan)]");
+        let m = Ty::Map(Box::new(Ty::Str), Box::new(int32()));
+        let v = Val::List(vec![Val::List(vec![Val::Str(b"k".to_vec()), Val::Int(1)])]);
+        assert_eq!(show(&v, &m), "{\"k\": 1}");
+    }
+}
