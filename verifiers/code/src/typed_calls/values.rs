@@ -5,7 +5,8 @@
 //! absent optional); the tags of rewardbox's value JSON carry the rest: `{"$f": "nan" | "inf" |
 //! "-inf"}` a float that is not finite, `{"$t": [...]}` a tuple (a plain list is accepted too),
 //! `{"$s": [...]}` a set (or a list), `{"$d": [[key, value], ...]}` a map with keys that are not
-//! strings (an object is accepted when the keys are strings or numbers written as strings).
+//! strings (or the list of pairs alone, as C++ writes a map's initialiser; an object is accepted
+//! when the keys are strings or numbers written as strings).
 //! `-0.0` is a float's negative zero.
 
 use crate::typed_calls::types::Ty;
@@ -132,10 +133,14 @@ fn list(json: &Value, element: &Ty) -> Result<Vec<Val>, String> {
 }
 
 fn map(json: &Value, key: &Ty, value: &Ty) -> Result<Val, String> {
-    if let Some(entries) = tagged(json, "$d") {
-        let entries = entries
-            .as_array()
-            .ok_or_else(|| "{\"$d\": ...} must be a list of [key, value] pairs".to_string())?;
+    let listed = match json {
+        Value::Array(_) => Some(json),
+        _ => tagged(json, "$d"),
+    };
+    if let Some(entries) = listed {
+        let entries = entries.as_array().ok_or_else(|| {
+            "{\"$d\": ...} must be a list of [key, value] pairs".to_string()
+        })?;
         return entries
             .iter()
             .map(|entry| match entry.as_array().map(Vec::as_slice) {
@@ -336,7 +341,9 @@ mod tests {
         let by_int = Ty::Map(Box::new(int32()), Box::new(Ty::Bool));
         let entries = Val::List(vec![Val::List(vec![Val::Int(7), Val::Bool(true)])]);
         assert_eq!(from_json(&json!({"7": true}), &by_int), Ok(entries.clone()));
-        assert_eq!(from_json(&json!({"$d": [[7, true]]}), &by_int), Ok(entries));
+        assert_eq!(from_json(&json!({"$d": [[7, true]]}), &by_int), Ok(entries.clone()));
+        assert_eq!(from_json(&json!([[7, true]]), &by_int), Ok(entries));
+        assert!(from_json(&json!([[7]]), &by_int).is_err());
         let opt = Ty::Option(Box::new(int32()));
         assert_eq!(from_json(&json!(null), &opt), Ok(Val::Nil));
         assert_eq!(
