@@ -138,8 +138,8 @@ fn closing(text: &str) -> Option<(&str, &str)> {
         }
         match c {
             '"' | '\'' => quote = Some(c),
-            '(' | '{' => depth += 1,
-            ')' | '}' if depth > 0 => depth -= 1,
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' if depth > 0 => depth -= 1,
             ')' => return Some((&text[..i], &text[i + 1..])),
             _ => {}
         }
@@ -166,8 +166,8 @@ fn top_level_commas(text: &str) -> Vec<&str> {
         }
         match c {
             '"' | '\'' => quote = Some(c),
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth -= 1,
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth -= 1,
             ',' if depth == 0 => {
                 parts.push(&text[start..i]);
                 start = i + 1;
@@ -181,7 +181,11 @@ fn top_level_commas(text: &str) -> Vec<&str> {
 
 /// The call `entry(literals)` at the start of `text`: its JSON arguments and what follows.
 fn call_of<'a>(text: &'a str, entry: &str) -> Option<(Vec<Value>, &'a str)> {
-    let rest = text.trim_start().strip_prefix(entry)?.trim_start().strip_prefix('(')?;
+    let rest = text
+        .trim_start()
+        .strip_prefix(entry)?
+        .trim_start()
+        .strip_prefix('(')?;
     let (inside, after) = closing(rest)?;
     let args = if inside.trim().is_empty() {
         Vec::new()
@@ -196,7 +200,11 @@ fn call_of<'a>(text: &'a str, entry: &str) -> Option<(Vec<Value>, &'a str)> {
 
 /// The call case one line of C++ test code states, when it states one in literals.
 fn case_of(line: &str, entry: &str) -> Option<Value> {
-    let inner = line.trim().strip_prefix("assert")?.trim_start().strip_prefix('(')?;
+    let inner = line
+        .trim()
+        .strip_prefix("assert")?
+        .trim_start()
+        .strip_prefix('(')?;
     let (inner, _) = closing(inner)?;
     let inner = inner.trim();
     if let Some(pair) = inner.strip_prefix("issame") {
@@ -211,7 +219,10 @@ fn case_of(line: &str, entry: &str) -> Option<Value> {
         }
         return Some(json!({"args": args, "expected": literal(expected)?}));
     }
-    let (negated, call) = match inner.strip_prefix('!').or_else(|| inner.strip_prefix("not ")) {
+    let (negated, call) = match inner
+        .strip_prefix('!')
+        .or_else(|| inner.strip_prefix("not "))
+    {
         Some(rest) => (true, rest),
         None => (false, inner),
     };
@@ -224,10 +235,229 @@ fn case_of(line: &str, entry: &str) -> Option<Value> {
     (!negated).then(|| json!({"args": args, "expected": expected}))
 }
 
+/// A Rust literal as JSON: numbers (type suffixes and `_` dropped), strings (with
+/// `.to_string()`, `String::from`), chars, `true`/`false`, `vec![...]`, arrays, slices,
+/// tuples (as lists), `Some(x)` (as x), `None` (null), `HashMap::from([...])` (as pairs).
+fn rust_literal(text: &str) -> Option<Value> {
+    let mut parser = RustLiteral {
+        text: text.trim(),
+        at: 0,
+    };
+    let value = parser.value()?;
+    parser.blanks();
+    (parser.at == parser.text.len()).then_some(value)
+}
+
+struct RustLiteral<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl RustLiteral<'_> {
+    fn rest(&self) -> &str {
+        &self.text[self.at..]
+    }
+
+    fn blanks(&mut self) {
+        let rest = self.rest();
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    fn eat(&mut self, token: &str) -> bool {
+        self.blanks();
+        if self.rest().starts_with(token) {
+            self.at += token.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Items up to `close`, separated by commas (a trailing one allowed).
+    fn items(&mut self, close: &str) -> Option<Vec<Value>> {
+        let mut items = Vec::new();
+        loop {
+            if self.eat(close) {
+                return Some(items);
+            }
+            items.push(self.value()?);
+            if !self.eat(",") && !self.rest().trim_start().starts_with(close) {
+                return None;
+            }
+        }
+    }
+
+    fn value(&mut self) -> Option<Value> {
+        let value = self.bare()?;
+        // Conversions that keep the value.
+        while [".to_string()", ".to_owned()", ".into()", ".to_vec()"]
+            .iter()
+            .any(|m| self.eat(m))
+        {}
+        Some(value)
+    }
+
+    fn bare(&mut self) -> Option<Value> {
+        self.blanks();
+        while self.eat("&") {
+            self.eat("mut ");
+        }
+        if self.eat("vec![") || self.eat("[") {
+            return self.items("]").map(Value::Array);
+        }
+        if self.eat("(") {
+            let items = self.items(")")?;
+            return Some(
+                if items.len() == 1 && !self.text[..self.at - 1].trim_end().ends_with(',') {
+                    items.into_iter().next()?
+                } else {
+                    Value::Array(items)
+                },
+            );
+        }
+        if self.eat("Some(") {
+            let v = self.value()?;
+            return self.eat(")").then_some(v);
+        }
+        if self.eat("String::from(") || self.eat("HashMap::from(") {
+            let v = self.value()?;
+            return self.eat(")").then_some(v);
+        }
+        for (word, value) in [
+            ("None", Value::Null),
+            ("true", json!(true)),
+            ("false", json!(false)),
+            ("String::new()", json!("")),
+            ("Vec::new()", json!([])),
+            ("HashMap::new()", json!([])),
+        ] {
+            if self.eat(word) {
+                return Some(value);
+            }
+        }
+        let rest = self.rest();
+        let quote = rest.chars().next()?;
+        if quote == '"' || quote == '\'' {
+            let mut out = String::new();
+            let mut chars = rest[1..].char_indices();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        let (_, escaped) = chars.next()?;
+                        out.push(match escaped {
+                            'n' => '\n',
+                            't' => '\t',
+                            '0' => '\0',
+                            other => other,
+                        });
+                    }
+                    c if c == quote => {
+                        self.at += 1 + i + 1;
+                        return Some(Value::String(out));
+                    }
+                    c => out.push(c),
+                }
+            }
+            return None;
+        }
+        let length = rest
+            .char_indices()
+            .find(|&(i, c)| {
+                !(c.is_ascii_alphanumeric()
+                    || c == '_'
+                    || c == '.' && rest[i + 1..].starts_with(|d: char| d.is_ascii_digit())
+                    || (c == '-' && i == 0))
+            })
+            .map_or(rest.len(), |(i, _)| i);
+        let number: String = rest[..length].chars().filter(|&c| c != '_').collect();
+        let number = [
+            "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "isize", "f32", "f64",
+        ]
+        .iter()
+        .find_map(|suffix| number.strip_suffix(suffix))
+        .unwrap_or(&number)
+        .to_string();
+        self.at += length;
+        if let Ok(n) = number.parse::<i64>() {
+            return Some(json!(n));
+        }
+        let x: f64 = number.parse().ok()?;
+        Some(if x.fract() == 0.0 && x.abs() < 1e15 {
+            json!(x as i64)
+        } else {
+            json!(x)
+        })
+    }
+}
+
+/// The `assert_eq!(call, literal)`, `assert!(call == literal)`, `assert!(call)` and
+/// `assert!(!call)` statements of Rust test code, as call cases, where they are in literals.
+fn rust_cases(test: &str, entry: &str) -> Vec<Value> {
+    let call = |text: &str| -> Option<Vec<Value>> {
+        let rest = text
+            .trim()
+            .strip_prefix(entry)?
+            .trim_start()
+            .strip_prefix('(')?;
+        let (inside, after) = closing(rest)?;
+        if !after.trim().is_empty() {
+            return None;
+        }
+        if inside.trim().is_empty() {
+            return Some(Vec::new());
+        }
+        top_level_commas(inside)
+            .into_iter()
+            .map(rust_literal)
+            .collect()
+    };
+    let mut cases = Vec::new();
+    for (at, _) in test.match_indices("assert") {
+        let rest = &test[at..];
+        let (eq, rest) = if let Some(r) = rest.strip_prefix("assert_eq!(") {
+            (true, r)
+        } else if let Some(r) = rest.strip_prefix("assert!(") {
+            (false, r)
+        } else {
+            continue;
+        };
+        let Some((inside, _)) = closing(rest) else {
+            continue;
+        };
+        let case = if eq {
+            let parts = top_level_commas(inside);
+            match parts.as_slice() {
+                [a, b] | [a, b, _] => match (call(a), rust_literal(b)) {
+                    (Some(args), Some(expected)) => Some((args, expected)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        } else {
+            let inside = inside.trim();
+            match inside.split_once("==") {
+                Some((a, b)) => call(a).zip(rust_literal(b)),
+                None => match inside.strip_prefix('!') {
+                    Some(negated) => call(negated).map(|args| (args, json!(false))),
+                    None => call(inside).map(|args| (args, json!(true))),
+                },
+            }
+        };
+        if let Some((args, expected)) = case {
+            cases.push(json!({"args": args, "expected": expected}));
+        }
+    }
+    cases
+}
+
 /// The function a HumanEval-X C++ declaration opens: the name before the parenthesis of its
 /// last line that has one.
 fn entry_of(declaration: &str) -> String {
-    let line = declaration.lines().rev().find(|l| l.contains('(')).unwrap_or("");
+    let line = declaration
+        .lines()
+        .rev()
+        .find(|l| l.contains('('))
+        .unwrap_or("");
     let before = line[..line.find('(').unwrap_or(0)].trim_end();
     let start = before
         .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -246,57 +476,76 @@ fn empty(value: &Value) -> bool {
     }
 }
 
-#[test]
-fn humaneval_x_cpp_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
-    let all = problems("cpp");
-    let raw = rows("cpp");
-    let mut tasks = Vec::new();
-    let mut expectations = Vec::new();
-    for (problem, row) in all.iter().zip(&raw) {
-        let declaration = row["declaration"].as_str().unwrap();
-        let entry = entry_of(declaration);
-        let cases: Vec<Value> = row["test"]
-            .as_str()
-            .unwrap()
-            .lines()
-            .filter_map(|line| case_of(line, &entry))
-            .collect();
-        if cases.is_empty() {
-            continue;
-        }
-        expectations.push(cases.iter().all(|c| empty(&c["expected"])));
-        tasks.push(json!({
-            "id": problem.task_id, "verifier": "code", "language": "cpp", "extract": "whole",
-            "tests": {"call": {"entry_point": entry, "cases": cases},
-                      "declaration": declaration, "float_tolerance": 1e-4},
-            "completions": [
-                format!("{declaration}{}", problem.canonical_solution),
-                format!("{declaration}    return {{}};\n}}\n"),
-            ],
-        }));
-    }
-    // Most of the benchmark's asserts are in this form.
-    assert!(tasks.len() > 100, "{} problems converted", tasks.len());
-    let picked: Vec<usize> = (0..tasks.len()).step_by(3).collect();
-    let cases: usize = picked
+/// The file's problems whose test code states call cases in literals, as typed-call tasks
+/// (canonical solution, `return <default>`), each with whether every case expects the empty
+/// value a default returns.
+fn converted(file: &str) -> Vec<(Value, bool)> {
+    let (language, default, tolerance) = match file {
+        // HumanEval-X's C++ tests compare floats within 1e-4 (`issame`, `abs(a - b) < 1e-4`).
+        "cpp" => ("cpp", "    return {};\n}\n", json!(1e-4)),
+        // Its Rust tests compare f32 values with `==`.
+        _ => ("rust", "    return Default::default();\n}\n", Value::Null),
+    };
+    problems(file)
         .iter()
-        .map(|&i| tasks[i]["tests"]["call"]["cases"].as_array().map_or(0, Vec::len))
+        .zip(rows(file))
+        .filter_map(|(problem, row)| {
+            let declaration = row["declaration"].as_str().unwrap();
+            let test = row["test"].as_str().unwrap();
+            let entry = entry_of(declaration);
+            let cases: Vec<Value> = match file {
+                "cpp" => test.lines().filter_map(|l| case_of(l, &entry)).collect(),
+                _ => rust_cases(test, &entry),
+            };
+            if cases.is_empty() {
+                return None;
+            }
+            let all_empty = cases.iter().all(|c| empty(&c["expected"]));
+            let mut tests = json!({"call": {"entry_point": entry, "cases": cases},
+                                   "declaration": declaration});
+            if !tolerance.is_null() {
+                tests["float_tolerance"] = tolerance.clone();
+            }
+            let task = json!({
+                "id": problem.task_id, "verifier": "code", "language": language,
+                "extract": "whole", "tests": tests,
+                "completions": [
+                    format!("{declaration}{}", problem.canonical_solution),
+                    format!("{declaration}{default}"),
+                ],
+            });
+            Some((task, all_empty))
+        })
+        .collect()
+}
+
+/// Grades every third of `file`'s converted problems: canonical solutions pass, defaults fail
+/// (but where every case expects the empty value); problems whose declaration names a type in
+/// `untyped` are invalid tasks naming it.
+fn canonical_pass_defaults_fail(file: &str, untyped: &[&str]) {
+    let tasks = converted(file);
+    // Most of the benchmark's asserts are in these forms.
+    assert!(tasks.len() > 100, "{} problems converted", tasks.len());
+    let chosen: Vec<&(Value, bool)> = tasks.iter().step_by(3).collect();
+    let calls: usize = chosen
+        .iter()
+        .map(|(t, _)| t["tests"]["call"]["cases"].as_array().map_or(0, Vec::len))
         .sum();
     eprintln!(
-        "{} of 164 problems have asserts in literals; {} graded, {cases} calls",
+        "{file}: {} of 164 problems have asserts in literals; {} graded, {calls} calls",
         tasks.len(),
-        picked.len()
+        chosen.len()
     );
-    let chosen: Vec<Value> = picked.iter().map(|&i| tasks[i].clone()).collect();
     let scorer = common::scorer();
-    let results = score(&scorer, &chosen);
+    let only_tasks: Vec<Value> = chosen.iter().map(|(t, _)| t.clone()).collect();
+    let results = score(&scorer, &only_tasks);
     let mut failures = Vec::new();
-    for ((task, &i), result) in chosen.iter().zip(&picked).zip(&results) {
+    for ((task, all_empty), result) in chosen.iter().zip(&results) {
         let id = task["id"].as_str().unwrap();
         let detail = result.detail.clone().unwrap_or_default();
-        if task["tests"]["declaration"].as_str().unwrap().contains("boost::any") {
-            // Values of `boost::any` have no type to cross as (natively: Boost's headers).
-            if !detail.contains("the C++ type `boost::any` cannot cross") {
+        let declaration = task["tests"]["declaration"].as_str().unwrap();
+        if let Some(ty) = untyped.iter().find(|ty| declaration.contains(**ty)) {
+            if !detail.contains(&format!("type `{ty}` cannot cross")) {
                 failures.push(format!("{id} should be invalid: {result:?}"));
             }
             continue;
@@ -310,7 +559,7 @@ fn humaneval_x_cpp_asserts_as_typed_calls_grade_canonical_and_default_solutions(
             failures.push(format!("{id} canonical: {}", canonical.detail));
         }
         let default = &result.results[1];
-        if default.passed && !expectations[i] {
+        if default.passed && !all_empty {
             failures.push(format!("{id} default passed: {}", default.detail));
         }
     }
@@ -318,9 +567,23 @@ fn humaneval_x_cpp_asserts_as_typed_calls_grade_canonical_and_default_solutions(
 }
 
 #[test]
+fn humaneval_x_cpp_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
+    // Values of `boost::any` have no type to cross as (natively: Boost's headers).
+    canonical_pass_defaults_fail("cpp", &["boost::any"]);
+}
+
+#[test]
+fn humaneval_x_rust_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
+    canonical_pass_defaults_fail("rust", &["dyn Any"]);
+}
+
+#[test]
 fn cpp_literals_and_assert_lines_convert_as_written() {
     assert_eq!(literal("{1.0, 2.5, -3}"), Some(json!([1, 2.5, -3])));
-    assert_eq!(literal("{{\"a\", \"b\\\"c\"}, {}}"), Some(json!([["a", "b\"c"], []])));
+    assert_eq!(
+        literal("{{\"a\", \"b\\\"c\"}, {}}"),
+        Some(json!([["a", "b\"c"], []]))
+    );
     assert_eq!(literal("'x'"), Some(json!("x")));
     assert_eq!(literal("1e-3"), Some(json!(0.001)));
     assert_eq!(literal("a"), None);
@@ -339,4 +602,29 @@ fn cpp_literals_and_assert_lines_convert_as_written() {
     assert_eq!(case_of("assert (abs(f(3) - 1) < 1e-4);", "f"), None);
     assert_eq!(case_of("assert (f(a) == 1);", "f"), None);
     assert_eq!(case_of("assert (f(3) == g(1));", "f"), None);
+}
+
+#[test]
+fn rust_literals_and_asserts_convert_as_written() {
+    assert_eq!(
+        rust_literal("vec![\"a\".to_string(), String::from(\"b\")]"),
+        Some(json!(["a", "b"]))
+    );
+    assert_eq!(rust_literal("(1.5f32, -2)"), Some(json!([1.5, -2])));
+    assert_eq!(rust_literal("Some(1_000i64)"), Some(json!(1000)));
+    assert_eq!(rust_literal("None"), Some(Value::Null));
+    assert_eq!(rust_literal("&[1, 2,]"), Some(json!([1, 2])));
+    assert_eq!(
+        rust_literal("HashMap::from([(\"p\", 1), (\"q\", 2)])"),
+        Some(json!([["p", 1], ["q", 2]]))
+    );
+    assert_eq!(rust_literal("x"), None);
+    let test = "#[test]\nfn t() {\n    assert_eq!(f(vec![1, 2], \"a,b\"), 3);\n    assert!(f(vec![], \"\") == 0);\n    assert!(!g(1));\n    assert!(f(vec![1], \"x\").is_empty());\n    assert!((f(vec![1], \"x\") - 1.0).abs() < 1e-4);\n}\n";
+    assert_eq!(
+        rust_cases(test, "f"),
+        vec![
+            json!({"args": [[1, 2], "a,b"], "expected": 3}),
+            json!({"args": [[], ""], "expected": 0}),
+        ]
+    );
 }

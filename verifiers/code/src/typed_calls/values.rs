@@ -64,6 +64,11 @@ pub fn from_json(json: &Value, ty: &Ty) -> Result<Val, String> {
             }
             _ => wrong("a character (a string of one character, or its code)"),
         },
+        // A 32-bit float's value is the nearest `f32`, as the language's literal of that type.
+        Ty::Float { bits: 32 } => match from_json(json, &Ty::Float { bits: 64 })? {
+            Val::Float(x) => Ok(Val::Float(f64::from(x as f32))),
+            other => Ok(other),
+        },
         Ty::Float { .. } => match json {
             Value::Number(n) => n
                 .as_f64()
@@ -138,9 +143,9 @@ fn map(json: &Value, key: &Ty, value: &Ty) -> Result<Val, String> {
         _ => tagged(json, "$d"),
     };
     if let Some(entries) = listed {
-        let entries = entries.as_array().ok_or_else(|| {
-            "{\"$d\": ...} must be a list of [key, value] pairs".to_string()
-        })?;
+        let entries = entries
+            .as_array()
+            .ok_or_else(|| "{\"$d\": ...} must be a list of [key, value] pairs".to_string())?;
         return entries
             .iter()
             .map(|entry| match entry.as_array().map(Vec::as_slice) {
@@ -317,6 +322,14 @@ mod tests {
     fn json_is_read_by_the_declared_type() {
         let f64t = Ty::Float { bits: 64 };
         assert_eq!(from_json(&json!(3), &f64t), Ok(Val::Float(3.0)));
+        let f32t = Ty::Float { bits: 32 };
+        assert_eq!(
+            from_json(&json!(3.9), &f32t),
+            Ok(Val::Float(f64::from(3.9f32)))
+        );
+        assert!(
+            matches!(from_json(&json!({"$f": "-inf"}), &f32t), Ok(Val::Float(x)) if x == f64::NEG_INFINITY)
+        );
         let neg_zero = from_json(&json!(-0.0), &f64t).unwrap();
         assert!(matches!(neg_zero, Val::Float(z) if z == 0.0 && z.is_sign_negative()));
         assert!(matches!(from_json(&json!({"$f": "nan"}), &f64t), Ok(Val::Float(x)) if x.is_nan()));
@@ -341,7 +354,10 @@ mod tests {
         let by_int = Ty::Map(Box::new(int32()), Box::new(Ty::Bool));
         let entries = Val::List(vec![Val::List(vec![Val::Int(7), Val::Bool(true)])]);
         assert_eq!(from_json(&json!({"7": true}), &by_int), Ok(entries.clone()));
-        assert_eq!(from_json(&json!({"$d": [[7, true]]}), &by_int), Ok(entries.clone()));
+        assert_eq!(
+            from_json(&json!({"$d": [[7, true]]}), &by_int),
+            Ok(entries.clone())
+        );
         assert_eq!(from_json(&json!([[7, true]]), &by_int), Ok(entries));
         assert!(from_json(&json!([[7]]), &by_int).is_err());
         let opt = Ty::Option(Box::new(int32()));
