@@ -398,3 +398,60 @@ fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
         assert!(detail.contains(field), "{field}: {detail}");
     }
 }
+
+/// A huge completion that is no program (the audit's `huge` attack: 1.1 MB of words) is the
+/// candidate's compile error, in every compiled language, for call tests and test code alike:
+/// never a verifier that ran out of fuel reading it (a masked result the policy would learn
+/// nothing from). Go's program text was blanked character by character, 4 times.
+#[test]
+fn a_huge_completion_is_a_compile_error_not_a_verifier_failure() {
+    let huge = "the answer is unknown ".repeat(50_000);
+    let go_asserts = json!({
+        "id": "go-asserts", "verifier": "code", "language": "go", "extract": "whole",
+        "tests": {"asserts": "package main\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fail()\n\t}\n}\n",
+                  "declaration": "package main\n\nfunc Add(a int, b int) int {\n"},
+        "completions": [huge.clone()],
+    });
+    let results = score(&[
+        task(
+            "go",
+            "package main\n\nfunc Add(a int, b int) int {\n",
+            "Add",
+            json!([{"args": [1, 2], "expected": 3}]),
+            &[&huge],
+        ),
+        task(
+            "cpp",
+            "int add(int a, int b) {\n",
+            "add",
+            json!([{"args": [1, 2], "expected": 3}]),
+            &[&huge],
+        ),
+        task(
+            "rust",
+            "fn add(a: i32, b: i32) -> i32 {\n",
+            "add",
+            json!([{"args": [1, 2], "expected": 3}]),
+            &[&huge],
+        ),
+        go_asserts,
+    ]);
+    for result in &results {
+        let r = &result.results[0];
+        assert_eq!(
+            r.status,
+            rewardbox::Status::Ok,
+            "{:?}: {}",
+            result.id,
+            r.detail
+        );
+        assert!(!r.mask, "{:?}", result.id);
+        assert_eq!(
+            statuses(r),
+            [CaseStatus::CompileError],
+            "{:?}: {:?}",
+            result.id,
+            r.cases
+        );
+    }
+}

@@ -51,16 +51,20 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
 pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Result<String, String> {
     let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
     let names = parameter_names(signature.parameters)?;
-    let parameters = split_top_level(signature.parameters, ',')
-        .into_iter()
-        .map(|p| split_top_level(p, '=')[0].trim())
-        .filter(|p| !p.is_empty() && *p != "void")
-        .collect::<Vec<_>>()
-        .join(", ");
+    let parameters = declarators(signature.parameters).join(", ");
     Ok(format!(
         "{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\nstatic decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
         names.join(", ")
     ))
+}
+
+/// Each parameter of a C++ parameter list without its default value (`int x = 3` → `int x`).
+fn declarators(parameters: &str) -> Vec<&str> {
+    split_top_level(parameters, ',')
+        .into_iter()
+        .map(|p| split_top_level(p, '=')[0].trim())
+        .filter(|p| !p.is_empty() && *p != "void")
+        .collect()
 }
 
 /// The entry point's types as `declaration` writes them: each parameter's type (its name and
@@ -69,10 +73,8 @@ pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Resul
 pub fn entry_types(declaration: &str, entry: &str) -> Result<EntryTypes, String> {
     let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
     let names = parameter_names(signature.parameters)?;
-    let parameters = split_top_level(signature.parameters, ',')
+    let parameters = declarators(signature.parameters)
         .into_iter()
-        .map(|p| split_top_level(p, '=')[0].trim())
-        .filter(|p| !p.is_empty() && *p != "void")
         .zip(&names)
         .map(|(declarator, name)| {
             let cut = declarator.rfind(name.as_str()).unwrap_or(declarator.len());

@@ -116,8 +116,22 @@ pub fn last_definition(text: &str, literals: Literals, keywords: &[&str]) -> Opt
 pub fn blank(text: &str, literals: Literals) -> String {
     let mut out = String::with_capacity(text.len());
     let bytes = text.as_bytes();
+    // The bytes that may open a comment or literal: code between them is copied as it is.
+    let openers: Vec<u8> = literals()
+        .iter()
+        .map(|(open, _)| open.as_bytes()[0])
+        .collect();
     let mut i = 0;
     while i < text.len() {
+        let plain = bytes[i..]
+            .iter()
+            .position(|b| !b.is_ascii() || openers.contains(b))
+            .unwrap_or(bytes.len() - i);
+        out.push_str(&text[i..i + plain]);
+        i += plain;
+        if i == text.len() {
+            break;
+        }
         let opened = literals()
             .iter()
             .find(|(open, _)| text[i..].starts_with(open));
