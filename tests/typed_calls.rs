@@ -74,6 +74,10 @@ fn describe(xs: &[i64], x: f64, s: &str, mut m: HashMap<String, i32>, c: Option<
     let reversed: Vec<i64> = xs.iter().rev().copied().collect();
     (xs.iter().sum(), -x, format!("{s}!"), reversed, m, c, u / 2, !flag)
 }
+
+fn main() {
+    println!("{:?}", describe(&[1], 0.5, "a", HashMap::new(), None, 2, true));
+}
 "#;
 
 const GO_DESCRIBE_DECLARATION: &str = "package main\n\nfunc Describe(xs []int, x float64, s string, m map[string]int, c *rune, u uint64, flag bool) (int, float64, string, []int, map[string]int, *rune, uint64, bool) {\n";
@@ -81,6 +85,10 @@ const GO_DESCRIBE_DECLARATION: &str = "package main\n\nfunc Describe(xs []int, x
 const GO_DESCRIBE: &str = r#"package main
 
 import "fmt"
+
+func main() {
+	fmt.Println(Describe([]int{1}, 0.5, "a", map[string]int{}, nil, 2, true))
+}
 
 func Describe(xs []int, x float64, s string, m map[string]int, c *rune, u uint64, flag bool) (int, float64, string, []int, map[string]int, *rune, uint64, bool) {
 	sum := 0

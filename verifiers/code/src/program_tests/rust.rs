@@ -366,6 +366,16 @@ macro_rules! rb_assert_ne {
 }
 "#;
 
+/// `program` with its top-level `fn main` (a program that tried itself on an example) renamed
+/// out of the way of a server's `main`, lines and other text kept.
+pub fn without_main(program: &str) -> String {
+    let mut program = program.to_string();
+    if let Some(at) = top_level_main(&program) {
+        program.replace_range(at..at + 4, "rewardbox_candidate_main");
+    }
+    program
+}
+
 /// Where the test code's top-level `fn main` is: the byte offset of the word `main`.
 fn top_level_main(test: &str) -> Option<usize> {
     let code = blank(test, rust_literals);
@@ -555,5 +565,21 @@ mod tests {
         let candidate =
             candidate_program("fn x() {}", declaration, "greatest_common_divisor", &[]).unwrap();
         assert!(candidate.contains("let answer = greatest_common_divisor(a0, a1);"));
+    }
+
+    #[test]
+    fn only_a_top_level_main_is_renamed() {
+        assert_eq!(
+            without_main("fn f() {}\nfn main() { f(); }\n"),
+            "fn f() {}\nfn rewardbox_candidate_main() { f(); }\n"
+        );
+        for kept in [
+            "mod m {\n    fn main() {}\n}\n",
+            "fn mainly() {}\n",
+            "const S: &str = \"fn main() {}\";\n",
+            "// fn main() {}\nfn f() {}\n",
+        ] {
+            assert_eq!(without_main(kept), kept);
+        }
     }
 }

@@ -91,16 +91,20 @@ fn signature(
 /// The candidate's program with its server.
 fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
     match calls.language {
-        // A `main` of the candidate's own (a program it tried itself on) is renamed out of the
-        // way of the server's.
+        // A `main` of the candidate's own (a program that tried itself on an example) is
+        // renamed out of the way of the server's; Go's runs after the server has ended the
+        // program.
         "cpp" => cpp::candidate_program(
             &format!("#define main rewardbox_candidate_main\n{program}\n#undef main\n"),
             calls.declaration,
             calls.entry_point,
         ),
-        "rust" | "rust-release" => {
-            rust::candidate_program(program, calls.declaration, calls.entry_point, &[])
-        }
+        "rust" | "rust-release" => rust::candidate_program(
+            &rust::without_main(program),
+            calls.declaration,
+            calls.entry_point,
+            &[],
+        ),
         _ => go::candidate_program(program, calls.entry_point, &[], calls.add_imports),
     }
 }
