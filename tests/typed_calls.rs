@@ -463,3 +463,91 @@ fn a_huge_completion_is_a_compile_error_not_a_verifier_failure() {
         );
     }
 }
+
+/// Python call tests with values JSON cannot carry (value JSON's tags: tuples, sets, frozensets,
+/// dicts with any keys, NaN and the infinities, bytes) are compared with Python's own `==`: a
+/// tuple is not a list, a set equals a set in any order. Plain JSON call tests keep JSON's
+/// comparison (a tuple returned equals the list expected).
+#[test]
+fn python_call_values_beyond_json_are_compared_by_python() {
+    let python = |cases: Value, programs: &[&str]| {
+        json!({
+            "id": "py", "verifier": "code",
+            "tests": {"call": {"entry_point": "f", "cases": cases}},
+            "completions": programs.iter().map(|p| format!("```python\n{p}\n```")).collect::<Vec<_>>(),
+        })
+    };
+    let tuples = json!([
+        {"args": [{"$t": [1, 2]}], "expected": {"$t": [2, 1]}},
+        {"args": [[3]], "expected": {"$t": [3]}},
+    ]);
+    let sets = json!([
+        {"args": [[3, 1, 3]], "expected": {"$s": [1, 3]}},
+        {"args": [[]], "expected": {"$s": []}},
+    ]);
+    let keyed = json!([
+        {"args": [{"$d": [[{"$t": [1, 2]}, "a"]]}], "expected": {"$fs": [{"$t": [1, 2]}]}},
+    ]);
+    let floats_and_bytes = json!([
+        {"args": [{"$f": "nan"}, {"$b": "AAE="}], "expected": {"$t": [true, {"$b": "AQA="}]}},
+        {"args": [{"$f": "-inf"}, {"$b": ""}], "expected": {"$t": [false, {"$b": ""}]}},
+    ]);
+    let results = score(&[
+        python(
+            tuples,
+            &[
+                "def f(xs):\n    return tuple(reversed(xs))",
+                "def f(xs):\n    return list(reversed(xs))",
+            ],
+        ),
+        python(
+            sets,
+            &[
+                "def f(xs):\n    return set(xs)",
+                "def f(xs):\n    return sorted(set(xs))",
+            ],
+        ),
+        python(keyed, &["def f(d):\n    return frozenset(d)"]),
+        python(
+            floats_and_bytes,
+            &["def f(x, b):\n    return (x != x, b[::-1])"],
+        ),
+        python(
+            json!([{"args": [[1, 2]], "expected": [2, 1]}]),
+            &["def f(xs):\n    return tuple(reversed(xs))"],
+        ),
+        python(
+            json!([{"args": [{"$f": "nan!"}], "expected": 1}]),
+            &["def f(x):\n    return 1"],
+        ),
+    ]);
+    let scores = |i: usize| -> Vec<f64> { results[i].results.iter().map(|r| r.score).collect() };
+    assert_eq!(scores(0), [1.0, 0.0], "{:?}", results[0]);
+    assert!(
+        results[0].results[1].cases[0].detail.contains("[2, 1]"),
+        "{:?}",
+        results[0].results[1].cases
+    );
+    assert_eq!(scores(1), [1.0, 0.0], "{:?}", results[1]);
+    assert_eq!(scores(2), [1.0], "{:?}", results[2]);
+    assert_eq!(scores(3), [1.0], "{:?}", results[3]);
+    assert_eq!(
+        scores(4),
+        [1.0],
+        "plain JSON keeps JSON's comparison: {:?}",
+        results[4]
+    );
+    assert_eq!(
+        results[5].status,
+        Some(rewardbox::Status::InvalidTask),
+        "{:?}",
+        results[5]
+    );
+    assert!(
+        results[5]
+            .detail
+            .as_deref()
+            .unwrap_or("")
+            .contains("tests.call.cases[0]")
+    );
+}

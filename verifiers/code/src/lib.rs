@@ -16,6 +16,7 @@ pub mod grade;
 pub mod harness;
 pub mod judge;
 pub mod program_tests;
+pub mod python_calls;
 pub mod scanf_float;
 pub mod spec;
 pub mod typed_calls;

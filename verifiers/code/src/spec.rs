@@ -2,6 +2,7 @@
 
 use crate::judge::spec::JudgeSpec;
 use crate::program_tests::{ProgramTests, entry_of_declaration};
+use crate::python_calls::{assert_of, has_tags};
 use crate::typed_calls::takes_typed_calls;
 use guest_common::{FieldError, TaskFields};
 use languages::Language;
@@ -335,6 +336,41 @@ impl Spec {
                     forward,
                     add_imports: add_imports_of(obj)?,
                 })
+            }
+            // Python values that JSON cannot carry (tuples, sets, NaN): asserts, compared
+            // with Python's own `==` ([`crate::python_calls`]).
+            Tests::Call {
+                entry_point, cases, ..
+            } if language == "python"
+                && cases
+                    .iter()
+                    .any(|c| c.args.iter().any(has_tags) || has_tags(&c.expected)) =>
+            {
+                let identifier = entry_point
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                    && entry_point.chars().all(|c| c.is_alphanumeric() || c == '_');
+                if !identifier {
+                    return Err(bad(
+                        "tests.call.entry_point",
+                        format!("{entry_point:?} is not a Python function name"),
+                    ));
+                }
+                let asserts = cases
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        assert_of(&entry_point, &c.args, &c.expected)
+                            .map_err(|why| bad(&format!("tests.call.cases[{i}]"), why))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Tests::Asserts {
+                    source: AssertSource::List(asserts),
+                    entry_point: Some(entry_point),
+                    setup: None,
+                    reference: None,
+                }
             }
             Tests::Call {
                 entry_point, cases, ..
