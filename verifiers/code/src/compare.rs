@@ -31,7 +31,7 @@ fn floats_close(x: &str, y: &str, tolerance: f64) -> bool {
     }
 }
 
-fn within(a: f64, b: f64, tolerance: f64) -> bool {
+pub(crate) fn within(a: f64, b: f64, tolerance: f64) -> bool {
     let diff = (a - b).abs();
     diff <= tolerance || diff <= tolerance * a.abs().max(b.abs())
 }

@@ -302,7 +302,7 @@ pub fn compile_detail(message: &str) -> String {
 
 /// A run the host could not make (its language has no runner here): the verifier's failure,
 /// never the candidate's.
-fn unsupported(outcome: &Outcome) -> GradeError {
+pub(crate) fn unsupported(outcome: &Outcome) -> GradeError {
     GradeError::Failed(outcome.stderr.trim().to_string())
 }
 

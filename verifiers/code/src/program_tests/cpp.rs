@@ -123,10 +123,7 @@ pub struct EntryTypes {
 pub fn cases(test: &str) -> Vec<StaticCase> {
     call_lines(test, "assert", cpp_comments)
         .into_iter()
-        .map(|(line, text)| StaticCase {
-            id: format!("line {line}"),
-            label: format!("`{text}` (line {line})"),
-        })
+        .map(|(line, text)| StaticCase::line(line, &text))
         .collect()
 }
 

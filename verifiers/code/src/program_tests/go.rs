@@ -602,19 +602,13 @@ pub fn cases(test: &str) -> Vec<StaticCase> {
         });
         if calls {
             let shown = test.lines().nth(index).unwrap_or("").trim();
-            cases.push(StaticCase {
-                id: format!("line {}", index + 1),
-                label: format!("`{shown}` (line {})", index + 1),
-            });
+            cases.push(StaticCase::line(index + 1, shown));
         }
     }
     if cases.is_empty() {
         return table_rows(test)
             .into_iter()
-            .map(|(line, shown)| StaticCase {
-                id: format!("line {line}"),
-                label: format!("`{shown}` (line {line})"),
-            })
+            .map(|(line, shown)| StaticCase::line(line, &shown))
             .collect();
     }
     cases

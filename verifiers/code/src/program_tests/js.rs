@@ -235,10 +235,7 @@ pub fn rewrite_asserts(test: &str) -> (String, Vec<StaticCase>) {
         copied = paren;
         let shown = call_text(test, &code, i, paren);
         if cases.last().is_none_or(|c| c.id != format!("line {line}")) {
-            cases.push(StaticCase {
-                id: format!("line {line}"),
-                label: format!("`{shown}` (line {line})"),
-            });
+            cases.push(StaticCase::line(line, &shown));
         }
         i = paren;
     }

@@ -23,7 +23,7 @@ pub mod source;
 
 use crate::grade::{
     CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox, compile_detail, exit_detail,
-    failure_status,
+    failure_status, unsupported,
 };
 use crate::judge::spec::{ProblemProgram, ValidatorLimits};
 
@@ -59,6 +59,16 @@ pub struct StaticCase {
     pub id: String,
     /// The assert's text, or the test function's name.
     pub label: String,
+}
+
+impl StaticCase {
+    /// The case of the test code's line `line` (1-based), whose text is `text`.
+    pub fn line(line: usize, text: &str) -> StaticCase {
+        StaticCase {
+            id: format!("line {line}"),
+            label: format!("`{text}` (line {line})"),
+        }
+    }
 }
 
 /// The two programs of a test run, generated for one language.
@@ -229,7 +239,7 @@ pub fn grade(
     let candidate = &interaction.candidate;
     for outcome in [test_run, candidate] {
         if outcome.status == RunStatus::Unsupported {
-            return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
+            return Err(unsupported(outcome));
         }
     }
     if test_run.status == RunStatus::CompileError {

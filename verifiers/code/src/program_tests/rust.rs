@@ -319,10 +319,7 @@ pub fn cases(test: &str) -> Vec<StaticCase> {
     if functions.is_empty() && top_level_main(test).is_some() {
         return assert_lines(test)
             .into_iter()
-            .map(|(line, text)| StaticCase {
-                id: format!("line {line}"),
-                label: format!("`{text}` (line {line})"),
-            })
+            .map(|(line, text)| StaticCase::line(line, &text))
             .collect();
     }
     functions

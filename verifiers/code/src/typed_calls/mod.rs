@@ -16,7 +16,7 @@ pub mod wire;
 use crate::compare::preview;
 use crate::grade::{
     CaseResult, CaseStatus, GradeError, RunStatus, Sandbox, compile_detail, exit_detail,
-    failure_status,
+    failure_status, unsupported,
 };
 use crate::program_tests::{cpp, go, rust};
 use crate::spec::CallCase;
@@ -185,14 +185,8 @@ fn typed_cases(
             };
             let message = wire::call_message(dialect, &args, parameters)
                 .map_err(|why| invalid(format!("tests.call.cases[{i}].args"), why))?;
-            let shown_args = args
-                .iter()
-                .zip(parameters)
-                .map(|(v, t)| values::show(v, t))
-                .collect::<Vec<_>>()
-                .join(", ");
             Ok(TypedCase {
-                shown_args,
+                shown_args: show_all(&args, parameters),
                 expected,
                 message,
             })
@@ -200,19 +194,21 @@ fn typed_cases(
         .collect()
 }
 
+/// `values` of `types`, shown one after the other: `1, "a"`.
+fn show_all(values: &[Val], types: &[Ty]) -> String {
+    values
+        .iter()
+        .zip(types)
+        .map(|(v, t)| values::show(v, t))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn show_results(values: &[Val], results: &[Ty]) -> String {
     match (values, results) {
         ([], _) => "nothing".into(),
         ([one], [ty]) => values::show(one, ty),
-        _ => format!(
-            "({})",
-            values
-                .iter()
-                .zip(results)
-                .map(|(v, t)| values::show(v, t))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        _ => format!("({})", show_all(values, results)),
     }
 }
 
@@ -251,9 +247,7 @@ pub fn grade(
             .map_err(|_| GradeError::Failed("a call message is not UTF-8".into()))?;
         let outcome = sandbox.run(calls.language, &source, &stdin);
         match outcome.status {
-            RunStatus::Unsupported => {
-                return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
-            }
+            RunStatus::Unsupported => return Err(unsupported(&outcome)),
             RunStatus::CompileError => {
                 let detail = compile_detail(&outcome.stderr);
                 for verdict in verdicts.iter_mut().skip(next) {

@@ -9,6 +9,7 @@
 //! when the keys are strings or numbers written as strings).
 //! `-0.0` is a float's negative zero.
 
+use crate::compare::within;
 use crate::typed_calls::types::Ty;
 use serde_json::Value;
 
@@ -203,12 +204,7 @@ fn short(json: &Value) -> String {
 pub fn equal(actual: &Val, expected: &Val, ty: &Ty, tolerance: Option<f64>) -> bool {
     match (ty, actual, expected) {
         (Ty::Float { .. }, Val::Float(a), Val::Float(b)) => {
-            a == b
-                || (a.is_nan() && b.is_nan())
-                || tolerance.is_some_and(|t| {
-                    let diff = (a - b).abs();
-                    diff <= t || diff <= t * a.abs().max(b.abs())
-                })
+            a == b || (a.is_nan() && b.is_nan()) || tolerance.is_some_and(|t| within(*a, *b, t))
         }
         (Ty::Seq(_) | Ty::Map(..), Val::Nil, Val::List(items)) => items.is_empty(),
         (Ty::Seq(element) | Ty::Array(element, _), Val::List(a), Val::List(b)) => {

@@ -243,6 +243,16 @@ impl Reader<'_> {
         Ok(String::from_utf8_lossy(&self.bytes[start..self.at]).into_owned())
     }
 
+    /// Go: takes a nil slice or map (`N`), or leaves the next token where it is.
+    fn nil(&mut self) -> Result<bool, Stop> {
+        let before = self.at;
+        if self.token()? == "N" {
+            return Ok(true);
+        }
+        self.at = before;
+        Ok(false)
+    }
+
     fn raw_string(&mut self) -> Result<Vec<u8>, Stop> {
         while self.at < self.bytes.len() && matches!(self.bytes[self.at], b' ' | b'\n') {
             self.at += 1;
@@ -354,12 +364,8 @@ impl Reader<'_> {
             }
             Ty::Str => self.raw_string().map(Val::Str),
             Ty::Seq(element) | Ty::Set(element) => {
-                if go {
-                    let token = self.token()?;
-                    if token == "N" {
-                        return Ok(Val::Nil);
-                    }
-                    self.at -= token.len();
+                if go && self.nil()? {
+                    return Ok(Val::Nil);
                 }
                 let n = self.count(if go { "L" } else { "" }, ty)?;
                 (0..n)
@@ -382,12 +388,8 @@ impl Reader<'_> {
                     .map(Val::List)
             }
             Ty::Map(key, value) => {
-                if go {
-                    let token = self.token()?;
-                    if token == "N" {
-                        return Ok(Val::Nil);
-                    }
-                    self.at -= token.len();
+                if go && self.nil()? {
+                    return Ok(Val::Nil);
                 }
                 let n = self.count(if go { "M" } else { "" }, ty)?;
                 (0..n)
