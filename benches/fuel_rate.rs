@@ -438,11 +438,15 @@ fn native_command(language: Language, source: &str, name: &str) -> Option<Vec<St
                 src.display().to_string(),
             ])
         }
-        Language::JavaScript => {
+        Language::JavaScript | Language::TypeScript => {
             let node = std::env::var_os("REWARDBOX_NODE")
                 .map(PathBuf::from)
                 .or_else(|| on_path("node"))?;
-            let src = path("js");
+            let src = path(if language == Language::JavaScript {
+                "js"
+            } else {
+                "ts"
+            });
             std::fs::write(&src, source).ok()?;
             Some(vec![node.display().to_string(), src.display().to_string()])
         }

@@ -4,10 +4,12 @@
 //!    component (p50, p90), the native code wasmtime makes of it, and native `g++ -O2`;
 //! 2. runs/s of a compiled trivial C program, fresh instance per run, on every core (threads of
 //!    one process), against fork+exec of the native binary;
-//! 3. the same a+b program in each language (C, C++, Rust, Python, JavaScript): runs/s in the
-//!    sandbox, one core, against the native binary (or `python3`, or `node` where present).
+//! 3. the same a+b program in each language (C, C++, Rust, Python, JavaScript, TypeScript):
+//!    runs/s in the sandbox, one core, against the native binary (or `python3`, or Node where
+//!    present: `REWARDBOX_NODE`, else `node`; TypeScript needs Node 22.18 or newer).
 //!
-//! Run: `cargo bench --bench languages` (needs zig: `scripts/python-tools.sh` installs it).
+//! Run: `cargo bench --bench languages` (needs zig: `scripts/python-tools.sh` installs it);
+//! `REWARDBOX_LANGUAGES_BENCH=ab` measures only the a+b programs.
 
 use rayon::prelude::*;
 use rewardbox::ComponentCache;
@@ -211,9 +213,22 @@ fn measure() {
     let runners =
         Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir)).expect("runners");
     let limits = limits();
+    if std::env::var("REWARDBOX_LANGUAGES_BENCH").as_deref() != Ok("ab") {
+        compile_and_trivial_runs(&engine, &runners, &cache_dir, threads, &limits);
+    }
+    ab_programs(&runners, &limits);
+}
 
+/// Sections 1 and 2: C++ compile times, and fresh instances of a trivial C program.
+fn compile_and_trivial_runs(
+    engine: &wasmtime::Engine,
+    runners: &Runners,
+    cache_dir: &Path,
+    threads: usize,
+    limits: &Limits,
+) {
     // 1. Compile time.
-    let toolchains = Toolchains::new(Some(&cache_dir), CompileLimits::default());
+    let toolchains = Toolchains::new(Some(cache_dir), CompileLimits::default());
     toolchains
         .compile(Language::Cpp, "int main(){}")
         .expect("zig's C++ library builds");
@@ -229,7 +244,7 @@ fn measure() {
             .expect("the program compiles");
         zig_times.push(started.elapsed().as_secs_f64());
         let started = Instant::now();
-        wasmtime::component::Component::new(&engine, &*compiled.component).expect("native code");
+        wasmtime::component::Component::new(engine, &*compiled.component).expect("native code");
         native_code_times.push(started.elapsed().as_secs_f64());
         if let Some((_, t)) = native_compile(
             "g++",
@@ -240,7 +255,6 @@ fn measure() {
             gxx_times.push(t.as_secs_f64());
         }
     }
-    let ms = |s: f64| s * 1000.0;
     println!(
         "1. compile time of {PROGRAMS} distinct 100-line C++ programs (bits/stdc++.h, -O2), one at a time"
     );
@@ -265,11 +279,11 @@ fn measure() {
     // 2. Runs/s of a trivial compiled program.
     let trivial = "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}";
     for i in 0..20 {
-        assert_eq!(runners.run("c", trivial, "", &limits, i).stdout, "1\n");
+        assert_eq!(runners.run("c", trivial, "", limits, i).stdout, "1\n");
     }
     let started = Instant::now();
     (0..RUNS).into_par_iter().for_each(|i| {
-        let out = runners.run("c", trivial, "", &limits, i as u64);
+        let out = runners.run("c", trivial, "", limits, i as u64);
         assert_eq!(out.stdout, "1\n");
     });
     let sandboxed = RUNS as f64 / started.elapsed().as_secs_f64();
@@ -282,8 +296,23 @@ fn measure() {
             sandboxed / native
         );
     }
+}
 
-    // 3. a+b in each language.
+/// Seconds as milliseconds.
+fn ms(seconds: f64) -> f64 {
+    seconds * 1000.0
+}
+
+/// Native Node: `REWARDBOX_NODE`, else `node` on the PATH.
+fn native_node() -> Option<PathBuf> {
+    std::env::var_os("REWARDBOX_NODE")
+        .map(PathBuf::from)
+        .or_else(|| on_path("node"))
+}
+
+/// Section 3: the same a+b program in each language.
+fn ab_programs(runners: &Runners, limits: &Limits) {
+    let limits = *limits;
     let ab = [
         (
             "c",
@@ -320,6 +349,13 @@ fn measure() {
             vec![],
             "ab.js",
         ),
+        (
+            "typescript",
+            "const [a, b]: number[] = (require('fs').readFileSync(0, 'utf8') as string).trim().split(/\\s+/).map(Number);\nconst sum = (x: number, y: number): number => x + y;\nconsole.log(sum(a!, b!));",
+            "node",
+            vec![],
+            "ab.ts",
+        ),
     ];
     println!(
         "3. the same a+b program, {AB_RUNS} runs on one core (compile time: first sandboxed run / native compile)"
@@ -336,14 +372,21 @@ fn measure() {
         }
         let sandboxed = AB_RUNS as f64 / started.elapsed().as_secs_f64();
         let native = if language == "python" {
-            native_python().map(|python| (python, vec!["-c", source], Duration::ZERO))
+            native_python().map(|python| (python, vec!["-c".into(), source.into()], Duration::ZERO))
         } else if language == "javascript" {
-            on_path("node").map(|node| (node, vec!["-e", source], Duration::ZERO))
+            native_node().map(|node| (node, vec!["-e".into(), source.into()], Duration::ZERO))
+        } else if language == "typescript" {
+            let file = bench_dir().join(name);
+            std::fs::create_dir_all(bench_dir()).unwrap();
+            std::fs::write(&file, source).unwrap();
+            native_node().map(|node| (node, vec![file.display().to_string()], Duration::ZERO))
         } else {
-            native_compile(compiler, &flags, source, name).map(|(b, t)| (b, vec![], t))
+            native_compile(compiler, &flags, source, name)
+                .map(|(b, t)| (b, Vec::<String>::new(), t))
         };
         match native {
             Some((binary, args, compile)) => {
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
                 let native = native_runs_per_second(&binary, &args, "40 2\n", AB_RUNS, 1);
                 println!(
                     "   {language:<7} rewardbox {sandboxed:>6.0} runs/s (first run {:>5.0} ms) | native {native:>6.0} runs/s (compile {:>5.0} ms) | {:.2}x",

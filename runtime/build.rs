@@ -46,8 +46,13 @@ fn main() {
         &root.join("guests/js"),
         &["rewardbox-js-runner"],
         &guest_build::guest_target_dir(&out_dir, "js"),
-        // The language table's crate, which holds the test-run markers the runner acts on.
-        &[wit, &root.join("crates/languages")],
+        // The language table's crate, which holds the markers the runner acts on, and the
+        // TypeScript stripper the runner runs.
+        &[
+            wit,
+            &root.join("crates/languages"),
+            &root.join("crates/ts-strip"),
+        ],
     );
     println!(
         "cargo:rustc-env=REWARDBOX_JS_RUNNER_WASM={}",

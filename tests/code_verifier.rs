@@ -379,9 +379,9 @@ fn the_language_is_checked() {
     let s = scorer();
     for (language, expected) in [
         (
-            "typescript",
+            "java",
             Some(
-                "\"language\" is \"typescript\", which has no runner yet (candidates can be written in python, c, cpp, rust, rust-release, javascript, go)",
+                "\"language\" is \"java\", which has no runner yet (candidates can be written in python, c, cpp, rust, rust-release, javascript, go, typescript)",
             ),
         ),
         ("kotlin", Some("which has no runner yet")),
@@ -392,13 +392,13 @@ fn the_language_is_checked() {
         (
             "c",
             Some(
-                "\"tests\" has call tests, which need a Python, JavaScript, C++, Rust or Go candidate",
+                "\"tests\" has call tests, which need a Python, JavaScript, TypeScript, C++, Rust or Go candidate",
             ),
         ),
         (
             "klingon",
             Some(
-                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust, rust-release, javascript, go)",
+                "\"language\" is \"klingon\", which rewardbox does not know (use python, c, cpp, rust, rust-release, javascript, go, typescript)",
             ),
         ),
         ("python3", None),

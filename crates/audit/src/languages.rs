@@ -42,7 +42,7 @@ pub fn printing(language: Language, text: &str) -> String {
         Language::Rust | Language::RustRelease => {
             format!("fn main() {{ print!(\"{{}}\", {text:?}); }}")
         }
-        Language::JavaScript => {
+        Language::JavaScript | Language::TypeScript => {
             // JSON is a JavaScript string literal.
             let literal = serde_json::to_string(text).unwrap_or_default();
             format!("process.stdout.write({literal});")
@@ -137,7 +137,7 @@ pub fn attacks(language: Language) -> Vec<Attack> {
         .map(|(name, c, rust, js, go)| {
             let code = match language {
                 Language::Rust | Language::RustRelease => rust,
-                Language::JavaScript => js,
+                Language::JavaScript | Language::TypeScript => js,
                 Language::Go => go,
                 _ => c,
             };
@@ -186,18 +186,15 @@ const JS_CHEATS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The function attacks for a JavaScript call task on `entry`.
-pub fn javascript_call_attacks(entry: &str) -> Vec<Attack> {
+/// The function attacks for a JavaScript (or TypeScript: the same code) call task on `entry`,
+/// fenced as `language`.
+pub fn javascript_call_attacks(language: Language, entry: &str) -> Vec<Attack> {
     JS_CHEATS
         .iter()
         .map(|(name, before, body)| {
             let body = body.replace("ENTRY", entry);
             let code = format!("{before}\nfunction {entry}(...args) {{ {body} }}");
-            Attack::wrong(
-                Family::Program,
-                *name,
-                fenced(Language::JavaScript, code.trim_start()),
-            )
+            Attack::wrong(Family::Program, *name, fenced(language, code.trim_start()))
         })
         .collect()
 }

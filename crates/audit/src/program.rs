@@ -105,8 +105,10 @@ const CHEATS: &[(&str, &str, &str)] = &[
 /// The program attacks for a code task.
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
     if let Some(language) = other_language(&task.fields) {
-        if let (Language::JavaScript, Some(entry)) = (language, entry_point(task)) {
-            return languages::javascript_call_attacks(&entry);
+        if let (Language::JavaScript | Language::TypeScript, Some(entry)) =
+            (language, entry_point(task))
+        {
+            return languages::javascript_call_attacks(language, &entry);
         }
         let mut out = languages::attacks(language);
         out.extend(visible_example_attacks(task));
@@ -255,8 +257,9 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         (Some(entry), Some(expected)) => {
             let program = match other_language(&task.fields) {
                 // JSON is a JavaScript expression.
-                Some(Language::JavaScript) => format!(
-                    "```javascript\nfunction {entry}(...args) {{ return {expected}; }}\n```"
+                Some(language @ (Language::JavaScript | Language::TypeScript)) => format!(
+                    "```{}\nfunction {entry}(...args) {{ return {expected}; }}\n```",
+                    language.name()
                 ),
                 _ => fenced(&format!(
                     "import json\ndef {entry}(*args, **kwargs):\n    return json.loads({:?})",

@@ -96,7 +96,7 @@ impl std::fmt::Display for Unconvertible {
             Unconvertible::MultiplELanguage(language) => write!(
                 f,
                 "MultiPL-E's \"{language}\" problems are not graded by their test code here \
-                 (rewardbox runs MultiPL-E's cpp, rs, js and go_test.go)"
+                 (rewardbox runs MultiPL-E's cpp, rs, js, ts and go_test.go)"
             ),
         }
     }

@@ -16,12 +16,14 @@ use serde_json::{Map, Value, json};
 pub const MULTIPL_E_TIME_LIMIT_MS: u32 = 15_000;
 
 /// MultiPL-E's language names rewardbox runs the test code of, and rewardbox's name for each.
-const LANGUAGES: [(&str, &str); 7] = [
+const LANGUAGES: [(&str, &str); 9] = [
     ("cpp", "cpp"),
     ("rs", "rust"),
     ("rust", "rust"),
     ("js", "javascript"),
     ("javascript", "javascript"),
+    ("ts", "typescript"),
+    ("typescript", "typescript"),
     ("go_test.go", "go"),
     ("go", "go"),
 ];
@@ -125,7 +127,7 @@ mod tests {
         let lua = row(r#"{"name": "x", "language": "lua", "prompt": "", "tests": ""}"#);
         let why = problem(&lua).unwrap_err().to_string();
         assert!(
-            why.contains("\"lua\"") && why.contains("cpp, rs, js and go_test.go"),
+            why.contains("\"lua\"") && why.contains("cpp, rs, js, ts and go_test.go"),
             "{why}"
         );
         let bad = row(

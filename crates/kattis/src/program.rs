@@ -63,6 +63,7 @@ fn kind(path: &Path) -> Kind {
         // Kattis compiles Rust with `rustc -O`: release semantics, overflow wraps.
         "rs" => Kind::Main("rust-release"),
         "js" => Kind::Main("javascript"),
+        "ts" => Kind::Main("typescript"),
         "h" | "hpp" | "hh" | "hxx" => Kind::Header,
         "java" => Kind::Foreign("Java"),
         "kt" => Kind::Foreign("Kotlin"),
@@ -76,7 +77,6 @@ fn kind(path: &Path) -> Kind {
         "lisp" => Kind::Foreign("Common Lisp"),
         "pl" => Kind::Foreign("Prolog"),
         "swift" => Kind::Foreign("Swift"),
-        "ts" => Kind::Foreign("TypeScript"),
         "py2" => Kind::Foreign("Python 2"),
         _ => Kind::Other,
     }

@@ -6,6 +6,7 @@
 
 pub mod js_test_run;
 pub mod python_engine;
+pub mod typescript;
 
 pub use python_engine::PythonEngine;
 
@@ -28,6 +29,9 @@ pub enum Language {
     JavaScript,
     /// Go, built by the `go` command for `GOOS=wasip1 GOARCH=wasm` (standard library only).
     Go,
+    /// TypeScript, run as Node.js runs a `.ts` file: its types stripped (not checked) inside the
+    /// JavaScript runner's sandbox, then the program run as JavaScript.
+    TypeScript,
 }
 
 /// One language's names.
@@ -86,39 +90,24 @@ const TABLE: &[Names] = &[
         aliases: &["golang", "go1", "go 1"],
         fence_tags: &["go", "golang"],
     },
+    Names {
+        language: Language::TypeScript,
+        name: "typescript",
+        aliases: &["ts", "typescript (node.js)"],
+        fence_tags: &["typescript", "ts", "mts", "cts"],
+    },
 ];
 
 /// Languages tasks name that rewardbox knows but has no runner for: a task naming one is
 /// invalid, with a message saying so, never a silent 0.
 pub const WITHOUT_RUNNER: &[&str] = &[
-    "typescript",
-    "ts",
-    "java",
-    "kotlin",
-    "csharp",
-    "c#",
-    "php",
-    "ruby",
-    "lua",
-    "r",
-    "scala",
-    "swift",
-    "bash",
-    "sh",
-    "perl",
-    "julia",
-    "haskell",
-    "pascal",
-    "d",
-    "racket",
-    "verilog",
-    "cuda",
-    "sql",
+    "java", "kotlin", "csharp", "c#", "php", "ruby", "lua", "r", "scala", "swift", "bash", "sh",
+    "perl", "julia", "haskell", "pascal", "d", "racket", "verilog", "cuda", "sql",
 ];
 
 impl Language {
     /// Every language, in the order of the table.
-    pub const ALL: [Language; 7] = [
+    pub const ALL: [Language; 8] = [
         Language::Python,
         Language::C,
         Language::Cpp,
@@ -126,6 +115,7 @@ impl Language {
         Language::RustRelease,
         Language::JavaScript,
         Language::Go,
+        Language::TypeScript,
     ];
 
     /// The language `name` names (case and surrounding spaces ignored), or `None`. A Python
@@ -140,7 +130,8 @@ impl Language {
         (engine.is_none() || language == Language::Python).then_some(language)
     }
 
-    /// The canonical name: `python`, `c`, `cpp`, `rust`, `rust-release`, `javascript` or `go`.
+    /// The canonical name: `python`, `c`, `cpp`, `rust`, `rust-release`, `javascript`, `go` or
+    /// `typescript`.
     pub fn name(self) -> &'static str {
         self.names().name
     }
@@ -152,7 +143,16 @@ impl Language {
 
     /// Whether programs in this language are compiled by a toolchain outside the sandbox.
     pub fn is_compiled(self) -> bool {
-        !matches!(self, Language::Python | Language::JavaScript)
+        !matches!(
+            self,
+            Language::Python | Language::JavaScript | Language::TypeScript
+        )
+    }
+
+    /// Every canonical name, comma-separated (`python, c, cpp, ...`): what a message listing the
+    /// languages rewardbox runs says.
+    pub fn all_names() -> String {
+        Language::ALL.map(Language::name).join(", ")
     }
 
     fn names(self) -> &'static Names {
@@ -163,7 +163,7 @@ impl Language {
     }
 }
 
-/// Whether `name` is a language rewardbox knows to have no runner (`typescript`, `java`, ...).
+/// Whether `name` is a language rewardbox knows to have no runner (`java`, `kotlin`, ...).
 pub fn has_no_runner(name: &str) -> bool {
     WITHOUT_RUNNER.contains(&name.trim().to_ascii_lowercase().as_str())
 }
@@ -191,7 +191,9 @@ mod tests {
             ("nodejs", Some(Language::JavaScript)),
             ("go", Some(Language::Go)),
             ("Golang", Some(Language::Go)),
-            ("typescript", None),
+            ("typescript", Some(Language::TypeScript)),
+            ("TS", Some(Language::TypeScript)),
+            ("java", None),
             ("", None),
             ("python@monty", Some(Language::Python)),
             ("python3@cpython", Some(Language::Python)),
@@ -218,7 +220,7 @@ mod tests {
                 assert!(!has_no_runner(spelling), "{spelling} has a runner");
             }
         }
-        assert!(has_no_runner(" TypeScript "));
+        assert!(has_no_runner(" Java "));
         assert!(!has_no_runner("rust"));
     }
 

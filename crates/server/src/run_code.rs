@@ -55,7 +55,8 @@ pub async fn run_code(
         .ok_or_else(|| ApiError::bad_field("language", "is missing"))?;
     let Some(language) = language(language_name) else {
         return Ok(Json(sandbox_error(format!(
-            "language {language_name:?} is not supported by rewardbox (it runs: python, c, cpp, rust, javascript)"
+            "language {language_name:?} is not supported by rewardbox (it runs: {})",
+            Language::all_names()
         ))));
     };
     let stdin = match field("stdin") {

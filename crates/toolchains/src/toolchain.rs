@@ -186,7 +186,7 @@ impl Toolchains {
     /// Whether this host can compile `language`, or what to install.
     pub fn available(&self, language: Language) -> Result<(), String> {
         let found = match language {
-            Language::Python | Language::JavaScript => {
+            Language::Python | Language::JavaScript | Language::TypeScript => {
                 return Err(format!("{} is not compiled", language.name()));
             }
             Language::C | Language::Cpp => self.zig().map(|_| ()),
@@ -199,10 +199,9 @@ impl Toolchains {
     /// The compiler of `language` and its version, e.g. `zig 0.17.1`.
     pub fn version(&self, language: Language) -> Result<String, String> {
         match language {
-            Language::Python | Language::JavaScript => Err(CompileError::Unavailable(format!(
-                "{} is not compiled",
-                language.name()
-            ))),
+            Language::Python | Language::JavaScript | Language::TypeScript => Err(
+                CompileError::Unavailable(format!("{} is not compiled", language.name())),
+            ),
             Language::C | Language::Cpp => self
                 .zig()
                 .map(|z| format!("zig {} (clang, wasi-libc, libc++)", z.version)),
@@ -216,7 +215,7 @@ impl Toolchains {
     /// cache, or the confined compiler.
     pub fn compile(&self, language: Language, source: &str) -> Outcome {
         let (compiler, flags) = match language {
-            Language::Python | Language::JavaScript => {
+            Language::Python | Language::JavaScript | Language::TypeScript => {
                 return Err(CompileError::Unavailable(format!(
                     "{} is not compiled",
                     language.name()

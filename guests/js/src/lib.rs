@@ -26,6 +26,17 @@ const WIRE: &str = include_str!("wire.js");
 
 use languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
 
+/// The program `source` is, as JavaScript: a program marked as TypeScript with its types
+/// stripped, or why it cannot run (Node's `SyntaxError`, printed as Node prints it).
+fn javascript(source: &str) -> Result<std::borrow::Cow<'_, str>, String> {
+    match languages::typescript::marked(source) {
+        None => Ok(std::borrow::Cow::Borrowed(source)),
+        Some(typescript) => ts_strip::strip(typescript)
+            .map(std::borrow::Cow::Owned)
+            .map_err(|e| e.to_string()),
+    }
+}
+
 /// Node's modules, and the npm modules benchmarks' solutions use, written in JavaScript and
 /// evaluated when a program first requires them.
 const NODE_MODULES: [(&str, &str); 3] = [
@@ -380,6 +391,22 @@ fn outcome(result: Result<(), String>) -> RunOutcome {
     }
 }
 
+/// A program that never started: Node's `SyntaxError` on stderr, exit code 1.
+fn refused(syntax_error: String) -> RunOutcome {
+    ERR.with(|b| {
+        b.borrow_mut()
+            .extend_from_slice(format!("{syntax_error}\n").as_bytes())
+    });
+    flush();
+    RunOutcome {
+        status: RunStatus::ExitedNonzero,
+        exit_code: Some(1),
+        stdout: String::new(),
+        stderr: String::new(),
+        fuel_used: 0,
+    }
+}
+
 /// `text` as a JavaScript string literal.
 fn literal(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
@@ -412,17 +439,28 @@ struct Runner;
 
 impl Guest for Runner {
     fn run(source: String) -> RunOutcome {
-        let result = context().and_then(|mut c| {
-            if let Some(program) = source.strip_prefix(SERVE_MARKER) {
+        let (program, test_run) = if let Some(program) = source.strip_prefix(SERVE_MARKER) {
+            (program, Some(true))
+        } else if let Some(program) = source.strip_prefix(TEST_MARKER) {
+            (program, Some(false))
+        } else {
+            (source.as_str(), None)
+        };
+        let program = match javascript(program) {
+            Ok(program) => program,
+            Err(syntax_error) => return refused(syntax_error),
+        };
+        let result = context().and_then(|mut c| match test_run {
+            Some(serving) => {
                 with_wire(&mut c)?;
-                SERVING.with(|s| s.set(true));
-                serve(program, &mut c)
-            } else if let Some(program) = source.strip_prefix(TEST_MARKER) {
-                with_wire(&mut c)?;
-                execute(program, &mut c)
-            } else {
-                execute(&source, &mut c)
+                SERVING.with(|s| s.set(serving));
+                if serving {
+                    serve(&program, &mut c)
+                } else {
+                    execute(&program, &mut c)
+                }
             }
+            None => execute(&program, &mut c),
         });
         let outcome = outcome(result);
         flush();
@@ -436,12 +474,16 @@ impl Guest for Runner {
                 "the entry point {entry:?} is not a JavaScript identifier"
             ));
         }
+        let source = match javascript(&source) {
+            Ok(source) => source,
+            Err(syntax_error) => return failed(syntax_error),
+        };
         let mut context = match context() {
             Ok(context) => context,
             Err(message) => return failed(message),
         };
         if let Err(message) = context
-            .eval(Source::from_bytes(&source))
+            .eval(Source::from_bytes(source.as_bytes()))
             .and_then(|_| settle(&mut context))
             .map_err(|e| uncaught(e, &mut context))
         {

@@ -1,6 +1,7 @@
 //! Candidate runtimes: one module per runtime ([`python`] — CPython, [`monty`] — Monty, the fast
 //! tier of Python programs, with [`python_engine`] choosing between the two, [`javascript`] — Boa,
-//! [`compiled`] — C, C++ and Rust through confined compilers), each behind the [`Runtime`] trait,
+//! [`typescript`] — Boa after the runner strips the types, [`compiled`] — C, C++, Rust and Go
+//! through confined compilers), each behind the [`Runtime`] trait,
 //! and [`Runners`], the set of them a process uses, which answers `run` and `call` for a language.
 //!
 //! Every run is a fresh instance in a fresh [`crate::sandbox::Job`] with the candidate's limits
@@ -25,6 +26,7 @@ pub mod python_engine;
 pub mod runner_component;
 pub mod runtime;
 pub mod time_limit;
+pub mod typescript;
 
 use crate::runners::bindings::types::{self, InvocationOutcome, RunOutcome};
 use crate::runners::compiled::CompiledPrograms;
@@ -34,6 +36,7 @@ use crate::runners::monty::MontyRunner;
 use crate::runners::outcome::unsupported;
 use crate::runners::python::PythonRunner;
 use crate::runners::python_engine::PythonEngines;
+use crate::runners::typescript::TypeScriptRunner;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
@@ -177,6 +180,9 @@ impl Runners {
                 self.python_in(engine)
             }
             Some(Language::JavaScript) => self.javascript().map(|r| r as Arc<dyn Runtime>),
+            Some(Language::TypeScript) => self
+                .javascript()
+                .map(|r| Arc::new(TypeScriptRunner::new(r)) as Arc<dyn Runtime>),
             Some(compiled) => Ok(Arc::new(self.compiled.runtime(compiled))),
             None => Err(unknown_language(language)),
         }
@@ -198,7 +204,7 @@ impl Runners {
     pub fn available(&self, language: &str) -> Result<(), String> {
         match Language::parse(language) {
             Some(Language::Python) => self.python().map(|_| ()),
-            Some(Language::JavaScript) => self.javascript().map(|_| ()),
+            Some(Language::JavaScript | Language::TypeScript) => self.javascript().map(|_| ()),
             Some(compiled) => self.compiled.toolchains().available(compiled),
             None => Err(unknown_language(language)),
         }

@@ -47,7 +47,8 @@ pub fn fuel_rate(language: Language) -> FuelRate {
         Language::C => (1.1e10, 2.8e9),
         Language::Cpp => (1.1e10, 7.0e8),
         Language::Rust | Language::RustRelease => (7.5e9, 3.2e9),
-        Language::JavaScript => (2.0e10, 7.0e9),
+        // TypeScript runs as JavaScript once its types are stripped.
+        Language::JavaScript | Language::TypeScript => (2.0e10, 7.0e9),
         // Go (2026-11-25): 4.80e10 (recursion) / 2.21e9 (map).
         Language::Go => (1.2e10, 2.2e9),
     };

@@ -293,8 +293,8 @@ impl Spec {
             ),
             None => task.optional_non_negative("float_tolerance")?,
         };
-        let callable =
-            language == "python" || language == "javascript" || takes_typed_calls(&language);
+        let script = language == "javascript" || language == "typescript";
+        let callable = language == "python" || script || takes_typed_calls(&language);
         let parsed = match parsed {
             Tests::Asserts {
                 source: AssertSource::Check(test),
@@ -302,7 +302,7 @@ impl Spec {
                 ..
             } if matches!(
                 language.as_str(),
-                "cpp" | "rust" | "rust-release" | "javascript" | "go"
+                "cpp" | "rust" | "rust-release" | "javascript" | "typescript" | "go"
             ) =>
             {
                 let declaration = declaration_of(obj, &language, "test code")?;
@@ -325,7 +325,8 @@ impl Spec {
                         return Err(bad(
                             "tests.forward",
                             "must be a list of the candidate's other functions the test code \
-                             calls (Rust and Go: their signatures; JavaScript: their names)",
+                             calls (Rust and Go: their signatures; JavaScript and TypeScript: their \
+                             names)",
                         ));
                     }
                 };
@@ -385,11 +386,14 @@ impl Spec {
         match &parsed {
             Tests::Program(_) => {}
             Tests::Stdio(_) => {}
-            Tests::Judge(judge) if judge.interactive && language == "javascript" => {
+            Tests::Judge(judge) if judge.interactive && script => {
                 return Err(bad(
                     "language",
-                    "is javascript, which cannot take part in an interactive problem (the \
-                     JavaScript runner reads all of standard input before the program starts)",
+                    format!(
+                        "is {language}, which cannot take part in an interactive problem (the \
+                         JavaScript runner reads all of standard input before the program \
+                         starts)"
+                    ),
                 ));
             }
             Tests::Judge(_) => {}
@@ -398,7 +402,7 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has call tests, which need a Python, JavaScript, C++, Rust or Go \
+                        "has call tests, which need a Python, JavaScript, TypeScript, C++, Rust or Go \
                          candidate; a {language} program is graded on stdin/stdout \
                          (\"tests\": {{\"stdio\": [...]}})"
                     ),
@@ -409,7 +413,7 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has assert tests, which need a Python, C++, Rust, JavaScript or Go \
+                        "has assert tests, which need a Python, C++, Rust, JavaScript, TypeScript or Go \
                          candidate (all but Python: the benchmark's test code as a string, with \
                          \"declaration\"); a {language} program is graded on stdin/stdout"
                     ),

@@ -53,7 +53,7 @@ impl Family for Coding {
     fn description(&self) -> String {
         "Runs code and returns its stdout, stderr and exit code, in a WebAssembly sandbox with \
          fuel, memory and output limits: Python persistent across steps like a REPL, C, C++, \
-         Rust, Go and JavaScript as whole programs."
+         Rust, Go, JavaScript and TypeScript as whole programs."
             .into()
     }
 
@@ -65,7 +65,7 @@ impl Family for Coding {
                 "properties": {
                     "code": {"type": "string", "description": "The code to run"},
                     "language": {"type": "string", "default": "python",
-                                  "enum": ["python", "c", "cpp", "rust", "rust-release", "javascript", "go"],
+                                  "enum": ["python", "c", "cpp", "rust", "rust-release", "javascript", "go", "typescript"],
                                   "description": "Its language (aliases such as py, c++, js are taken too); the episode's by default"},
                     "stdin": {"type": "string", "default": "", "description": "Its standard input"},
                     "timeout_s": {"type": "number", "exclusiveMinimum": 0, "default": DEFAULT_TIMEOUT_S,
@@ -120,7 +120,8 @@ fn language(data: &Map<String, Value>) -> Result<Option<Language>, OpenEnvError>
     };
     Language::parse(name).map(Some).ok_or_else(|| {
         OpenEnvError::Validation(format!(
-            "language {name:?} is not one rewardbox runs (python, c, cpp, rust, javascript)"
+            "language {name:?} is not one rewardbox runs ({})",
+            Language::all_names()
         ))
     })
 }

@@ -131,10 +131,13 @@ fn definitions(declaration: &str) -> Vec<(usize, String)> {
         let after = skip_blanks(&code, i + word.len());
         if depth == 0 {
             let defined = match word {
-                "function" => identifier_at(&code, after)
-                    .filter(|name| code[skip_blanks(&code, after + name.len())..].starts_with('(')),
-                "const" | "let" | "var" => identifier_at(&code, after)
-                    .filter(|name| code[skip_blanks(&code, after + name.len())..].starts_with('=')),
+                // TypeScript's too: `function f<T>(`, `const f: (a: T) => T =`.
+                "function" => identifier_at(&code, after).filter(|name| {
+                    code[skip_blanks(&code, after + name.len())..].starts_with(['(', '<'])
+                }),
+                "const" | "let" | "var" => identifier_at(&code, after).filter(|name| {
+                    code[skip_blanks(&code, after + name.len())..].starts_with(['=', ':'])
+                }),
                 _ => None,
             };
             if let Some(name) = defined {
@@ -295,6 +298,20 @@ mod tests {
             ("// const h = 1\nvar k = (x) => {\n", Some("k")),
             ("const s = \"function q(\";\n", Some("s")),
             ("f(1);\n", None),
+            // TypeScript (MultiPL-E's prompts and typed arrows).
+            (
+                "//Return length of given string\nfunction strlen(string: string): number {\n",
+                Some("strlen"),
+            ),
+            ("function first<T>(xs: T[]): T {\n", Some("first")),
+            (
+                "const add: (a: number, b: number) => number = (a, b) => {\n",
+                Some("add"),
+            ),
+            (
+                "const sub = (a: number, b: number): number => {\n",
+                Some("sub"),
+            ),
         ];
         for (declaration, expected) in table {
             assert_eq!(

@@ -112,7 +112,8 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
             .map_err(invalid)?,
             cases: rust::cases(&tests.test),
         }),
-        "javascript" => Ok(Programs {
+        // TypeScript's programs are JavaScript's: the runner strips the types of both.
+        "javascript" | "typescript" => Ok(Programs {
             trusted: js::trusted_program(
                 &tests.declaration,
                 &tests.entry_point,
@@ -142,7 +143,7 @@ fn programs(language: &str, tests: &ProgramTests, program: &str) -> Result<Progr
         }),
         other => Err(GradeError::InvalidTask(format!(
             "\"tests.asserts\" in {other} is not supported: test code runs for python, cpp, rust, \
-             rust-release, javascript and go candidates"
+             rust-release, javascript, typescript and go candidates"
         ))),
     }
 }
@@ -152,7 +153,7 @@ pub fn entry_of_declaration(language: &str, declaration: &str) -> Option<String>
     match language {
         "cpp" => cpp::entry_of_declaration(declaration),
         "rust" | "rust-release" => rust::entry_of_declaration(declaration),
-        "javascript" => js::entry_of_declaration(declaration),
+        "javascript" | "typescript" => js::entry_of_declaration(declaration),
         "go" => go::entry_of_declaration(declaration),
         _ => None,
     }

@@ -1,0 +1,308 @@
+//! The TypeScript runtime against native Node.js (24, which runs a `.ts` file by stripping its
+//! types) on the same programs: the same stdout and exit code for programs that use TypeScript's
+//! syntax, and the same `SyntaxError` for the syntax Node's strip-only mode refuses. Then
+//! TypeScript candidates graded by the `code` verifier: call tests, and a refused candidate
+//! failing each case with Node's message.
+
+mod common;
+
+use common::node_that_strips_types;
+use rewardbox::Task;
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::verdict::CaseStatus;
+use serde_json::json;
+use std::process::{Command, Stdio};
+
+/// Programs whose stdout and exit code must be Node's.
+const PROGRAMS: &[(&str, &str)] = &[
+    (
+        "annotations, generics, optional and default parameters",
+        "function pick<T, K extends keyof T>(o: T, k: K): T[K] { return o[k]; }\n\
+         const twice = <T,>(x: T): [T, T] => [x, x];\n\
+         function greet(name?: string, punct: string = '!'): string { return `hi ${name ?? 'you'}${punct}`; }\n\
+         let total: number = 0;\n\
+         for (let i: number = 0; i < 3; i++) total += i;\n\
+         const ys: Array<number> = [3, 1, 2].sort((a: number, b: number): number => a - b);\n\
+         console.log(pick({ a: 1, b: 'x' }, 'b'), twice<number>(4), greet(), greet('bo', '?'), total, ys);",
+    ),
+    (
+        "classes with TypeScript's modifiers",
+        "interface Shape { area(): number }\n\
+         abstract class Base implements Shape {\n\
+           protected static count: number = 0;\n\
+           declare readonly kind: string;\n\
+           private name!: string;\n\
+           abstract area(): number;\n\
+           describe(this: Base): string { return `${this.constructor.name} ${this.area().toFixed(2)}`; }\n\
+         }\n\
+         class Square extends Base {\n\
+           [key: string]: unknown;\n\
+           readonly side: number;\n\
+           constructor(side: number) { super(); this.side = side; Base.count++; }\n\
+           public override area(): number { return this.side ** 2; }\n\
+           scale(k: number): Square;\n\
+           scale(k: string): Square;\n\
+           scale(k: any): Square { return new Square(this.side * Number(k)); }\n\
+           static made(): number { return Base.count; }\n\
+           get half(): number { return this.side / 2; }\n\
+           m?(): void;\n\
+         }\n\
+         const s = new Square(3).scale('2');\n\
+         console.log(s.describe(), s.half, Square.made(), 'kind' in s, typeof s.m);",
+    ),
+    (
+        "type-only statements between statements (no run-on)",
+        "let a = 1\n\
+         type T = number\n\
+         (console.log)(a)\n\
+         interface I { x: T }\n\
+         [1, 2].forEach((x) => console.log(x))\n\
+         declare const hidden: number\n\
+         `tpl`.split('').forEach((c) => console.log(c))",
+    ),
+    (
+        "as, satisfies, non-null, as const, instantiation expressions",
+        "const xs = [1, 2, 3] as const;\n\
+         const conf = { port: 80 } satisfies { port: number };\n\
+         const m = new Map<string, number[]>([['a', [1]]]);\n\
+         const first = m.get('a')!.length;\n\
+         const parse = JSON.parse as (s: string) => unknown;\n\
+         const make = Array<string>;\n\
+         const v = (parse('[1]') as number[])[0]!;\n\
+         console.log(xs.length, conf.port, first, v, make(2).length, (1 as any) + (2 as unknown as number));",
+    ),
+    (
+        "declarations that are only types",
+        "declare function ext(a: number): void;\n\
+         declare class Ext { m(): void }\n\
+         declare namespace NS { const a: number; }\n\
+         declare global { interface Array<T> { extra?: T } }\n\
+         declare enum Gone { A }\n\
+         namespace OnlyTypes { export type A = number; export interface B {} }\n\
+         declare module 'nowhere' { export const x: number; }\n\
+         type Fn = (a: number) => void;\n\
+         console.log('after the types', typeof NS, typeof Ext);",
+    ),
+    (
+        "an arrow's return type over two lines",
+        "const add = (a: number, b: number):\n  number => a + b;\n\
+         const pair = async (a: string):\n  Promise<[string, string]> => [a, a];\n\
+         pair('p').then((p) => console.log(add(2, 3), p));",
+    ),
+    (
+        "types are not checked, as Node does not check them",
+        "const n: number = 'text' as any;\n\
+         function f(x: string): number { return x as unknown as number; }\n\
+         console.log(typeof n, f('s'), [1, 'a'] as [number, string]);",
+    ),
+    (
+        "stdin, process and exit codes",
+        "const input: string = require('fs').readFileSync(0, 'utf8');\n\
+         const lines: string[] = input.split('\\n').filter((l: string): boolean => l.length > 0);\n\
+         console.log(lines.length);\n\
+         process.exitCode = 3 as number;",
+    ),
+    (
+        "an uncaught error in a typed program",
+        "function fail(msg: string): never { throw new TypeError(msg); }\n\
+         console.log('before');\n\
+         fail('typed');",
+    ),
+    (
+        "JavaScript is TypeScript",
+        "const re = /a<b>c/g; console.log('a<b>c'.match(re), 1 < 2, `x${1}y`);",
+    ),
+];
+
+/// Programs Node refuses (strip-only mode), with the message both must give.
+const REFUSED: &[(&str, &str)] = &[
+    (
+        "enum E { A, B }\nconsole.log(E.B)",
+        "TypeScript enum is not supported in strip-only mode",
+    ),
+    (
+        "console.log(1)\nfunction f() {\n  const enum C { X }\n}",
+        "TypeScript enum is not supported in strip-only mode",
+    ),
+    (
+        "namespace N { export const a = 1 }\nconsole.log(N.a)",
+        "TypeScript namespace declaration is not supported in strip-only mode",
+    ),
+    (
+        "class P { constructor(private x: number) {} }\nconsole.log(1)",
+        "TypeScript parameter property is not supported in strip-only mode",
+    ),
+    (
+        "import fs = require('fs');\nconsole.log(1)",
+        "TypeScript import equals declaration is not supported in strip-only mode",
+    ),
+    (
+        "const x = 1;\nexport = x;",
+        "TypeScript export assignment is not supported in strip-only mode",
+    ),
+    (
+        "let v = <number>(1 as any);\nconsole.log(v)",
+        "The angle-bracket syntax for type assertions, `<T>expr`, is not supported in type strip mode.",
+    ),
+    (
+        "module M {}\nconsole.log(1)",
+        "`module` keyword is not supported. Use `namespace` instead.",
+    ),
+];
+
+/// Runs `program` as a `.ts` file under native Node, with nothing on stdin.
+fn native(program: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("program.ts");
+    std::fs::write(&path, program).unwrap();
+    Command::new(node_that_strips_types())
+        .arg(&path)
+        .stdin(Stdio::null())
+        .output()
+        .expect("native Node.js runs")
+}
+
+#[test]
+fn programs_observe_what_they_observe_under_node() {
+    let scorer = common::scorer();
+    let typescript = scorer
+        .runners()
+        .runtime("typescript")
+        .expect("the TypeScript runtime");
+    let mut failures = Vec::new();
+    for (name, program) in PROGRAMS {
+        let node = native(program);
+        let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        let node_stdout = String::from_utf8_lossy(&node.stdout);
+        if ours.stdout != node_stdout || ours.exit_code != node.status.code() {
+            failures.push(format!(
+                "{name}:\n  node: exit {:?}, stdout {node_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+                node.status.code(),
+                String::from_utf8_lossy(&node.stderr),
+                ours.exit_code,
+                ours.stdout,
+                ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn what_node_refuses_is_refused_with_its_message() {
+    let scorer = common::scorer();
+    let typescript = scorer
+        .runners()
+        .runtime("typescript")
+        .expect("the TypeScript runtime");
+    let mut failures = Vec::new();
+    for (program, message) in REFUSED {
+        let node = native(program);
+        let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        let node_stderr = String::from_utf8_lossy(&node.stderr);
+        let said = |stderr: &str| {
+            stderr.contains(&format!(
+                "SyntaxError [ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX]: {message}"
+            ))
+        };
+        if node.status.code() != Some(1)
+            || ours.exit_code != Some(1)
+            || !said(&node_stderr)
+            || !said(&ours.stderr)
+            || !ours.stdout.is_empty()
+        {
+            failures.push(format!(
+                "{program:?}:\n  node: exit {:?}, stderr {node_stderr:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+                node.status.code(),
+                ours.exit_code,
+                ours.stdout,
+                ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A program that is not TypeScript fails as under Node (exit 1, `ERR_INVALID_TYPESCRIPT_SYNTAX`),
+/// and says on which line.
+#[test]
+fn a_program_that_does_not_parse_fails_naming_its_line() {
+    let scorer = common::scorer();
+    let typescript = scorer
+        .runners()
+        .runtime("typescript")
+        .expect("the TypeScript runtime");
+    let program = "console.log(1);\nlet x: number = ;\n";
+    let node = native(program);
+    let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+    assert_eq!(node.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&node.stderr).contains("ERR_INVALID_TYPESCRIPT_SYNTAX"));
+    assert_eq!(ours.exit_code, Some(1), "{ours:?}");
+    assert!(ours.stdout.is_empty(), "{ours:?}");
+    assert!(
+        ours.stderr.starts_with("program.ts:2\nlet x: number = ;\n")
+            && ours
+                .stderr
+                .contains("SyntaxError [ERR_INVALID_TYPESCRIPT_SYNTAX]"),
+        "{}",
+        ours.stderr
+    );
+}
+
+/// A TypeScript task's call tests: a typed candidate passes, a wrong one fails the cases it gets
+/// wrong, and one Node would refuse fails every case with Node's message.
+#[test]
+fn typescript_call_tests_grade_typed_candidates() {
+    let scorer = common::scorer();
+    let task = json!({
+        "id": "ts-add", "verifier": "code", "language": "ts",
+        "tests": {"call": {"entry_point": "add", "cases": [
+            {"args": [1, 2], "expected": 3}, {"args": [20, 22], "expected": 42}]}},
+        "completions": [
+            "```ts\nfunction add(a: number, b: number): number {\n  return (a as number) + b!;\n}\n```",
+            "```typescript\nconst add = (a: number, b: number): number => a * b;\n```",
+            "```ts\nenum Zero { Z }\nfunction add(a: number, b: number): number { return a + b; }\n```",
+            "```ts\nfunction add(a: number, b: number): number { return a + b }\n```",
+        ],
+    });
+    let result = scorer.score_task(&Task::from_value(task).unwrap());
+    assert!(result.status.is_none(), "{:?}", result.detail);
+    let passed: Vec<bool> = result.results.iter().map(|r| r.passed).collect();
+    assert_eq!(passed, [true, false, false, true], "{:?}", result.results);
+    let wrong: Vec<CaseStatus> = result.results[1].cases.iter().map(|c| c.status).collect();
+    assert_eq!(wrong, [CaseStatus::Wrong, CaseStatus::Wrong]);
+    for case in &result.results[2].cases {
+        assert!(
+            case.detail
+                .contains("TypeScript enum is not supported in strip-only mode"),
+            "{case:?}"
+        );
+    }
+}
+
+/// A TypeScript task's stdio tests: the program reads stdin with its types stripped; a program
+/// Node refuses fails each case with Node's message, as the candidate's fault.
+#[test]
+fn typescript_stdio_tests_grade_programs() {
+    let scorer = common::scorer();
+    let task = json!({
+        "id": "ts-ab", "verifier": "code", "language": "typescript",
+        "tests": {"stdio": [{"stdin": "40 2\n", "stdout": "42"}, {"stdin": "-1 1\n", "stdout": "0"}]},
+        "completions": [
+            "```ts\nconst [a, b]: number[] = (require('fs').readFileSync(0, 'utf8') as string).trim().split(/\\s+/).map(Number);\nconsole.log(a! + b!);\n```",
+            "```ts\nclass Sum { constructor(private a: number) {} }\nconsole.log(42);\n```",
+        ],
+    });
+    let result = scorer.score_task(&Task::from_value(task).unwrap());
+    assert!(result.status.is_none(), "{:?}", result.detail);
+    assert!(result.results[0].passed, "{:?}", result.results[0]);
+    assert!(!result.results[1].passed);
+    for case in &result.results[1].cases {
+        assert_eq!(case.status, CaseStatus::ExitedNonzero, "{case:?}");
+        assert!(
+            case.detail
+                .contains("TypeScript parameter property is not supported in strip-only mode"),
+            "{case:?}"
+        );
+    }
+}
