@@ -165,6 +165,80 @@ fn programs_observe_what_they_observe_under_node() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Programs that import or export (or await at their top level): Node runs such a `.js` file,
+/// with no `package.json` around it, as an ES module.
+const ES_MODULES: &[(&str, &str)] = &[
+    (
+        "Node's modules imported every way, and an ES module's scope",
+        "import * as fs from 'fs';\nimport { createInterface } from 'node:readline';\nimport assert from 'assert';\nimport util, { inspect } from 'util';\n\
+         console.log(typeof fs.readFileSync, typeof createInterface, typeof assert.deepEqual, typeof util.format, typeof inspect, typeof require, typeof module, typeof exports, this);",
+    ),
+    (
+        "stdin through an imported readline",
+        "import * as readline from 'readline';\nconst rl = readline.createInterface({ input: process.stdin });\n\
+         const lines = [];\nrl.on('line', (l) => lines.push(l));\nrl.on('close', () => console.log('lines', lines.length));",
+    ),
+    (
+        "top-level await on a timer",
+        "const v = await new Promise((r) => setTimeout(() => r(5), 10));\nconsole.log('awaited', v);\nexport const w = v;",
+    ),
+    (
+        "a top-level await nothing settles (exit 13)",
+        "console.log('waiting');\nawait new Promise(() => {});\nconsole.log('never');",
+    ),
+    (
+        "an error after an await ends the program before later timers",
+        "setTimeout(() => console.log('late'), 50);\nawait new Promise((r) => setTimeout(r, 10));\nconsole.log('before');\nthrow new Error('x');",
+    ),
+    (
+        "strict mode: an undeclared assignment throws",
+        "export function f() { return 1; }\nx = 5;\nconsole.log('not reached');",
+    ),
+    (
+        "a module that is not there",
+        "import missing from './missing.js';\nconsole.log(missing);",
+    ),
+    (
+        "import() and import.meta are not CommonJS's either",
+        "console.log(typeof import.meta, typeof require);",
+    ),
+];
+
+/// Each of [`ES_MODULES`] as a `program.js` file under native Node and in the runner: the same
+/// stdout and exit code.
+#[test]
+fn es_modules_run_as_node_runs_them() {
+    let scorer = common::scorer();
+    let javascript = scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime");
+    let mut failures = Vec::new();
+    for (name, program) in ES_MODULES {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("program.js"), program).unwrap();
+        let native = Command::new(node())
+            .arg("program.js")
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("native Node.js runs");
+        let ours = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        let native_stdout = String::from_utf8_lossy(&native.stdout);
+        if ours.stdout != native_stdout || ours.exit_code != native.status.code() {
+            failures.push(format!(
+                "{name}:\n  node: exit {:?}, stdout {native_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+                native.status.code(),
+                String::from_utf8_lossy(&native.stderr),
+                ours.exit_code,
+                ours.stdout,
+                ours.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Node prints a failed `console.assert` to stderr and goes on; an uncaught `AssertionError`
 /// is printed as Node prints its first line.
 #[test]

@@ -109,6 +109,59 @@ const PROGRAMS: &[(&str, &str)] = &[
          fail('typed');",
     ),
     (
+        "types in every place a declaration can hold one",
+        "const id = <T>(x: T) => x;\n\
+         let u: number, w: string = 'q';\n\
+         function isStr(x: unknown): x is string { return typeof x === 'string'; }\n\
+         function check(x: unknown): asserts x { if (!x) throw new Error('no'); }\n\
+         function opts({ a, b }: { a: number; b?: string } = { a: 1 }, ...rest: number[]): string { return `${a}${b ?? '-'}${rest.length}`; }\n\
+         const mk = (): { a: number } => ({ a: 1 });\n\
+         let C: abstract new () => object;\n\
+         let k: keyof { x: 1 } = 'x', tl: `a${string}` = 'ab', q: typeof k = k;\n\
+         let cm: /* a comment */ number = 5;\n\
+         const aid = async <T,>(x: T): Promise<T> => x;\n\
+         check(1);\n\
+         console.log(id(3), u, w, isStr('s'), opts(), opts({ a: 2, b: 'z' }, 1, 2), mk().a, k, tl, q, cm, typeof aid);",
+    ),
+    (
+        "classes: iterators, this types, optional calls, non-null targets",
+        "class Bag<T> implements Iterable<T> {\n\
+           private items: T[] = [];\n\
+           public static readonly kind = 'bag' as const;\n\
+           protected toString(): string { return `Bag(${this.items.length})`; }\n\
+           add(x: T): this { this.items.push(x); return this; }\n\
+           *[Symbol.iterator](): Iterator<T> { yield* this.items; }\n\
+           m?(): number;\n\
+         }\n\
+         const bag = new Bag<number>().add(1).add(2);\n\
+         const box: { v?: number } = {};\n\
+         box!.v = 5;\n\
+         console.log([...bag], String(bag), Bag.kind, bag.m?.(), box.v, new Map<string, Bag<number>>().size);",
+    ),
+    (
+        "a < b > (c) is a generic call in TypeScript",
+        "const a = (x: number) => x * 10, b = 2, c = 3;\n\
+         try { console.log(a < b > (c)); } catch (e) { console.log('threw', (e as Error).name); }",
+    ),
+    (
+        "an ES module: typed imports of Node's modules, no require",
+        "import * as readline from 'node:readline';\n\
+         import { readFileSync } from 'fs';\n\
+         import type { Interface } from 'readline';\n\
+         const rl: Interface = readline.createInterface({ input: process.stdin });\n\
+         const lines: string[] = [];\n\
+         rl.on('line', (l: string) => lines.push(l));\n\
+         rl.on('close', (): void => console.log(lines.length, typeof readFileSync, typeof require));",
+    ),
+    (
+        "a type-only import leaves CommonJS",
+        "import type { Interface } from 'readline';\nlet i: Interface | undefined;\nconsole.log(typeof require, typeof module, i);",
+    ),
+    (
+        "a top-level await makes a module",
+        "const n: number = await Promise.resolve(4 as number);\nconsole.log(n, typeof require);",
+    ),
+    (
         "JavaScript is TypeScript",
         "const re = /a<b>c/g; console.log('a<b>c'.match(re), 1 < 2, `x${1}y`);",
     ),
@@ -263,12 +316,20 @@ fn typescript_call_tests_grade_typed_candidates() {
             "```typescript\nconst add = (a: number, b: number): number => a * b;\n```",
             "```ts\nenum Zero { Z }\nfunction add(a: number, b: number): number { return a + b; }\n```",
             "```ts\nfunction add(a: number, b: number): number { return a + b }\n```",
+            // ES modules: exported, or only declared in the module's scope.
+            "```ts\nimport * as fs from 'fs';\nexport function add(a: number, b: number): number { return a + b; }\n```",
+            "```ts\nimport { readFileSync } from 'fs';\nconst add = (a: number, b: number): number => a + b;\n```",
         ],
     });
     let result = scorer.score_task(&Task::from_value(task).unwrap());
     assert!(result.status.is_none(), "{:?}", result.detail);
     let passed: Vec<bool> = result.results.iter().map(|r| r.passed).collect();
-    assert_eq!(passed, [true, false, false, true], "{:?}", result.results);
+    assert_eq!(
+        passed,
+        [true, false, false, true, true, true],
+        "{:?}",
+        result.results
+    );
     let wrong: Vec<CaseStatus> = result.results[1].cases.iter().map(|c| c.status).collect();
     assert_eq!(wrong, [CaseStatus::Wrong, CaseStatus::Wrong]);
     for case in &result.results[2].cases {
@@ -304,5 +365,53 @@ fn typescript_stdio_tests_grade_programs() {
                 .contains("TypeScript parameter property is not supported in strip-only mode"),
             "{case:?}"
         );
+    }
+}
+
+/// What a policy might emit is graded as the candidate's: a source nested deeper than the
+/// parser's stack, a megabyte of text, a type nested deep in an annotation. Each fails its cases
+/// (the stripping runs in the candidate's sandbox, under its limits); none is a masked verifier
+/// error, and the host's process goes on.
+#[test]
+fn hostile_sources_are_the_candidates_fault() {
+    let scorer = common::scorer();
+    let deep_parens = format!("const x = {}1{};", "(".repeat(200_000), ")".repeat(200_000));
+    let deep_type = format!(
+        "let t: {}number{} = 1;\nconsole.log(t);",
+        "Array<".repeat(50_000),
+        ">".repeat(50_000)
+    );
+    let huge = "let words: string = 'a';\n".to_string() + &"word ".repeat(220_000);
+    let unclosed = format!(
+        "function add(a: number, b: number): number {{ return a + b; {}",
+        "{".repeat(100_000)
+    );
+    for (name, program) in [
+        ("deep parentheses", deep_parens),
+        ("a deep type", deep_type),
+        ("a megabyte of words", huge),
+        ("unclosed braces", unclosed),
+    ] {
+        let task = json!({
+            "id": name, "verifier": "code", "language": "typescript",
+            "tests": {"call": {"entry_point": "add", "cases": [{"args": [1, 2], "expected": 3}]}},
+            "completions": [format!("```ts\n{program}\n```")],
+        });
+        let result = scorer.score_task(&Task::from_value(task).unwrap());
+        assert!(
+            result.status.is_none(),
+            "{name}: masked: {:?}",
+            result.detail
+        );
+        let completion = &result.results[0];
+        assert!(!completion.passed, "{name}");
+        for case in &completion.cases {
+            // A stack the parser overflows traps (crashed); text that is not TypeScript is
+            // Node's SyntaxError (exit 1).
+            assert!(
+                matches!(case.status, CaseStatus::Crashed | CaseStatus::ExitedNonzero),
+                "{name}: {case:?}"
+            );
+        }
     }
 }

@@ -83,20 +83,70 @@ pub const UNSUPPORTED: &str = "ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX";
 /// The code of a program that is not TypeScript.
 pub const INVALID: &str = "ERR_INVALID_TYPESCRIPT_SYNTAX";
 
-/// `source` (TypeScript) as the JavaScript Node would run, or why it cannot be.
-pub fn strip(source: &str) -> Result<String, StripError> {
-    let allocator = Allocator::default();
-    // A `.ts` file is a CommonJS module unless it imports or exports (Node's detection), where a
-    // `return` at the top level is allowed.
-    let source_type = SourceType::ts().with_unambiguous(true);
-    let options = ParseOptions {
+/// A TypeScript program as JavaScript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stripped {
+    /// The JavaScript: the source with its types blanked.
+    pub code: String,
+    /// Whether it is an ES module (it imports or exports), as Node decides for a `.ts` file with
+    /// no `package.json` around it; otherwise it is CommonJS.
+    pub es_module: bool,
+}
+
+/// How Node reads a file whose `package.json` says nothing: CommonJS (where a `return` at the
+/// top level is allowed) unless it imports or exports.
+fn parse_options() -> ParseOptions {
+    ParseOptions {
         allow_return_outside_function: true,
         ..ParseOptions::default()
-    };
-    let parsed = Parser::new(&allocator, source, source_type)
-        .with_options(options)
+    }
+}
+
+/// Parses `source` as `source_type`, keeping the tokens.
+fn parse<'a>(
+    allocator: &'a Allocator,
+    source: &'a str,
+    source_type: SourceType,
+) -> oxc_parser::ParserReturn<'a> {
+    Parser::new(allocator, source, source_type)
+        .with_options(parse_options())
         .with_config(TokensParserConfig)
-        .parse();
+        .parse()
+}
+
+/// Whether the JavaScript program `source` is an ES module, as Node decides for a `.js` file
+/// with no `package.json` around it: it has `import` or `export` declarations (or
+/// `import.meta`), or it parses only as a module (a top-level `await`). A program that parses
+/// neither way is not one (the engine then reports its error).
+pub fn is_es_module(source: &str) -> bool {
+    // Cheap first: most programs say none of these words.
+    if !["import", "export", "await"]
+        .iter()
+        .any(|word| source.contains(word))
+    {
+        return false;
+    }
+    let allocator = Allocator::default();
+    let parsed = parse(&allocator, source, SourceType::cjs().with_unambiguous(true));
+    if parsed.diagnostics.is_empty() {
+        return parsed.module_record.has_module_syntax;
+    }
+    parse(&allocator, source, SourceType::mjs())
+        .diagnostics
+        .is_empty()
+}
+
+/// `source` (TypeScript) as the JavaScript Node would run, or why it cannot be.
+pub fn strip(source: &str) -> Result<Stripped, StripError> {
+    let allocator = Allocator::default();
+    let mut parsed = parse(&allocator, source, SourceType::ts().with_unambiguous(true));
+    if !parsed.diagnostics.is_empty() {
+        // A top-level `await` makes a module of a file that neither imports nor exports.
+        let as_module = parse(&allocator, source, SourceType::ts());
+        if as_module.diagnostics.is_empty() {
+            parsed = as_module;
+        }
+    }
     if let Some(error) = parsed.diagnostics.iter().next() {
         let (start, end) = error
             .labels
@@ -121,7 +171,11 @@ pub fn strip(source: &str) -> Result<String, StripError> {
             span.end,
         ));
     }
-    Ok(stripper.edits.finish())
+    let code = stripper.edits.finish();
+    // Node tells a module from CommonJS by the JavaScript that remains: `import type` alone
+    // leaves none.
+    let es_module = is_es_module(&code);
+    Ok(Stripped { code, es_module })
 }
 
 #[cfg(test)]

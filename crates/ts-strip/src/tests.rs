@@ -18,7 +18,9 @@ fn squeezed(text: &str) -> String {
 
 /// Strips `source`, checks that every line break stayed where it was, and squeezes the result.
 fn stripped(source: &str) -> String {
-    let out = strip(source).unwrap_or_else(|e| panic!("{source:?} was refused:\n{e}"));
+    let out = strip(source)
+        .unwrap_or_else(|e| panic!("{source:?} was refused:\n{e}"))
+        .code;
     assert_eq!(out.len(), source.len(), "{source:?} → {out:?}");
     let breaks = |s: &str| s.match_indices('\n').map(|(i, _)| i).collect::<Vec<_>>();
     assert_eq!(breaks(&out), breaks(source), "{source:?} → {out:?}");
@@ -145,9 +147,11 @@ fn classes_keep_what_javascript_has() {
 /// A return type that spans lines takes the `)` with it, or `=>` would start a line.
 #[test]
 fn an_arrow_keeps_its_arrow_on_the_line_of_its_parenthesis() {
-    let out = strip("const f = (a: number):\n  number => a + 1").unwrap();
+    let out = strip("const f = (a: number):\n  number => a + 1")
+        .unwrap()
+        .code;
     assert_eq!(squeezed(&out), "const f = (a\n) => a + 1");
-    let out = strip("const g = (a: number): number => a").unwrap();
+    let out = strip("const g = (a: number): number => a").unwrap().code;
     assert_eq!(squeezed(&out), "const g = (a ) => a");
 }
 
@@ -252,7 +256,7 @@ fn plain_javascript_is_unchanged() {
         "const { a, b: [c] } = { a: 1, b: [2] }; label: for (;;) { break label }",
     ];
     for program in programs {
-        assert_eq!(strip(program).unwrap(), program);
+        assert_eq!(strip(program).unwrap().code, program);
     }
 }
 
@@ -261,7 +265,41 @@ fn plain_javascript_is_unchanged() {
 #[test]
 fn types_beyond_ascii_blank_whole() {
     let source = "let s: 'é' | \"✓\" = 'é';\nconst f = (a: number):\n  Ñ => a";
-    let out = strip(source).unwrap();
+    let out = strip(source).unwrap().code;
     assert_eq!(out.len(), source.len());
     assert_eq!(squeezed(&out), "let s = 'é';\nconst f = (a\n) => a");
+}
+
+/// Node's module detection: a file that imports or exports is an ES module, any other is
+/// CommonJS (its `require`, a top-level `return`), for TypeScript and JavaScript alike.
+#[test]
+fn es_modules_are_told_from_commonjs_as_node_tells_them() {
+    let table = [
+        ("import * as fs from 'fs';\nconsole.log(1)", true),
+        ("import { readFileSync } from 'node:fs';", true),
+        ("export const a = 1;", true),
+        ("export {};", true),
+        ("console.log(import.meta.url)", true),
+        ("const fs = require('fs');\nif (!fs) return;", false),
+        ("const s = 'import x from \"y\"'; // export", false),
+        ("const m = import('fs');", false),
+    ];
+    for (source, module) in table {
+        assert_eq!(is_es_module(source), module, "{source}");
+        assert_eq!(strip(source).unwrap().es_module, module, "{source}");
+    }
+    // Node decides on what remains: a type-only import leaves CommonJS; a top-level `await`
+    // parses only as a module.
+    assert!(
+        !strip("import type { A } from './a';\nlet a: A;")
+            .unwrap()
+            .es_module
+    );
+    assert!(
+        strip("await Promise.resolve(1 as number);")
+            .unwrap()
+            .es_module
+    );
+    assert!(is_es_module("await Promise.resolve(1);"));
+    assert!(!is_es_module("async function f() { await 1 }"));
 }

@@ -15,6 +15,8 @@ use std::io::{BufRead, Read, Write};
 
 wit_bindgen::generate!({ path: "../../wit", world: "runner" });
 
+mod modules;
+
 use rewardbox::core::types::RunStatus;
 
 /// Node.js's surroundings, in JavaScript.
@@ -26,13 +28,27 @@ const WIRE: &str = include_str!("wire.js");
 
 use languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
 
+/// A program as the engine runs it.
+struct Program<'s> {
+    /// Its JavaScript.
+    code: std::borrow::Cow<'s, str>,
+    /// Whether it runs as an ES module ([`modules`]), as Node decides.
+    es_module: bool,
+}
+
 /// The program `source` is, as JavaScript: a program marked as TypeScript with its types
 /// stripped, or why it cannot run (Node's `SyntaxError`, printed as Node prints it).
-fn javascript(source: &str) -> Result<std::borrow::Cow<'_, str>, String> {
+fn javascript(source: &str) -> Result<Program<'_>, String> {
     match languages::typescript::marked(source) {
-        None => Ok(std::borrow::Cow::Borrowed(source)),
+        None => Ok(Program {
+            code: std::borrow::Cow::Borrowed(source),
+            es_module: ts_strip::is_es_module(source),
+        }),
         Some(typescript) => ts_strip::strip(typescript)
-            .map(std::borrow::Cow::Owned)
+            .map(|stripped| Program {
+                code: std::borrow::Cow::Owned(stripped.code),
+                es_module: stripped.es_module,
+            })
             .map_err(|e| e.to_string()),
     }
 }
@@ -222,7 +238,10 @@ fn source(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
 
 /// A context with Node.js's surroundings.
 fn context() -> Result<Context, String> {
-    let mut context = Context::default();
+    let mut context = Context::builder()
+        .module_loader(std::rc::Rc::new(modules::NodeModules::default()))
+        .build()
+        .map_err(|e| format!("rewardbox: setting up the JavaScript runner: {e}"))?;
     let natives: [(JsString, usize, NativeFunction); 8] = [
         (
             js_string!("__rb_read_line"),
@@ -300,14 +319,34 @@ fn uncaught(error: boa_engine::JsError, context: &mut Context) -> String {
 
 /// Runs the program, then what it waits for as Node's event loop would: immediates and timers
 /// due at once, stdin events, then timers that need time to pass; promise jobs after each.
-fn execute(source: &str, context: &mut Context) -> Result<(), String> {
+/// An ES module ends the same way, its evaluation's error uncaught; one whose top-level `await`
+/// is never settled ends with Node's warning and exit code 13.
+fn execute(program: &Program, context: &mut Context) -> Result<(), String> {
     let steps = |context: &mut Context| -> JsResult<()> {
-        context.eval(Source::from_bytes(source))?;
-        settle(context)?;
-        drain(context, "__rb_next_due()")?;
+        let module = if program.es_module {
+            Some(modules::Running::start(&program.code, context)?)
+        } else {
+            context.eval(Source::from_bytes(program.code.as_bytes()))?;
+            None
+        };
+        // After each task: a module whose evaluation threw ends the program there.
+        let settled = |context: &mut Context| -> JsResult<()> {
+            settle(context)?;
+            module.as_ref().map_or(Ok(()), modules::Running::failed)
+        };
+        settled(context)?;
+        drain(context, "__rb_next_due()", &settled)?;
         context.eval(Source::from_bytes("__rb_stdin_events()"))?;
-        settle(context)?;
-        drain(context, "__rb_next_task(Infinity)")?;
+        settled(context)?;
+        drain(context, "__rb_next_task(Infinity)", &settled)?;
+        if module.as_ref().is_some_and(modules::Running::unsettled) {
+            ERR.with(|b| {
+                b.borrow_mut()
+                    .extend_from_slice(b"Warning: Detected unsettled top-level await\n")
+            });
+            EXIT.with(|exit| exit.set(Some(13)));
+            return Ok(());
+        }
         context
             .eval(Source::from_bytes("__rb_finish()"))
             .map(|_| ())
@@ -336,10 +375,14 @@ fn serve(source: &str, context: &mut Context) -> Result<(), String> {
 
 /// Evaluates `next` (one task of the event loop, true if it ran one) and what it queued, until
 /// it runs none.
-fn drain(context: &mut Context, next: &str) -> JsResult<()> {
+fn drain(
+    context: &mut Context,
+    next: &str,
+    settled: &dyn Fn(&mut Context) -> JsResult<()>,
+) -> JsResult<()> {
     loop {
         let ran = context.eval(Source::from_bytes(next))?;
-        settle(context)?;
+        settled(context)?;
         if !ran.to_boolean() {
             return Ok(());
         }
@@ -455,7 +498,7 @@ impl Guest for Runner {
                 with_wire(&mut c)?;
                 SERVING.with(|s| s.set(serving));
                 if serving {
-                    serve(&program, &mut c)
+                    serve(&program.code, &mut c)
                 } else {
                     execute(&program, &mut c)
                 }
@@ -474,30 +517,56 @@ impl Guest for Runner {
                 "the entry point {entry:?} is not a JavaScript identifier"
             ));
         }
-        let source = match javascript(&source) {
-            Ok(source) => source,
+        let program = match javascript(&source) {
+            Ok(program) => program,
             Err(syntax_error) => return failed(syntax_error),
         };
         let mut context = match context() {
             Ok(context) => context,
             Err(message) => return failed(message),
         };
-        if let Err(message) = context
-            .eval(Source::from_bytes(source.as_bytes()))
-            .and_then(|_| settle(&mut context))
-            .map_err(|e| uncaught(e, &mut context))
-        {
+        // An ES module's functions: what it exports, or the entry point declared in its scope
+        // (a line after the program's own hands it over).
+        let evaluated = if program.es_module {
+            let code = format!(
+                "{}\n;globalThis.__rb_entry = typeof {entry} !== 'undefined' ? {entry} : undefined;\n",
+                program.code
+            );
+            modules::Running::start(&code, &mut context).and_then(|module| {
+                settle(&mut context)?;
+                module.failed()?;
+                let exports = module.namespace(&mut context);
+                context.register_global_property(
+                    js_string!("__rb_exports"),
+                    exports,
+                    boa_engine::property::Attribute::all(),
+                )
+            })
+        } else {
+            context
+                .eval(Source::from_bytes(program.code.as_bytes()))
+                .and_then(|_| settle(&mut context))
+        };
+        if let Err(message) = evaluated.map_err(|e| uncaught(e, &mut context)) {
             flush();
             return match EXIT.with(Cell::get) {
                 Some(code) => failed(format!("the program exited with code {code}")),
                 None => failed(format!("Uncaught {message}")),
             };
         }
-        // A function declared at the top level, or exported through `module.exports`.
-        let lookup = format!(
-            "(typeof {entry} !== 'undefined') ? {entry} : (typeof module.exports === 'function' ? module.exports : module.exports[{}])",
-            literal(&entry)
-        );
+        // A function declared at the top level, or exported through `module.exports`; an ES
+        // module's export.
+        let lookup = if program.es_module {
+            format!(
+                "(__rb_exports[{0}] !== undefined ? __rb_exports[{0}] : __rb_entry)",
+                literal(&entry)
+            )
+        } else {
+            format!(
+                "(typeof {entry} !== 'undefined') ? {entry} : (typeof module.exports === 'function' ? module.exports : module.exports[{}])",
+                literal(&entry)
+            )
+        };
         let results = args_json
             .iter()
             .map(|args| {

@@ -227,6 +227,18 @@
       setImmediate: (value) => new Promise((resolve) => globalThis.setImmediate(resolve, value)),
     }),
   };
+  // An ES module's surroundings, as Node's: no `require`, `module` or `exports`; the runner's
+  // loader serves its imports of Node's modules from what `require` gives (src/modules.rs).
+  globalThis.__rb_as_es_module = function () {
+    const load = globalThis.require;
+    delete globalThis.require;
+    delete globalThis.module;
+    delete globalThis.exports;
+    globalThis.__rb_import = (name) => {
+      const exports = load(name);
+      return [exports, exports !== null && typeof exports === "object" || typeof exports === "function" ? Object.keys(exports) : []];
+    };
+  };
   globalThis.module = { exports: {} };
   globalThis.exports = globalThis.module.exports;
   globalThis.require = (name) => {
