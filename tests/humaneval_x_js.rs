@@ -12,6 +12,8 @@
 //! in Node), and a candidate cannot end the test run as passed.
 
 mod common;
+
+use common::node;
 #[path = "support/humaneval_x.rs"]
 mod humaneval_x_data;
 
@@ -20,10 +22,6 @@ use rewardbox::verdict::CaseStatus;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-
-fn node() -> String {
-    std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".to_string())
-}
 
 /// Whether CodeGeeX's harness passes `program` under Node: exit status 0 and nothing on
 /// stdout or stderr (a failed `console.assert` prints to stderr and does not change the

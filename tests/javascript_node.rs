@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::node;
+
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::Runtime;
 use std::process::Command;
@@ -127,10 +129,6 @@ const PROGRAMS: &[(&str, &str)] = &[
     ),
 ];
 
-fn node() -> String {
-    std::env::var("REWARDBOX_NODE").unwrap_or_else(|_| "node".to_string())
-}
-
 #[test]
 fn programs_observe_what_they_observe_under_node() {
     let scorer = common::scorer();
@@ -151,16 +149,7 @@ fn programs_observe_what_they_observe_under_node() {
                 )
             });
         let ours = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
-        let native_stdout = String::from_utf8_lossy(&native.stdout);
-        if ours.stdout != native_stdout || ours.exit_code != native.status.code() {
-            failures.push(format!(
-                "{name}:\n  node: exit {:?}, stdout {native_stdout:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
-                native.status.code(),
-                ours.exit_code,
-                ours.stdout,
-                ours.stderr
-            ));
-        }
+        failures.extend(common::unlike_node(name, &native, &ours));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -224,17 +213,7 @@ fn es_modules_run_as_node_runs_them() {
             .output()
             .expect("native Node.js runs");
         let ours = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
-        let native_stdout = String::from_utf8_lossy(&native.stdout);
-        if ours.stdout != native_stdout || ours.exit_code != native.status.code() {
-            failures.push(format!(
-                "{name}:\n  node: exit {:?}, stdout {native_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
-                native.status.code(),
-                String::from_utf8_lossy(&native.stderr),
-                ours.exit_code,
-                ours.stdout,
-                ours.stderr
-            ));
-        }
+        failures.extend(common::unlike_node(name, &native, &ours));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

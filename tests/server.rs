@@ -172,11 +172,26 @@ fn run_code_speaks_sandbox_fusion() {
         json!({"code": "print(open('/etc/passwd').read())", "language": "python"}),
     );
     assert!(!secret.to_string().contains("root:"));
+    // SandboxFusion's `typescript`: run as Node runs a .ts file.
+    let (_, typescript) = server.json(
+        "/run_code",
+        json!({"code": "const s: string = require('fs').readFileSync(0, 'utf8');\nconsole.log(s.trim().split('').reverse().join('') as string);",
+               "language": "typescript", "stdin": "abc"}),
+    );
+    assert_eq!(typescript["status"], "Success", "{typescript}");
+    assert_eq!(typescript["run_result"]["stdout"], "cba\n");
     let (status, unsupported) =
         server.json("/run_code", json!({"code": "1", "language": "kotlin"}));
     assert_eq!(status, 200);
     assert_eq!(unsupported["status"], "SandboxError");
     assert!(unsupported["message"].as_str().unwrap().contains("kotlin"));
+    assert!(
+        unsupported["message"]
+            .as_str()
+            .unwrap()
+            .contains("javascript, go, typescript"),
+        "{unsupported}"
+    );
     let (status, bad) = server.json("/run_code", json!({"language": "python"}));
     assert_eq!(status, 400);
     assert_eq!(bad["field"], "code");

@@ -226,17 +226,7 @@ fn programs_observe_what_they_observe_under_node() {
     for (name, program) in PROGRAMS {
         let node = native(program);
         let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
-        let node_stdout = String::from_utf8_lossy(&node.stdout);
-        if ours.stdout != node_stdout || ours.exit_code != node.status.code() {
-            failures.push(format!(
-                "{name}:\n  node: exit {:?}, stdout {node_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
-                node.status.code(),
-                String::from_utf8_lossy(&node.stderr),
-                ours.exit_code,
-                ours.stdout,
-                ours.stderr
-            ));
-        }
+        failures.extend(common::unlike_node(name, &node, &ours));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -165,3 +165,23 @@ pub fn node_that_strips_types() -> String {
     );
     node
 }
+
+/// Why a run of ours is not what native Node's run of the same program observed (its stdout and
+/// exit code), or `None` when it is.
+pub fn unlike_node(
+    name: &str,
+    native: &std::process::Output,
+    ours: &rewardbox::runners::bindings::types::RunOutcome,
+) -> Option<String> {
+    let native_stdout = String::from_utf8_lossy(&native.stdout);
+    (ours.stdout != native_stdout || ours.exit_code != native.status.code()).then(|| {
+        format!(
+            "{name}:\n  node: exit {:?}, stdout {native_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+            native.status.code(),
+            String::from_utf8_lossy(&native.stderr),
+            ours.exit_code,
+            ours.stdout,
+            ours.stderr
+        )
+    })
+}

@@ -263,6 +263,7 @@ mod tests {
             ("c.c", "int main(void){return 0;}", Ok("c")),
             ("d.rs", "fn main(){}", Ok("rust-release")),
             ("e.js", "console.log(1)", Ok("javascript")),
+            ("e.ts", "console.log(1 as number)", Ok("typescript")),
             (
                 "f.java",
                 "class A{}",
