@@ -51,7 +51,8 @@ fn main() {
         &[
             wit,
             &root.join("crates/languages"),
-            &root.join("crates/ts-strip"),
+            &root.join("crates/ts-strip/src"),
+            &root.join("crates/ts-strip/Cargo.toml"),
         ],
     );
     println!(

@@ -26,7 +26,7 @@ export REWARDBOX_REQUIRE_PROBLEMTOOLS=1
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 # The TypeScript stripper the JavaScript runner is built with (host-side unit tests).
-cargo test --release --locked --manifest-path crates/ts-strip/Cargo.toml
+cargo test --release --locked --manifest-path crates/ts-strip/Cargo.toml --target-dir target/ts-strip
 # The Monty runner's screen of what `auto` leaves to CPython (host-side unit tests).
 cargo test --release --locked --ignore-rust-version --manifest-path guests/monty/Cargo.toml
 
