@@ -63,61 +63,7 @@ const BROKEN_CANONICAL: &[(&str, &str)] = &[
 
 #[test]
 fn javascript_verdicts_are_nodes_on_every_problem() {
-    let all = problems("js");
-    let raw = rows("js");
-    assert_eq!(all.len(), 164);
-    // Among them JavaScript/32 (findZero on random polynomials), 38 and 50 (decode random
-    // strings) and 53 (random sums) draw random inputs; 10, 38 and 50's tests call a helper of
-    // the prompt; 162's solution requires `js-md5`; 75's solution needs more than the default
-    // limit in Boa (the harness's 5 s is the task's limit).
-    let picked: Vec<usize> = (0..164).collect();
-    let tasks: Vec<Value> = picked
-        .iter()
-        .map(|&i| all[i].task(&[all[i].canonical_solution.as_str(), DEFAULT_COMPLETION]))
-        .collect();
-    let results = score(&common::scorer(), &tasks);
-    let mut failures = Vec::new();
-    for (&i, result) in picked.iter().zip(&results) {
-        let problem = &all[i];
-        if result.status.is_some() {
-            failures.push(format!(
-                "{}: not scored: {:?}",
-                problem.task_id, result.detail
-            ));
-            continue;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let test = raw[i]["test"].as_str().unwrap();
-        for (which, (completion, ours)) in [problem.canonical_solution.as_str(), DEFAULT_COMPLETION]
-            .iter()
-            .zip(&result.results)
-            .enumerate()
-        {
-            let program = format!("{}{completion}\n{test}", problem.program_prefix);
-            let native = passes_under_node(&program, dir.path());
-            let broken = BROKEN_CANONICAL
-                .iter()
-                .any(|(id, _)| *id == problem.task_id);
-            if ours.passed != native || ours.passed != (which == 0 && !broken) {
-                failures.push(format!(
-                    "{} {}: ours {} ({}), native {native}",
-                    problem.task_id,
-                    ["canonical", "default"][which],
-                    ours.passed,
-                    ours.detail
-                ));
-            }
-        }
-        // Each `console.assert` of the test code is a case.
-        let asserts = test.matches("console.assert(").count();
-        assert_eq!(
-            result.results[0].cases.len(),
-            asserts,
-            "{}",
-            problem.task_id
-        );
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    verdicts_are_nodes_on_every_problem("javascript");
 }
 
 /// JavaScript is TypeScript: every problem, its programs taken as TypeScript (`language:
@@ -126,18 +72,33 @@ fn javascript_verdicts_are_nodes_on_every_problem() {
 /// differently (`a < b > (c)` is a generic call in TypeScript), Node and rewardbox must agree.
 #[test]
 fn typescript_verdicts_are_nodes_on_every_problem() {
+    verdicts_are_nodes_on_every_problem("typescript");
+}
+
+/// Every problem's canonical solution and `return <default>` graded as `language` (`javascript`
+/// or `typescript`), each verdict the one native Node gives on CodeGeeX's concatenation (a
+/// `test.js` or a `test.ts`), and each `console.assert` of the test code a case.
+fn verdicts_are_nodes_on_every_problem(language: &str) {
     let all = problems("js");
     let raw = rows("js");
+    assert_eq!(all.len(), 164);
+    // Among them JavaScript/32 (findZero on random polynomials), 38 and 50 (decode random
+    // strings) and 53 (random sums) draw random inputs; 10, 38 and 50's tests call a helper of
+    // the prompt; 162's solution requires `js-md5`; 75's solution needs more than the default
+    // limit in Boa (the harness's 5 s is the task's limit).
     let tasks: Vec<Value> = all
         .iter()
         .map(|p| {
             let mut task = p.task(&[p.canonical_solution.as_str(), DEFAULT_COMPLETION]);
-            task["language"] = Value::from("typescript");
+            task["language"] = Value::from(language);
             task
         })
         .collect();
     let results = score(&common::scorer(), &tasks);
-    let node = common::node_that_strips_types();
+    let (file, node) = match language {
+        "typescript" => ("test.ts", common::node_that_strips_types()),
+        _ => ("test.js", node()),
+    };
     let mut failures = Vec::new();
     for ((problem, row), result) in all.iter().zip(&raw).zip(&results) {
         if result.status.is_some() {
@@ -158,10 +119,10 @@ fn typescript_verdicts_are_nodes_on_every_problem() {
             .enumerate()
         {
             let program = format!("{}{completion}\n{test}", problem.program_prefix);
-            let native = passes_under_node_as(&program, dir.path(), "test.ts", node.clone());
+            let native = passes_under_node_as(&program, dir.path(), file, node.clone());
             if ours.passed != native || ours.passed != (which == 0 && !broken) {
                 failures.push(format!(
-                    "{} {} as TypeScript: ours {} ({}), native {native}",
+                    "{} {} as {language}: ours {} ({}), native {native}",
                     problem.task_id,
                     ["canonical", "default"][which],
                     ours.passed,
@@ -169,6 +130,14 @@ fn typescript_verdicts_are_nodes_on_every_problem() {
                 ));
             }
         }
+        // Each `console.assert` of the test code is a case.
+        let asserts = test.matches("console.assert(").count();
+        assert_eq!(
+            result.results[0].cases.len(),
+            asserts,
+            "{}",
+            problem.task_id
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
