@@ -65,6 +65,13 @@ def test_sandbox_fusion_client(server):
                                  language="go", stdin="21"), endpoint=server)
     assert go.status == RunStatus.Success and go.run_result.stdout == "42\n", go
     assert go.compile_result.return_code == 0
+    # SandboxFusion's `typescript`: run as Node runs a .ts file, types stripped.
+    ts = run_code(RunCodeRequest(code="const n: number = Number(require('fs').readFileSync(0, 'utf8'));\nconsole.log(n * 2 as number);\n",
+                                 language="typescript", stdin="21"), endpoint=server)
+    assert ts.status == RunStatus.Success and ts.run_result.stdout == "42\n", ts
+    refused = run_code(RunCodeRequest(code="enum E { A }\nconsole.log(E.A);\n", language="typescript"), endpoint=server)
+    assert refused.status == RunStatus.Failed and refused.run_result.return_code == 1, refused
+    assert "TypeScript enum is not supported in strip-only mode" in refused.run_result.stderr
     with pytest.raises(Exception, match="not supported"):
         run_code(RunCodeRequest(code="1", language="java"), endpoint=server, max_attempts=1)
     assert sandbox_fusion is not None
