@@ -1,15 +1,18 @@
-//! `call` tests in C++, Rust and Go (typed calls: the arguments cross the wire to the
-//! candidate's server, the answers come back typed and are compared on the verifier's side),
+//! `call` tests in C++, Rust, Go, JavaScript and TypeScript (typed calls: the arguments cross
+//! the wire to the candidate's server, the answers come back typed and are compared on the
+//! verifier's side; a JavaScript or TypeScript candidate is called live in its own runner),
 //! beside the workaround a task author has without them: a driver `main` pasted after the
 //! candidate's function, printing each call's result, graded as one stdio program (the
 //! candidate then holds the driver and can print what it likes).
 //!
 //! Same functions, same calls: each sample is a distinct program (so each compiles), 10 calls
 //! each. Measured cold (a fresh compile cache; the compilers' libraries built before the clock
-//! starts) and warm (a new scorer on the same cache), 2 threads.
+//! starts) and warm (a new scorer on the same cache), 2 threads. JavaScript and TypeScript
+//! compile nothing (cold and warm differ only by the runner's first instances), so they take 20
+//! times the samples.
 //!
 //! Run: `cargo bench --bench typed_calls` (`REWARDBOX_TYPED_CALLS_SAMPLES=40` per language,
-//! default 20; `REWARDBOX_TYPED_CALLS_LANGUAGES=go` measures only Go).
+//! default 20; `REWARDBOX_TYPED_CALLS_LANGUAGES=go,typescript` measures only those).
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions, Task, TaskResult};
 use serde_json::{Value, json};
@@ -39,6 +42,9 @@ struct Language {
     body: fn(i64) -> String,
     /// The driver `main` printing each call's result on a line.
     driver: fn(&[Call]) -> String,
+    /// Samples per sample asked for: a script compiles nothing, and 20 of them take a tenth of
+    /// a second, too short to time.
+    scale: i64,
 }
 
 fn list(xs: &[i64]) -> String {
@@ -64,6 +70,7 @@ fn languages() -> Vec<Language> {
                     .collect();
                 format!("int main() {{\n{lines}}}\n")
             },
+            scale: 1,
         },
         Language {
             name: "rust",
@@ -82,6 +89,7 @@ fn languages() -> Vec<Language> {
                     .collect();
                 format!("fn main() {{\n{lines}}}\n")
             },
+            scale: 1,
         },
         Language {
             name: "go",
@@ -104,8 +112,33 @@ fn languages() -> Vec<Language> {
                     .collect();
                 format!("func main() {{\n{lines}}}\n")
             },
+            scale: 1,
+        },
+        Language {
+            name: "javascript",
+            entry: "scale",
+            declaration: "function scale(xs, k) {\n",
+            body: |s| format!("    return xs.map(x => x * k + {s});\n}}\n"),
+            driver: script_driver,
+            scale: 20,
+        },
+        Language {
+            name: "typescript",
+            entry: "scale",
+            declaration: "function scale(xs: number[], k: number): number[] {\n",
+            body: |s| format!("    return xs.map((x: number): number => x * k + {s});\n}}\n"),
+            driver: script_driver,
+            scale: 20,
         },
     ]
+}
+
+/// JavaScript's and TypeScript's driver: a line printing each call's result.
+fn script_driver(calls: &[Call]) -> String {
+    calls
+        .iter()
+        .map(|(xs, k)| format!("console.log(scale([{}], {k}).join(\" \"));\n", list(xs)))
+        .collect()
 }
 
 /// The typed-call task of sample `s`: its program and a wrong one.
@@ -182,6 +215,7 @@ fn main() {
         {
             continue;
         }
+        let samples = samples * language.scale;
         let typed: Vec<Task> = (0..samples / 2)
             .map(|s| Task::from_value(call_task(&language, s)).unwrap())
             .collect();
