@@ -184,6 +184,11 @@ const ES_MODULES: &[(&str, &str)] = &[
         "export function f() { return 1; }\nx = 5;\nconsole.log('not reached');",
     ),
     (
+        "the modules and globals of tests/data/node-builtins, imported",
+        "import { createHash, randomUUID } from 'node:crypto';\nimport path, { join } from 'path';\nimport { EOL } from 'os';\nimport EventEmitter, { once } from 'events';\nimport { Buffer as B } from 'buffer';\nimport { StringDecoder } from 'string_decoder';\n\
+         console.log(createHash('sha1').update('x').digest('hex'), typeof randomUUID, path.join('a', '..', 'b'), join('/x', 'y'), JSON.stringify(EOL), typeof EventEmitter, typeof once, B === Buffer, typeof StringDecoder, typeof TextEncoder, typeof structuredClone, typeof crypto.getRandomValues);",
+    ),
+    (
         "a module that is not there",
         "import missing from './missing.js';\nconsole.log(missing);",
     ),
@@ -278,4 +283,53 @@ fn js_md5_gives_the_digests_of_nodes_crypto() {
     assert_eq!(ours.exit_code, Some(0), "{}", ours.stderr);
     assert_eq!(ours.stdout, String::from_utf8_lossy(&native.stdout));
     assert_eq!(ours.stdout.lines().count(), 17);
+}
+
+/// Node's modules and globals beyond what test harnesses use, as programs call them
+/// (`tests/data/node-builtins/*.js`: `Buffer` and its encodings, `TextEncoder`/`TextDecoder`,
+/// `atob`/`btoa`, `structuredClone`, `crypto.createHash` and random values, `path`, `os`,
+/// `events`, `string_decoder`, readline's `once`): each file's stdout and exit code under native
+/// Node and in the runner, with the same stdin.
+#[test]
+fn node_builtins_behave_as_in_node() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/node-builtins");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/data/node-builtins")
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "js"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "{files:?}");
+    let stdin = "3\n1 2 3\nlast\n";
+    let scorer = common::scorer();
+    let javascript = scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime");
+    let mut failures = Vec::new();
+    for file in &files {
+        let program = std::fs::read_to_string(file).unwrap();
+        let mut child = Command::new(node())
+            .arg(file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("native Node.js runs");
+        std::io::Write::write_all(child.stdin.as_mut().unwrap(), stdin.as_bytes()).unwrap();
+        let native = child.wait_with_output().unwrap();
+        assert!(
+            native.status.success() && native.stdout.len() > 100,
+            "{} under Node: {}",
+            file.display(),
+            String::from_utf8_lossy(&native.stderr)
+        );
+        let ours = javascript.run(scorer.engine(), &program, stdin, &CANDIDATE_DEFAULT, 0);
+        failures.extend(common::unlike_node(
+            &file.display().to_string(),
+            &native,
+            &ours,
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

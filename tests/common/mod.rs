@@ -175,8 +175,16 @@ pub fn unlike_node(
 ) -> Option<String> {
     let native_stdout = String::from_utf8_lossy(&native.stdout);
     (ours.stdout != native_stdout || ours.exit_code != native.status.code()).then(|| {
+        // Long outputs differ in a line or two: that line first.
+        let first = native_stdout
+            .lines()
+            .zip(ours.stdout.lines())
+            .enumerate()
+            .find(|(_, (n, o))| n != o)
+            .map(|(i, (n, o))| format!("\n  first difference, line {}: node {n:?}, ours {o:?}", i + 1))
+            .unwrap_or_default();
         format!(
-            "{name}:\n  node: exit {:?}, stdout {native_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
+            "{name}:{first}\n  node: exit {:?}, stdout {native_stdout:?}, stderr {:?}\n  ours: exit {:?}, stdout {:?}, stderr {:?}",
             native.status.code(),
             String::from_utf8_lossy(&native.stderr),
             ours.exit_code,

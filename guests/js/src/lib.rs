@@ -15,6 +15,7 @@ use std::io::{BufRead, Read, Write};
 
 wit_bindgen::generate!({ path: "../../wit", world: "runner" });
 
+mod digest;
 mod modules;
 
 use rewardbox::core::types::RunStatus;
@@ -55,9 +56,13 @@ fn javascript(source: &str) -> Result<Program<'_>, String> {
 
 /// Node's modules, and the npm modules benchmarks' solutions use, written in JavaScript and
 /// evaluated when a program first requires them.
-const NODE_MODULES: [(&str, &str); 3] = [
+const NODE_MODULES: [(&str, &str); 7] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),
+    ("buffer", include_str!("node/buffer.js")),
+    ("string_decoder", include_str!("node/string_decoder.js")),
+    ("path", include_str!("node/path.js")),
+    ("crypto", include_str!("node/crypto.js")),
     ("js-md5", include_str!("npm/js-md5.js")),
 ];
 
@@ -242,7 +247,7 @@ fn context() -> Result<Context, String> {
         .module_loader(std::rc::Rc::new(modules::NodeModules::default()))
         .build()
         .map_err(|e| format!("rewardbox: setting up the JavaScript runner: {e}"))?;
-    let natives: [(JsString, usize, NativeFunction); 8] = [
+    let natives: [(JsString, usize, NativeFunction); 9] = [
         (
             js_string!("__rb_read_line"),
             0,
@@ -278,6 +283,11 @@ fn context() -> Result<Context, String> {
             js_string!("__rb_source"),
             1,
             NativeFunction::from_fn_ptr(source),
+        ),
+        (
+            js_string!("__rb_digest"),
+            2,
+            NativeFunction::from_fn_ptr(digest::digest),
         ),
     ];
     for (name, length, function) in natives {

@@ -1,5 +1,6 @@
 // rewardbox's JavaScript runner: what a Node.js program expects of its surroundings, on top of
-// six natives (__rb_write, __rb_stdin, __rb_exit, __rb_sleep, __rb_now, __rb_source). Defined
+// its natives (__rb_write, __rb_stdin, __rb_exit, __rb_sleep, __rb_now, __rb_source, and
+// __rb_digest for src/node/crypto.js). Defined
 // before the candidate's program runs.
 (function () {
   "use strict";
@@ -19,6 +20,15 @@
     if (value === null || typeof value !== "object") return String(value);
     if (depth > 2) return Array.isArray(value) ? "[Array]" : "[Object]";
     if (value instanceof Error) return value.stack || String(value);
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      const name = value.constructor && value.constructor.name;
+      if (name === "Buffer") {
+        const shown = Array.from(value.subarray(0, 50), (b) => (b < 16 ? "0" : "") + b.toString(16));
+        return "<Buffer " + shown.join(" ") + (value.length > 50 ? " ... " + (value.length - 50) + " more byte" + (value.length === 51 ? "" : "s") : "") + ">";
+      }
+      const items = Array.from(value, (v) => inspect(v, depth + 1, true));
+      return name + "(" + value.length + ") [" + (items.length ? " " + items.join(", ") + " " : "") + "]";
+    }
     if (Array.isArray(value)) {
       if (value.length === 0) return "[]";
       return "[ " + value.map((v) => inspect(v, depth + 1, true)).join(", ") + " ]";
@@ -53,6 +63,47 @@
     return args.map((v) => inspect(v, 0, false)).join(" ");
   }
 
+  // structuredClone, as the HTML standard's algorithm copies: cycles and shared references kept,
+  // Maps, Sets, Dates, RegExps, errors, ArrayBuffers and typed arrays copied as themselves, an
+  // object's own enumerable string keys only (no prototype, no accessors); a function or a
+  // symbol cannot be cloned.
+  function structuredClone(value) {
+    const seen = new Map();
+    const fail = (v) => {
+      const e = new Error((typeof v === "symbol" ? v.toString() : String(v)) + " could not be cloned.");
+      e.name = "DataCloneError";
+      e.code = 25;
+      return e;
+    };
+    const copy = (v) => {
+      if (typeof v === "function" || typeof v === "symbol") throw fail(v);
+      if (v === null || typeof v !== "object") return v;
+      if (seen.has(v)) return seen.get(v);
+      let out;
+      if (Array.isArray(v)) { out = new Array(v.length); seen.set(v, out); for (const k of Object.keys(v)) out[k] = copy(v[k]); return out; }
+      if (v instanceof Date) { out = new Date(v.getTime()); seen.set(v, out); return out; }
+      if (v instanceof RegExp) { out = new RegExp(v.source, v.flags); seen.set(v, out); return out; }
+      if (v instanceof Map) { out = new Map(); seen.set(v, out); for (const [k, x] of v) out.set(copy(k), copy(x)); return out; }
+      if (v instanceof Set) { out = new Set(); seen.set(v, out); for (const x of v) out.add(copy(x)); return out; }
+      if (v instanceof ArrayBuffer) { out = v.slice(0); seen.set(v, out); return out; }
+      if (ArrayBuffer.isView(v)) {
+        // A Buffer comes back as the Uint8Array it is, as in Node.
+        const Kind = v instanceof DataView ? DataView : v.constructor.name === "Buffer" ? Uint8Array : v.constructor;
+        out = new Kind(copy(v.buffer), v.byteOffset, v instanceof DataView ? v.byteLength : v.length);
+        seen.set(v, out);
+        return out;
+      }
+      if (v instanceof Error) { out = new (globalThis[v.name] || Error)(v.message); seen.set(v, out); if (v.stack) out.stack = v.stack; return out; }
+      if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet) throw fail(v === null ? v : "#<" + v.constructor.name + ">");
+      out = {};
+      seen.set(v, out);
+      for (const k of Object.keys(v)) out[k] = copy(v[k]);
+      return out;
+    };
+    if (arguments.length === 0) throw new TypeError("The \"value\" argument must be specified");
+    return copy(value);
+  }
+
   globalThis.console = {
     log: (...a) => write(1, format(a) + "\n"),
     info: (...a) => write(1, format(a) + "\n"),
@@ -64,18 +115,58 @@
     assert: (value, ...a) => { if (!value) write(2, "Assertion failed" + (a.length ? ": " + format(a) : "") + "\n"); },
   };
 
-  function emitter() {
-    const listeners = {};
-    const self = {
-      on(event, fn) { (listeners[event] = listeners[event] || []).push(fn); return self; },
-      once(event, fn) { return self.on(event, fn); },
-      addListener(event, fn) { return self.on(event, fn); },
-      emit(event, ...args) { (listeners[event] || []).slice().forEach((fn) => fn(...args)); return true; },
-      listenerCount(event) { return (listeners[event] || []).length; },
-      removeAllListeners(event) { if (event) delete listeners[event]; return self; },
-    };
-    return self;
+  // Node's EventEmitter (`require('events')`), which process.stdin and readline's interfaces are.
+  class EventEmitter {
+    constructor() { Object.defineProperty(this, "_events", { value: new Map(), writable: true }); }
+    _add(event, fn, once, first) {
+      if (typeof fn !== "function") throw new TypeError('The "listener" argument must be of type function. Received ' + inspect(fn, 0, true));
+      if (!this._events) Object.defineProperty(this, "_events", { value: new Map(), writable: true });
+      const list = this._events.get(event) || [];
+      const entry = { fn, once };
+      this._events.set(event, first ? [entry, ...list] : [...list, entry]);
+      return this;
+    }
+    on(event, fn) { return this._add(event, fn, false, false); }
+    addListener(event, fn) { return this._add(event, fn, false, false); }
+    prependListener(event, fn) { return this._add(event, fn, false, true); }
+    once(event, fn) { return this._add(event, fn, true, false); }
+    prependOnceListener(event, fn) { return this._add(event, fn, true, true); }
+    off(event, fn) { return this.removeListener(event, fn); }
+    removeListener(event, fn) {
+      const list = this._events && this._events.get(event);
+      if (!list) return this;
+      const at = list.map((e) => e.fn).lastIndexOf(fn);
+      if (at !== -1) this._events.set(event, list.filter((_, i) => i !== at));
+      return this;
+    }
+    removeAllListeners(event) {
+      if (!this._events) return this;
+      if (event === undefined) this._events.clear(); else this._events.delete(event);
+      return this;
+    }
+    emit(event, ...args) {
+      const list = this._events && this._events.get(event);
+      if (!list || list.length === 0) {
+        if (event === "error") throw args[0] instanceof Error ? args[0] : new Error("Unhandled error. (" + inspect(args[0], 0, true) + ")");
+        return false;
+      }
+      for (const entry of list) {
+        if (entry.once) this.removeListener(event, entry.fn);
+        entry.fn.apply(this, args);
+      }
+      return true;
+    }
+    listenerCount(event) { return ((this._events && this._events.get(event)) || []).length; }
+    listeners(event) { return ((this._events && this._events.get(event)) || []).map((e) => e.fn); }
+    rawListeners(event) { return this.listeners(event); }
+    eventNames() { return this._events ? [...this._events.keys()].filter((k) => this._events.get(k).length) : []; }
+    setMaxListeners() { return this; }
+    getMaxListeners() { return EventEmitter.defaultMaxListeners; }
   }
+  EventEmitter.defaultMaxListeners = 10;
+  EventEmitter.EventEmitter = EventEmitter;
+  EventEmitter.once = (target, event) => new Promise((resolve) => target.once(event, (...args) => resolve(args)));
+  const emitter = () => new EventEmitter();
 
   const processStdin = emitter();
   processStdin.fd = 0;
@@ -216,8 +307,25 @@
   // Modules written in their own files (src/node/), evaluated when first required.
   let utilParts = null;
   const utilOf = () => utilParts || (utilParts = indirectEval(source("util"))({ inspect, format }));
+  let bufferParts = null;
+  const bufferOf = () => bufferParts || (bufferParts = indirectEval(source("buffer"))());
+  const os = {
+    EOL: "\n", devNull: "/dev/null", constants: { signals: {}, errno: {} },
+    platform: () => "linux", type: () => "Linux", arch: () => "x64", release: () => "6.1.0", version: () => "#1 SMP",
+    machine: () => "x86_64", endianness: () => "LE", hostname: () => "localhost", homedir: () => "/", tmpdir: () => "/tmp",
+    cpus: () => [], availableParallelism: () => 1, totalmem: () => 268435456, freemem: () => 268435456,
+    uptime: () => clock() / 1000, loadavg: () => [0, 0, 0], networkInterfaces: () => ({}),
+    userInfo: () => ({ uid: 0, gid: 0, username: "root", homedir: "/", shell: null }),
+  };
+  modules.os = os;
+  modules.events = EventEmitter;
   const lazy = {
     util: () => utilOf().util,
+    buffer: () => bufferOf(),
+    string_decoder: () => indirectEval(source("string_decoder"))(bufferOf()),
+    path: () => indirectEval(source("path"))(),
+    "path/posix": () => requireModule("path"),
+    crypto: () => indirectEval(source("crypto"))({ Buffer: bufferOf().Buffer, digest: __rb_digest }),
     assert: () => indirectEval(source("assert"))({ inspect, isDeepEqual: utilOf().isDeepEqual }),
     // npm modules benchmarks' solutions require (src/npm/).
     "js-md5": () => indirectEval(source("js-md5"))(),
@@ -241,7 +349,8 @@
   };
   globalThis.module = { exports: {} };
   globalThis.exports = globalThis.module.exports;
-  globalThis.require = (name) => {
+  // `require`, kept here for the module loader and the lazy globals: an ES module has none.
+  const requireModule = (name) => {
     const key = String(name).replace(/^node:/, "");
     if (key in modules) return modules[key];
     if (key in lazy) return (modules[key] = lazy[key]());
@@ -249,6 +358,23 @@
     e.code = "MODULE_NOT_FOUND";
     throw e;
   };
+  globalThis.require = requireModule;
+
+  // Node's globals made when first used: the byte types of src/node/buffer.js, and Web Crypto's
+  // random functions. They stay accessors (a program may assign them): Boa 0.21's property
+  // cache calls the new value as the getter when an accessor becomes a data property.
+  const lazyGlobal = (name, make) => {
+    let value, made = false;
+    Object.defineProperty(globalThis, name, {
+      configurable: true,
+      enumerable: false,
+      get() { if (!made) { value = make(); made = true; } return value; },
+      set(v) { value = v; made = true; },
+    });
+  };
+  for (const name of ["Buffer", "TextEncoder", "TextDecoder", "atob", "btoa"]) lazyGlobal(name, () => bufferOf()[name]);
+  lazyGlobal("crypto", () => requireModule("crypto").webcrypto);
+  globalThis.structuredClone = structuredClone;
 
   // After the program's own code, as Node's event loop: immediates and timers due at once
   // (one run per call, so that the host runs promise jobs between them), then what the program
