@@ -14,6 +14,16 @@ use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::Runtime;
 use std::process::Command;
 
+/// The scorer's JavaScript runtime.
+fn javascript(
+    scorer: &rewardbox::Scorer,
+) -> std::sync::Arc<rewardbox::runners::javascript::JavaScriptRunner> {
+    scorer
+        .runners()
+        .javascript()
+        .expect("the JavaScript runtime")
+}
+
 /// Programs whose stdout and exit code must be Node's.
 const PROGRAMS: &[(&str, &str)] = &[
     (
@@ -132,10 +142,7 @@ const PROGRAMS: &[(&str, &str)] = &[
 #[test]
 fn programs_observe_what_they_observe_under_node() {
     let scorer = common::scorer();
-    let javascript = scorer
-        .runners()
-        .javascript()
-        .expect("the JavaScript runtime");
+    let javascript = javascript(&scorer);
     let mut failures = Vec::new();
     for (name, program) in PROGRAMS {
         let native = Command::new(node())
@@ -203,10 +210,7 @@ const ES_MODULES: &[(&str, &str)] = &[
 #[test]
 fn es_modules_run_as_node_runs_them() {
     let scorer = common::scorer();
-    let javascript = scorer
-        .runners()
-        .javascript()
-        .expect("the JavaScript runtime");
+    let javascript = javascript(&scorer);
     let mut failures = Vec::new();
     for (name, program) in ES_MODULES {
         let dir = tempfile::tempdir().unwrap();
@@ -228,10 +232,7 @@ fn es_modules_run_as_node_runs_them() {
 #[test]
 fn assertion_failures_are_printed_as_node_prints_them() {
     let scorer = common::scorer();
-    let javascript = scorer
-        .runners()
-        .javascript()
-        .expect("the JavaScript runtime");
+    let javascript = javascript(&scorer);
     let run = |program: &str| javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
     let soft = run("console.assert(1 === 2, 'one is %s', 'not two'); console.assert(false);");
     assert_eq!(soft.exit_code, Some(0));
@@ -275,10 +276,7 @@ fn js_md5_gives_the_digests_of_nodes_crypto() {
         .unwrap();
     assert!(native.status.success());
     let scorer = common::scorer();
-    let javascript = scorer
-        .runners()
-        .javascript()
-        .expect("the JavaScript runtime");
+    let javascript = javascript(&scorer);
     let ours = javascript.run(scorer.engine(), &ours_program, "", &CANDIDATE_DEFAULT, 0);
     assert_eq!(ours.exit_code, Some(0), "{}", ours.stderr);
     assert_eq!(ours.stdout, String::from_utf8_lossy(&native.stdout));
@@ -302,10 +300,7 @@ fn node_builtins_behave_as_in_node() {
     assert!(files.len() >= 4, "{files:?}");
     let stdin = "3\n1 2 3\nlast\n";
     let scorer = common::scorer();
-    let javascript = scorer
-        .runners()
-        .javascript()
-        .expect("the JavaScript runtime");
+    let javascript = javascript(&scorer);
     let mut failures = Vec::new();
     for file in &files {
         let program = std::fs::read_to_string(file).unwrap();

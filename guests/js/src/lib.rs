@@ -56,13 +56,14 @@ fn javascript(source: &str) -> Result<Program<'_>, String> {
 
 /// Node's modules, and the npm modules benchmarks' solutions use, written in JavaScript and
 /// evaluated when a program first requires them.
-const NODE_MODULES: [(&str, &str); 7] = [
+const NODE_MODULES: [(&str, &str); 8] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),
     ("buffer", include_str!("node/buffer.js")),
     ("string_decoder", include_str!("node/string_decoder.js")),
     ("path", include_str!("node/path.js")),
     ("crypto", include_str!("node/crypto.js")),
+    ("intl", include_str!("node/intl.js")),
     ("js-md5", include_str!("npm/js-md5.js")),
 ];
 

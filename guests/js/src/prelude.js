@@ -373,6 +373,31 @@
     });
   };
   for (const name of ["Buffer", "TextEncoder", "TextDecoder", "atob", "btoa"]) lazyGlobal(name, () => bufferOf()[name]);
+  // Comparing and formatting as Node's ICU does in en-US (src/node/intl.js).
+  let intlParts = null;
+  const intlOf = () => intlParts || (intlParts = indirectEval(source("intl"))());
+  const thisText = (value, method) => {
+    if (typeof value === "string") return value;
+    if (value === null || value === undefined) throw new TypeError("String.prototype." + method + " called on null or undefined");
+    return String(value);
+  };
+  Object.defineProperty(String.prototype, "localeCompare", {
+    value: function localeCompare(that, locales, options) {
+      const a = typeof this === "string" ? this : thisText(this, "localeCompare");
+      const b = typeof that === "string" ? that : String(that);
+      const intl = intlParts || intlOf();
+      if (options !== undefined) return intl.compare(a, b, locales, options);
+      if (a === b) return 0;
+      const x = intl.defaultKeys.get(a) || intl.defaultKey(a), y = intl.defaultKeys.get(b) || intl.defaultKey(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    },
+    writable: true, configurable: true, enumerable: false,
+  });
+  Object.defineProperty(Number.prototype, "toLocaleString", {
+    value: function toLocaleString(locales, options) { return new (intlOf().NumberFormat)(locales, options).format(Number.prototype.valueOf.call(this)); },
+    writable: true, configurable: true, enumerable: false,
+  });
+  lazyGlobal("Intl", () => ({ Collator: intlOf().Collator, NumberFormat: intlOf().NumberFormat }));
   lazyGlobal("crypto", () => requireModule("crypto").webcrypto);
   globalThis.structuredClone = structuredClone;
 
