@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+./scripts/disk-space.sh      # a build from scratch writes about 15 GB: warns when there is less
 rustup target add wasm32-wasip2 wasm32-wasip1
 ./scripts/python-tools.sh   # componentize-py builds the CPython runner that the build embeds
 cargo build --release --locked
