@@ -328,3 +328,81 @@ fn node_builtins_behave_as_in_node() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// What the runner does in the same program from its snapshot (the engine set up once,
+/// `prepare-engine`) and from the component as built (the prelude and Node's modules evaluated
+/// in the run): the same output, for far less fuel, since none of them is parsed in each run.
+#[test]
+fn a_run_starts_from_the_prepared_engine() {
+    use rewardbox::runners::javascript::JS_RUNNER_WASM;
+    use rewardbox::runners::runner_component::RunnerComponent;
+    use rewardbox::sandbox::job::JobIo;
+    let scorer = common::scorer();
+    let prepared = javascript(&scorer);
+    let as_built = RunnerComponent::load(
+        scorer.engine(),
+        &rewardbox::ComponentCache::in_dir(common::test_cache_dir()),
+        JS_RUNNER_WASM,
+        "the JavaScript runtime as built",
+    )
+    .expect("the JavaScript runtime as built");
+    let program = "const assert = require('node:assert');\n\
+                   const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);\n\
+                   assert.deepStrictEqual([a, b], [20, 22]);\n\
+                   console.log(a + b, [1, 'x', { y: Buffer.from('z') }], new Map([[1, 2]]));";
+    let stdin = "20 22\n";
+    let ours = prepared.run(scorer.engine(), program, stdin, &CANDIDATE_DEFAULT, 0);
+    let theirs = as_built.run(
+        scorer.engine(),
+        program,
+        JobIo::stdin(stdin.as_bytes()),
+        &CANDIDATE_DEFAULT,
+        0,
+    );
+    assert_eq!(ours.exit_code, Some(0), "{}", ours.stderr);
+    assert_eq!(
+        ours.stdout,
+        "42 [ 1, 'x', { y: <Buffer 7a> } ] Map(1) { 1 => 2 }\n"
+    );
+    assert_eq!(
+        (&ours.stdout, &ours.stderr),
+        (&theirs.stdout, &theirs.stderr)
+    );
+    assert!(
+        ours.fuel_used * 4 < theirs.fuel_used,
+        "from the snapshot {} fuel, as built {}",
+        ours.fuel_used,
+        theirs.fuel_used
+    );
+}
+
+/// The snapshot holds the engine, not what a run observes: the random values a program draws
+/// (`Math.random`, `crypto`) follow the run's seed as in a fresh engine, and its clocks start
+/// with the run.
+#[test]
+fn the_snapshot_freezes_no_randomness_or_time() {
+    let scorer = common::scorer();
+    let javascript = javascript(&scorer);
+    let program = "console.log(Math.random(), Math.random(), require('crypto').randomBytes(4).toString('hex'), \
+                   crypto.getRandomValues(new Uint32Array(1))[0]);\n\
+                   console.log(performance.now() < 1000, process.uptime() < 1);";
+    let draw = |seed| {
+        let outcome = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, seed);
+        assert_eq!(outcome.exit_code, Some(0), "{}", outcome.stderr);
+        outcome.stdout
+    };
+    let (first, again, other) = (draw(1), draw(1), draw(2));
+    assert_eq!(first, again, "a seed gives the same values");
+    let values = |out: &str| {
+        out.lines()
+            .next()
+            .unwrap()
+            .split(' ')
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    for (a, b) in values(&first).iter().zip(values(&other)) {
+        assert_ne!(*a, b, "seeds 1 and 2 drew the same value:\n{first}{other}");
+    }
+    assert!(first.ends_with("true true\n"), "{first}");
+}

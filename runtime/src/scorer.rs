@@ -149,7 +149,6 @@ pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
     let mut wasms: Vec<&[u8]> = crate::builtin::BUILTINS.iter().map(|b| b.wasm).collect();
     wasms.dedup_by_key(|w| w.as_ptr());
     wasms.extend(crate::runners::PYTHON_RUNNER_WASM);
-    wasms.push(crate::runners::javascript::JS_RUNNER_WASM);
     wasms.push(crate::runners::monty::MONTY_RUNNER_WASM);
     let mut compiled = 0;
     for wasm in wasms {
@@ -157,6 +156,12 @@ pub fn precompile(cache: &ComponentCache) -> anyhow::Result<usize> {
             cache.load(&engine, wasm)?;
             compiled += 1;
         }
+    }
+    // The JavaScript runner is cached as its snapshot with the engine set up.
+    use crate::runners::javascript::{JS_RUNNER_WASM, JavaScriptRunner, PREPARE_ENGINE};
+    if !cache.contains_derived(&engine, JS_RUNNER_WASM, PREPARE_ENGINE) {
+        JavaScriptRunner::load(&engine, cache).map_err(anyhow::Error::msg)?;
+        compiled += 1;
     }
     Ok(compiled)
 }

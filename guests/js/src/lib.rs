@@ -2,9 +2,11 @@
 //! executes a Node.js-style program on stdin (`console.log`, `process.stdout.write`,
 //! `require('fs').readFileSync(0)`, `require('readline')`, `process.stdin.on('data')`);
 //! `call` executes it once and calls a function on JSON arguments. The host captures stdout and
-//! stderr and enforces every limit; a fresh instance serves each run.
+//! stderr and enforces every limit; a fresh instance serves each run. The host calls
+//! `prepare-engine` once and snapshots the instance (`runtime/src/runners/prepared.rs`), so a
+//! run's instance starts with Boa's context, the prelude and Node's modules already evaluated.
 
-// The bindings wit-bindgen generates for the `runner` world take many arguments.
+// The bindings wit-bindgen generates for the `js-runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 
 use boa_engine::{
@@ -13,7 +15,7 @@ use boa_engine::{
 use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Read, Write};
 
-wit_bindgen::generate!({ path: "../../wit", world: "runner" });
+wit_bindgen::generate!({ path: "../../wit", world: "js-runner" });
 
 mod digest;
 mod modules;
@@ -80,6 +82,9 @@ thread_local! {
     /// Whether the program is a live candidate answering calls: its stdout is the wire, so what
     /// it prints goes to stderr.
     static SERVING: Cell<bool> = const { Cell::new(false) };
+    /// The engine `prepare-engine` set up (in the host's snapshot), for the one program this
+    /// instance runs.
+    static PREPARED: RefCell<Option<Context>> = const { RefCell::new(None) };
 }
 
 fn exited() -> bool {
@@ -242,8 +247,18 @@ fn source(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
         .unwrap_or_default())
 }
 
-/// A context with Node.js's surroundings.
+/// The context `prepare-engine` made ready, else a new one.
 fn context() -> Result<Context, String> {
+    match PREPARED.with(|prepared| prepared.borrow_mut().take()) {
+        Some(context) => Ok(context),
+        None => new_context(),
+    }
+}
+
+/// A context with Node.js's surroundings. Evaluating the prelude is most of a short program's
+/// time (Boa parses about 5 KB/ms), hence [`Runner::prepare_engine`]: it must not read stdin,
+/// clocks or randomness, which the snapshot would freeze.
+fn new_context() -> Result<Context, String> {
     let mut context = Context::builder()
         .module_loader(std::rc::Rc::new(modules::NodeModules::default()))
         .build()
@@ -598,6 +613,18 @@ impl Guest for Runner {
             .collect();
         flush();
         results
+    }
+
+    fn prepare_engine() {
+        // A prelude that fails is reported by the first run, which then sets up its own.
+        let Ok(mut context) = new_context() else {
+            return;
+        };
+        // Node's modules too (the prelude's `__rb_prepare`): a run without them loads each when
+        // first required.
+        if context.eval(Source::from_bytes("__rb_prepare()")).is_ok() {
+            PREPARED.with(|prepared| *prepared.borrow_mut() = Some(context));
+        }
     }
 
     fn load(_: String, _: String) -> Result<Vec<Member>, CallError> {

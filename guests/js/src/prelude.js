@@ -304,7 +304,8 @@
     clearTimeout: clear, clearInterval: clear, clearImmediate: globalThis.clearImmediate,
   };
   const modules = { fs, readline, process: globalThis.process, timers: timersModule };
-  // Modules written in their own files (src/node/), evaluated when first required.
+  // Modules written in their own files (src/node/), evaluated when first required (all of them
+  // before the snapshot runs start from: `__rb_prepare` below).
   let utilParts = null;
   const utilOf = () => utilParts || (utilParts = indirectEval(source("util"))({ inspect, format }));
   let bufferParts = null;
@@ -400,6 +401,14 @@
   lazyGlobal("Intl", () => ({ Collator: intlOf().Collator, NumberFormat: intlOf().NumberFormat }));
   lazyGlobal("crypto", () => requireModule("crypto").webcrypto);
   globalThis.structuredClone = structuredClone;
+  // Before the snapshot a run starts from (the runner's `prepare-engine`): every module of
+  // src/node/ and src/npm/ evaluated once, so that no run parses one (assert.js alone cost a
+  // MultiPL-E test more than its program). None reads stdin, clocks or randomness as it loads.
+  globalThis.__rb_prepare = () => {
+    delete globalThis.__rb_prepare;
+    intlOf();
+    for (const name of Object.keys(lazy)) requireModule(name);
+  };
 
   // After the program's own code, as Node's event loop: immediates and timers due at once
   // (one run per call, so that the host runs promise jobs between them), then what the program

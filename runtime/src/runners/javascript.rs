@@ -15,16 +15,28 @@ use wasmtime::Engine;
 /// The JavaScript runner component.
 pub static JS_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_JS_RUNNER_WASM"));
 
+/// The runner's export that sets up its engine, run once before the snapshot every run starts
+/// from.
+pub const PREPARE_ENGINE: &str = "prepare-engine";
+
 /// The JavaScript runner, compiled and linked for candidate instances.
 pub struct JavaScriptRunner {
     runner: RunnerComponent,
 }
 
 impl JavaScriptRunner {
-    /// Compiles (or loads from `cache`) the JavaScript runner and links it.
+    /// Compiles (or loads from `cache`) the JavaScript runner, snapshotted with its engine set
+    /// up (`prepare-engine`: parsing Node's surroundings was most of a short program's run), and
+    /// links it.
     pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<JavaScriptRunner, String> {
-        RunnerComponent::load(engine, cache, JS_RUNNER_WASM, "the JavaScript runtime")
-            .map(|runner| JavaScriptRunner { runner })
+        RunnerComponent::load_prepared(
+            engine,
+            cache,
+            JS_RUNNER_WASM,
+            PREPARE_ENGINE,
+            "the JavaScript runtime",
+        )
+        .map(|runner| JavaScriptRunner { runner })
     }
 }
 

@@ -21,6 +21,7 @@ pub mod linker;
 pub mod memo;
 pub mod monty;
 pub mod outcome;
+pub mod prepared;
 pub mod python;
 pub mod python_engine;
 pub mod runner_component;

@@ -31,6 +31,25 @@ impl RunnerComponent {
         let component = cache
             .load(engine, wasm)
             .map_err(|e| format!("{what}: {e:#}"))?;
+        RunnerComponent::link(engine, component, what)
+    }
+
+    /// Like [`RunnerComponent::load`], for a component whose export `init` sets it up: the
+    /// instance is snapshotted after it ran ([`crate::runners::prepared`]) and every run starts
+    /// from there.
+    pub fn load_prepared(
+        engine: &Engine,
+        cache: &ComponentCache,
+        wasm: &[u8],
+        init: &str,
+        what: &str,
+    ) -> Result<RunnerComponent, String> {
+        let component = crate::runners::prepared::load_prepared(engine, cache, wasm, init)
+            .map_err(|e| format!("{what}: {e:#}"))?;
+        RunnerComponent::link(engine, component, what)
+    }
+
+    fn link(engine: &Engine, component: Component, what: &str) -> Result<RunnerComponent, String> {
         let pre = candidate_linker(engine, Some(&component))
             .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
             .and_then(|pre| Ok(RunnerPre::new(pre)?))

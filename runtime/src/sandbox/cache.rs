@@ -53,22 +53,41 @@ impl ComponentCache {
 
     /// Whether the compiled form of `wasm` for `engine` is in the cache.
     pub fn contains(&self, engine: &Engine, wasm: &[u8]) -> bool {
+        self.contains_derived(engine, wasm, "")
+    }
+
+    /// Whether the compiled form of what [`ComponentCache::load_derived`] makes of `wasm` under
+    /// `tag` is in the cache.
+    pub fn contains_derived(&self, engine: &Engine, wasm: &[u8], tag: &str) -> bool {
         self.dir
             .as_ref()
-            .is_some_and(|dir| dir.join(cache_file_name(engine, wasm)).is_file())
+            .is_some_and(|dir| dir.join(cache_file_name(engine, wasm, tag)).is_file())
     }
 
     /// The compiled form of `wasm` for `engine`, from the cache when present, else compiled (and
     /// stored when the cache is writable; a cache that cannot be written is skipped, not fatal).
     /// Compiling a large component takes seconds: that is announced on stderr, once.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> anyhow::Result<Component> {
+        self.load_derived(engine, wasm, "", |wasm| Ok(wasm.to_vec()))
+    }
+
+    /// The compiled form of what `derive` makes of `wasm` (a pre-initialized snapshot of it),
+    /// cached under `wasm`'s hash and `tag`, so that a process finding it cached neither derives
+    /// nor compiles. `derive` runs only on a miss.
+    pub fn load_derived(
+        &self,
+        engine: &Engine,
+        wasm: &[u8],
+        tag: &str,
+        derive: impl FnOnce(&[u8]) -> anyhow::Result<Vec<u8>>,
+    ) -> anyhow::Result<Component> {
         let Some(path) = self
             .dir
             .as_ref()
-            .map(|dir| dir.join(cache_file_name(engine, wasm)))
+            .map(|dir| dir.join(cache_file_name(engine, wasm, tag)))
         else {
             announce_compile(wasm, None);
-            return compile(engine, wasm);
+            return compile(engine, &derive(wasm)?);
         };
         // Read into memory rather than mmap the file: a cache file truncated by another process
         // while mapped would kill this one with SIGBUS.
@@ -83,7 +102,7 @@ impl ComponentCache {
         }
         announce_compile(wasm, self.dir.as_deref());
         let compiled = engine
-            .precompile_component(wasm)
+            .precompile_component(&derive(wasm)?)
             .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))?;
         if let Err(e) = write_atomically(&path, &compiled) {
             eprintln!(
@@ -136,9 +155,16 @@ fn compile(engine: &Engine, wasm: &[u8]) -> anyhow::Result<Component> {
         .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))
 }
 
-/// `<content sha256, 32 hex digits>-<engine compatibility hash>.cwasm`
-fn cache_file_name(engine: &Engine, wasm: &[u8]) -> String {
-    let content = Sha256::digest(wasm);
+/// `<content sha256, 32 hex digits>-<engine compatibility hash>.cwasm`; a derived form's content
+/// hash also covers its tag.
+fn cache_file_name(engine: &Engine, wasm: &[u8], tag: &str) -> String {
+    let mut content = Sha256::new();
+    content.update(wasm);
+    if !tag.is_empty() {
+        content.update(b"\0derived:");
+        content.update(tag.as_bytes());
+    }
+    let content = content.finalize();
     let content: String = content[..16].iter().map(|b| format!("{b:02x}")).collect();
     let mut hasher = DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut hasher);
