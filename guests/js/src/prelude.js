@@ -304,12 +304,30 @@
     clearTimeout: clear, clearInterval: clear, clearImmediate: globalThis.clearImmediate,
   };
   const modules = { fs, readline, process: globalThis.process, timers: timersModule };
+  // Node's ERR_INVALID_ARG_TYPE: the argument `name` ("path", or "first argument" said as is)
+  // is not `what` (e.g. "of type string"); what it received described as Node describes it.
+  function invalidArg(name, value, what) {
+    const type = typeof value;
+    let received;
+    if (value === null || value === undefined) received = String(value);
+    else if (type === "function") received = "function " + value.name;
+    else if (type === "object") received = "an instance of " + ((value.constructor && value.constructor.name) || "Object");
+    else if (type === "string") {
+      const shown = value.length > 28 ? value.slice(0, 25) + "..." : value;
+      received = "type string (" + (shown.includes("'") ? stringify(shown) : "'" + shown + "'") + ")";
+    } else if (type === "number" && value === 0) received = "type number (" + (1 / value < 0 ? "-0" : "0") + ")";
+    else received = "type " + type + " (" + String(value) + (type === "bigint" ? "n" : "") + ")";
+    const subject = name.endsWith(" argument") ? name : '"' + name + '" argument';
+    const e = new TypeError("The " + subject + " must be " + what + ". Received " + received);
+    e.code = "ERR_INVALID_ARG_TYPE";
+    return e;
+  }
   // Modules written in their own files (src/node/), evaluated when first required (all of them
   // before the snapshot runs start from: `__rb_prepare` below).
   let utilParts = null;
   const utilOf = () => utilParts || (utilParts = indirectEval(source("util"))({ inspect, format }));
   let bufferParts = null;
-  const bufferOf = () => bufferParts || (bufferParts = indirectEval(source("buffer"))());
+  const bufferOf = () => bufferParts || (bufferParts = indirectEval(source("buffer"))({ invalidArg }));
   const os = {
     EOL: "\n", devNull: "/dev/null", constants: { signals: {}, errno: {} },
     platform: () => "linux", type: () => "Linux", arch: () => "x64", release: () => "6.1.0", version: () => "#1 SMP",
@@ -324,12 +342,12 @@
     util: () => utilOf().util,
     buffer: () => bufferOf(),
     string_decoder: () => indirectEval(source("string_decoder"))(bufferOf()),
-    path: () => indirectEval(source("path"))(),
+    path: () => indirectEval(source("path"))({ invalidArg }),
     "path/posix": () => requireModule("path"),
-    crypto: () => indirectEval(source("crypto"))({ Buffer: bufferOf().Buffer, digest: __rb_digest }),
+    crypto: () => indirectEval(source("crypto"))({ Buffer: bufferOf().Buffer, digest: __rb_digest, invalidArg }),
     assert: () => indirectEval(source("assert"))({ inspect, isDeepEqual: utilOf().isDeepEqual }),
     // npm modules benchmarks' solutions require (src/npm/).
-    "js-md5": () => indirectEval(source("js-md5"))(),
+    "js-md5": () => indirectEval(source("js-md5"))({ Buffer: bufferOf().Buffer, digest: __rb_digest }),
     "assert/strict": () => modules.assert ? modules.assert.strict : (modules.assert = lazy.assert()).strict,
     "timers/promises": () => ({
       setTimeout: (ms, value) => new Promise((resolve) => globalThis.setTimeout(resolve, ms, value)),

@@ -40,8 +40,32 @@ const { StringDecoder } = require("string_decoder");
 const d = new StringDecoder("utf8");
 const euro = Buffer.from("€😀");
 show("decoder", [d.write(euro.subarray(0, 1)), d.write(euro.subarray(1, 4)), d.write(euro.subarray(4, 6)), d.end(euro.subarray(6)), new StringDecoder("utf8").end(Buffer.from([0xe2, 0x82])), new StringDecoder("hex").write(Buffer.from("hi"))]);
+// Each encoding's decoder fed one byte at a time, and in uneven parts; its name as Node writes it.
+const pieces = Buffer.from("h\u00e9\u20ac\ud83d\ude00 x", "utf8");
+const wide = Buffer.from("a\ud83d\ude00\u00e9", "utf16le");
+for (const encoding of ["utf8", "UTF-8", "utf16le", "ucs-2", "UCS2", "base64", "base64url", "hex", "latin1", "binary", "ascii", undefined, null, ""]) {
+  for (const bytes of [pieces, wide, Buffer.from([0xd8, 0x3d, 0x61])]) {
+    const one = new StringDecoder(encoding), parts = new StringDecoder(encoding);
+    let byByte = "";
+    for (const b of bytes) byByte += one.write(Buffer.from([b]));
+    byByte += one.end();
+    const split = [parts.write(bytes.subarray(0, 3)), parts.write(bytes.subarray(3, 4)), parts.end(bytes.subarray(4))];
+    console.log(String(encoding), one.encoding, JSON.stringify(byByte), JSON.stringify(split));
+  }
+}
+for (const bad of ["utf9", "nope"]) {
+  try { new StringDecoder(bad); console.log("no error"); } catch (e) { console.log(e.code, e.name, e.message); }
+}
 const rl = require("readline").createInterface({ input: process.stdin });
 rl.once("line", (line) => show("first line", [line]));
 let count = 0;
 rl.on("line", () => count++);
 rl.on("close", () => show("lines", [count]));
+
+// ERR_INVALID_ARG_TYPE, as Node describes what it received.
+const received = [undefined, null, 1, 0, -0, NaN, 12n, true, Symbol("s"), "short", "it's", "a".repeat(40), [1], {}, new Map(), function named() {}, () => 1, class K {}];
+for (const value of received) {
+  for (const call of [() => path.join("a", value), () => Buffer.from(value), () => require("crypto").createHash("md5").update(value)]) {
+    try { call(); console.log("no error"); } catch (e) { console.log(e.code, e.name, e.message); }
+  }
+}

@@ -1,9 +1,10 @@
 // `require('buffer')` and Node's globals around bytes: `Buffer` (a Uint8Array, as Node's),
 // `TextEncoder`, `TextDecoder`, `atob` and `btoa`. Encodings: utf8, hex, base64, base64url,
 // latin1 (binary), ascii, utf16le (ucs2). Written for rewardbox from Node's documentation;
-// evaluated to a function of nothing that returns the module.
-(function () {
+// evaluated to a function of the prelude's `invalidArg` that returns the module.
+(function (deps) {
   "use strict";
+  const { invalidArg } = deps;
 
   // UTF-8 as Node writes it: a lone surrogate becomes U+FFFD.
   function utf8Encode(text) {
@@ -162,12 +163,6 @@
     return n < 0 ? Math.max(0, length + n) : Math.min(n, length);
   };
 
-  function invalidArg(name, value, what) {
-    const e = new TypeError('The "' + name + '" argument must be ' + what + ". Received " + (value === null ? "null" : typeof value === "object" ? "an instance of " + (value.constructor && value.constructor.name || "Object") : "type " + typeof value + " (" + String(value) + ")"));
-    e.code = "ERR_INVALID_ARG_TYPE";
-    return e;
-  }
-
   class Buffer extends Uint8Array {
     static from(value, encodingOrOffset, length) {
       if (typeof value === "string") return fromBytes(bytesOf(value, encodingOrOffset));
@@ -180,7 +175,7 @@
         if (value.type === "Buffer" && Array.isArray(value.data)) return Buffer.from(value.data);
         if (typeof value.length === "number") return Buffer.from(Array.from(value));
       }
-      throw invalidArg("first", value, "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object");
+      throw invalidArg("first argument", value, "of type string or an instance of Buffer, ArrayBuffer, or Array or an Array-like Object");
     }
     static alloc(size, fill, encoding) {
       const out = new Buffer(size);
@@ -328,5 +323,5 @@
     return base64Decode(clean).map((b) => String.fromCharCode(b)).join("");
   }
 
-  return { Buffer, TextEncoder, TextDecoder, atob, btoa, constants: { MAX_LENGTH: 2 ** 32 }, kMaxLength: 2 ** 32, utf8Decode, partial };
+  return { Buffer, TextEncoder, TextDecoder, atob, btoa, constants: { MAX_LENGTH: 2 ** 32 }, kMaxLength: 2 ** 32, utf8Decode, partial, encodingOf };
 })

@@ -1,10 +1,10 @@
 // `require('crypto')` and the global `crypto`: `createHash` (md5, sha1, sha224, sha256, sha384,
 // sha512: computed natively by `__rb_digest`), and random bytes, integers and UUIDs from the
 // runner's random source. No keys, ciphers or HMAC. Written for rewardbox from Node's
-// documentation; evaluated to a function of the buffer module and the native digest.
+// documentation; evaluated to a function of `Buffer`, the native digest and `invalidArg`.
 (function (deps) {
   "use strict";
-  const { Buffer, digest } = deps;
+  const { Buffer, digest, invalidArg } = deps;
   const binary = (bytes) => {
     let out = "";
     for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]);
@@ -25,11 +25,7 @@
       }
       if (typeof data === "string") this.parts.push(binary(Buffer.from(data, encoding)));
       else if (ArrayBuffer.isView(data)) this.parts.push(binary(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
-      else {
-        const e = new TypeError('The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView.' + (data === undefined ? " Received undefined" : ""));
-        e.code = "ERR_INVALID_ARG_TYPE";
-        throw e;
-      }
+      else throw invalidArg("data", data, "of type string or an instance of Buffer, TypedArray, or DataView");
       return this;
     }
     digest(encoding) {

@@ -41,7 +41,15 @@
     return LETTERS + code;
   }
 
-  // The collation elements of a text: primary weights, an accent weight and a case bit each.
+  // `value` kept in `cache` under `key`; a cache past 100,000 entries starts again.
+  const remember = (cache, key, value) => {
+    if (cache.size > 100000) cache.clear();
+    cache.set(key, value);
+    return value;
+  };
+
+  // The collation elements of a text: primary weights, an accent weight and a case bit each;
+  // kept per text, shared by every set of options (`sortKey` keeps its keys per options).
   const keys = new Map();
   function keyOf(text, numeric) {
     const id = (numeric ? "1" : "0") + text;
@@ -91,10 +99,7 @@
       s.push(0);
       t.push(upper + variant);
     }
-    const key = { p, s, t };
-    if (keys.size > 100000) keys.clear();
-    keys.set(id, key);
-    return key;
+    return remember(keys, id, { p, s, t });
   }
 
   // A text's sort key under the options: its levels' weights as a string whose code-unit order
@@ -128,10 +133,7 @@
     const cached = o.keys.get(text);
     if (cached !== undefined) return cached;
     if (!o.numeric && !o.ignorePunctuation && o.caseFirst !== "upper" && /^[\t\n\v\f\r\x20-\x7e]*$/.test(text)) {
-      const key = asciiKey(o, text);
-      if (o.keys.size > 100000) o.keys.clear();
-      o.keys.set(text, key);
-      return key;
+      return remember(o.keys, text, asciiKey(o, text));
     }
     let k = keyOf(text, o.numeric);
     if (o.ignorePunctuation) {
@@ -140,18 +142,13 @@
     }
     const units = (weights, flip) => {
       let out = "";
-      for (let w of weights) {
-        if (flip) w = 15 - w;
-        out += String.fromCharCode(((w / 32768) & 0x7fff) + 1, (w & 0x7fff) + 1);
-      }
+      for (const w of weights) out += unitsOf(flip ? 15 - w : w);
       return out;
     };
     let key = units(k.p, false);
     if (o.sensitivity === "accent" || o.sensitivity === "variant") key += "\u0000" + units(k.s, false);
     if (o.sensitivity === "case" || o.sensitivity === "variant") key += "\u0000" + units(k.t, o.caseFirst === "upper");
-    if (o.keys.size > 100000) o.keys.clear();
-    o.keys.set(text, key);
-    return key;
+    return remember(o.keys, text, key);
   }
 
   function settings(options) {

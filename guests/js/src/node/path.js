@@ -1,14 +1,10 @@
 // `require('path')`: Node's POSIX path functions (the sandbox's working directory is `/`).
-// Written for rewardbox from Node's documentation; evaluated to a function of nothing that
-// returns the module.
-(function () {
+// Written for rewardbox from Node's documentation; evaluated to a function of the prelude's
+// `invalidArg` that returns the module.
+(function (deps) {
   "use strict";
   function check(value, name) {
-    if (typeof value !== "string") {
-      const e = new TypeError('The "' + name + '" argument must be of type string. Received ' + (value === null ? "null" : typeof value === "object" ? "an instance of " + ((value.constructor && value.constructor.name) || "Object") : "type " + typeof value + " (" + String(value) + ")"));
-      e.code = "ERR_INVALID_ARG_TYPE";
-      throw e;
-    }
+    if (typeof value !== "string") throw deps.invalidArg(name, value, "of type string");
   }
   // `.` and `..` resolved, repeated slashes merged; `..` above a relative start is kept.
   function collapse(path, absolute) {
