@@ -27,6 +27,14 @@ fn javascript(
 /// Programs whose stdout and exit code must be Node's.
 const PROGRAMS: &[(&str, &str)] = &[
     (
+        // Boa 0.21 panicked on a constructor's default parameter in code given to `eval`.
+        "classes made by eval, with default parameters",
+        "const B = eval('(class { constructor(z = 3, w = [z]) { this.z = z; this.w = w; } })');\n\
+         const b = new B(); console.log(b.z, b.w, new B(5).w);\n\
+         class C extends B { constructor(q = 1) { super(q); } }\n\
+         console.log(new C().z, new (eval('class D { constructor({ a = 2 } = {}) { this.a = a; } }; D'))().a);",
+    ),
+    (
         "MultiPL-E passing",
         "function reverse(xs) { return xs.slice().reverse(); }\n\
          const assert = require('node:assert');\n\

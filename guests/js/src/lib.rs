@@ -9,6 +9,7 @@
 // The bindings wit-bindgen generates for the `js-runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 
+use boa_engine::error::{EngineError, PanicError};
 use boa_engine::{
     Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source, js_string,
 };
@@ -91,11 +92,10 @@ fn exited() -> bool {
     EXIT.with(Cell::get).is_some()
 }
 
-/// The error that ends the program after `process.exit`: not catchable by the program.
+/// The error that ends the program after `process.exit`: an engine error, which the program
+/// cannot catch.
 fn exit_error() -> boa_engine::JsError {
-    JsNativeError::runtime_limit()
-        .with_message("process.exit")
-        .into()
+    EngineError::from(PanicError::new("process.exit")).into()
 }
 
 /// Runs the promise jobs; a `process.exit` in one of them ends the program once they return.
@@ -320,12 +320,17 @@ fn new_context() -> Result<Context, String> {
 /// An uncaught exception as Node.js prints it: `Uncaught TypeError: ...`.
 fn uncaught(error: boa_engine::JsError, context: &mut Context) -> String {
     // process.exit's error (and the engine's runtime limits) have no JavaScript value to show.
-    if let Some(native) = error.as_native()
-        && native.is_runtime_limit()
-    {
-        return native.to_string();
+    if let Some(engine) = error.as_engine() {
+        return match engine {
+            EngineError::Panic(panic) => panic.message().to_string(),
+            other => other.to_string(),
+        };
     }
-    let value = error.to_opaque(context);
+    let shown = error.to_string();
+    let value = match error.into_opaque(context) {
+        Ok(value) => value,
+        Err(error) => return error.to_string(),
+    };
     if let Some(object) = value.as_object() {
         let stack = object
             .get(js_string!("stack"), context)
@@ -340,7 +345,7 @@ fn uncaught(error: boa_engine::JsError, context: &mut Context) -> String {
             return shown;
         }
     }
-    text(&value, context).unwrap_or_else(|_| error.to_string())
+    text(&value, context).unwrap_or(shown)
 }
 
 /// Runs the program, then what it waits for as Node's event loop would: immediates and timers

@@ -6,7 +6,9 @@
 //! other specifier (a relative file, an npm package) fails as it fails in Node: not found.
 
 use boa_engine::builtins::promise::PromiseState;
-use boa_engine::module::{Module, ModuleLoader, Referrer, SyntheticModuleInitializer};
+use boa_engine::module::{
+    Module, ModuleLoader, ModuleRequest, Referrer, SyntheticModuleInitializer,
+};
 use boa_engine::object::builtins::JsArray;
 use boa_engine::{Context, JsError, JsNativeError, JsResult, JsString, JsValue, Source, js_string};
 use std::cell::RefCell;
@@ -23,10 +25,10 @@ impl ModuleLoader for NodeModules {
     async fn load_imported_module(
         self: Rc<Self>,
         _referrer: Referrer,
-        specifier: JsString,
+        request: ModuleRequest,
         context: &RefCell<&mut Context>,
     ) -> JsResult<Module> {
-        let name = specifier.to_std_string_escaped();
+        let name = request.specifier().to_std_string_escaped();
         if let Some(module) = self.loaded.borrow().get(&name) {
             return Ok(module.clone());
         }

@@ -380,8 +380,8 @@
   globalThis.require = requireModule;
 
   // Node's globals made when first used: the byte types of src/node/buffer.js, and Web Crypto's
-  // random functions. They stay accessors (a program may assign them): Boa 0.21's property
-  // cache calls the new value as the getter when an accessor becomes a data property.
+  // random functions. They stay accessors (a program may assign them): Boa's property cache
+  // (0.21 and 0.22) calls the new value as the getter when an accessor becomes a data property.
   const lazyGlobal = (name, make) => {
     let value, made = false;
     Object.defineProperty(globalThis, name, {

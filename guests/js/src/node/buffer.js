@@ -272,9 +272,7 @@
   }
 
   class TextDecoder {
-    // No default parameters in a constructor: Boa 0.21 panics on them in eval'd code.
-    constructor(label, options) {
-      if (label === undefined) label = "utf-8";
+    constructor(label = "utf-8", options) {
       if (options === undefined || options === null) options = {};
       const name = String(label).trim().toLowerCase();
       if (name !== "utf-8" && name !== "utf8" && name !== "unicode-1-1-utf-8") {

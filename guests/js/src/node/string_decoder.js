@@ -44,7 +44,6 @@
     return out + decode(bytes.slice(0, bytes.length - decoder.missing), "utf16le");
   }
   class StringDecoder {
-    // No default parameter: Boa 0.21 panics on one in a constructor of eval'd code.
     constructor(encoding) {
       this.encoding = encodingOf(encoding === "" ? undefined : encoding);
       this.pending = [];
