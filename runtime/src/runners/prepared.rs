@@ -44,9 +44,12 @@ pub fn snapshot_after(engine: &Engine, wasm: &[u8], init: &str) -> anyhow::Resul
     let component = Component::new(engine, &instrumented)
         .map_err(|e| anyhow::anyhow!("compiling the component to snapshot: {e:#}"))?;
     let linker = candidate_linker(engine, Some(&component))?;
+    // The set-up is the runner's own code: ten times a verifier's fuel, and time to spare on a
+    // machine busy compiling.
     let limits = Limits {
+        fuel: 10_000_000_000,
         wall_ms: 600_000,
-        ..crate::runners::CANDIDATE_DEFAULT
+        ..Limits::VERIFIER_DEFAULT
     };
     let mut job = Job::with_io(engine, &limits, 0, JobIo::default(), ());
     let instance = linker
