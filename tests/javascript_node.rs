@@ -294,8 +294,8 @@ fn js_md5_gives_the_digests_of_nodes_crypto() {
 /// Node's modules and globals beyond what test harnesses use, as programs call them
 /// (`tests/data/node-builtins/*.js`: `Buffer` and its encodings, `TextEncoder`/`TextDecoder`,
 /// `atob`/`btoa`, `structuredClone`, `crypto.createHash` and random values, `path`, `os`,
-/// `events`, `string_decoder`, readline's `once`): each file's stdout and exit code under native
-/// Node and in the runner, with the same stdin.
+/// `events`, `string_decoder`, readline's `once`, standard input as a `Buffer`): each file's
+/// stdout and exit code under native Node and in the runner, with the same stdin.
 #[test]
 fn node_builtins_behave_as_in_node() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/node-builtins");
@@ -306,7 +306,8 @@ fn node_builtins_behave_as_in_node() {
         .collect();
     files.sort();
     assert!(files.len() >= 4, "{files:?}");
-    let stdin = "3\n1 2 3\nlast\n";
+    // Not only ASCII: stdin.js reads the bytes of the last line.
+    let stdin = "3\n1 2 3\nlast é€ 😀\n";
     let scorer = common::scorer();
     let javascript = javascript(&scorer);
     let mut failures = Vec::new();

@@ -14,10 +14,11 @@ use boa_engine::{
     Context, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Source, js_string,
 };
 use std::cell::{Cell, RefCell};
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 
 wit_bindgen::generate!({ path: "../../wit", world: "js-runner" });
 
+mod bytes;
 mod digest;
 mod modules;
 
@@ -151,12 +152,10 @@ fn write(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     Ok(JsValue::undefined())
 }
 
-/// `__rb_stdin()`: the whole of standard input.
+/// `__rb_stdin()`: the whole of standard input as text (bad UTF-8 as U+FFFD).
 fn stdin(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
-    let mut bytes = Vec::new();
-    let _ = std::io::stdin().read_to_end(&mut bytes);
     Ok(JsValue::from(JsString::from(
-        String::from_utf8_lossy(&bytes).as_ref(),
+        String::from_utf8_lossy(&bytes::stdin()).as_ref(),
     )))
 }
 
@@ -263,7 +262,7 @@ fn new_context() -> Result<Context, String> {
         .module_loader(std::rc::Rc::new(modules::NodeModules::default()))
         .build()
         .map_err(|e| format!("rewardbox: setting up the JavaScript runner: {e}"))?;
-    let natives: [(JsString, usize, NativeFunction); 9] = [
+    let natives: [(JsString, usize, NativeFunction); 12] = [
         (
             js_string!("__rb_read_line"),
             0,
@@ -304,6 +303,21 @@ fn new_context() -> Result<Context, String> {
             js_string!("__rb_digest"),
             2,
             NativeFunction::from_fn_ptr(digest::digest),
+        ),
+        (
+            js_string!("__rb_stdin_bytes"),
+            0,
+            NativeFunction::from_fn_ptr(bytes::stdin_bytes),
+        ),
+        (
+            js_string!("__rb_utf8_decode"),
+            3,
+            NativeFunction::from_fn_ptr(bytes::utf8_decode),
+        ),
+        (
+            js_string!("__rb_utf8_encode"),
+            1,
+            NativeFunction::from_fn_ptr(bytes::utf8_encode),
         ),
     ];
     for (name, length, function) in natives {

@@ -1,7 +1,7 @@
 // rewardbox's JavaScript runner: what a Node.js program expects of its surroundings, on top of
-// its natives (__rb_write, __rb_stdin, __rb_exit, __rb_sleep, __rb_now, __rb_source, and
-// __rb_digest for src/node/crypto.js). Defined
-// before the candidate's program runs.
+// its natives (__rb_write, __rb_stdin, __rb_stdin_bytes, __rb_exit, __rb_sleep, __rb_now,
+// __rb_source; __rb_digest for src/node/crypto.js, __rb_utf8_decode and __rb_utf8_encode for
+// src/node/buffer.js). Defined before the candidate's program runs.
 (function () {
   "use strict";
   const write = __rb_write, readStdin = __rb_stdin, exit = __rb_exit;
@@ -205,9 +205,17 @@
   }
 
   const fs = {
+    // Standard input only: as text when an encoding is given, else as a Buffer of its bytes,
+    // as Node (a fast reader indexes the bytes: `data[i] - 48`).
     readFileSync(path, options) {
-      if (path === 0 || path === "/dev/stdin") return stdin();
-      throw enoent(path);
+      if (path !== 0 && path !== "/dev/stdin") throw enoent(path);
+      const encoding = typeof options === "string" ? options
+        : options !== null && typeof options === "object" ? options.encoding : undefined;
+      const { Buffer, encodingOf } = bufferOf();
+      if (encoding !== undefined && encoding !== null && encodingOf(encoding) === "utf8") return stdin();
+      const bytes = __rb_stdin_bytes();
+      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+      return encoding === undefined || encoding === null ? buffer : buffer.toString(encoding);
     },
     writeSync(fd, text) { write(fd === 2 ? 2 : 1, String(text)); },
     existsSync() { return false; },
@@ -327,7 +335,7 @@
   let utilParts = null;
   const utilOf = () => utilParts || (utilParts = indirectEval(source("util"))({ inspect, format }));
   let bufferParts = null;
-  const bufferOf = () => bufferParts || (bufferParts = indirectEval(source("buffer"))({ invalidArg }));
+  const bufferOf = () => bufferParts || (bufferParts = indirectEval(source("buffer"))({ invalidArg, utf8Decode: __rb_utf8_decode, utf8Encode: __rb_utf8_encode }));
   const os = {
     EOL: "\n", devNull: "/dev/null", constants: { signals: {}, errno: {} },
     platform: () => "linux", type: () => "Linux", arch: () => "x64", release: () => "6.1.0", version: () => "#1 SMP",

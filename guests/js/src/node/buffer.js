@@ -1,32 +1,14 @@
 // `require('buffer')` and Node's globals around bytes: `Buffer` (a Uint8Array, as Node's),
 // `TextEncoder`, `TextDecoder`, `atob` and `btoa`. Encodings: utf8, hex, base64, base64url,
 // latin1 (binary), ascii, utf16le (ucs2). Written for rewardbox from Node's documentation;
-// evaluated to a function of the prelude's `invalidArg` that returns the module.
+// evaluated to a function of the prelude's `invalidArg` and the runner's native UTF-8 decoder and
+// encoder (src/bytes.rs) that returns the module.
 (function (deps) {
   "use strict";
   const { invalidArg } = deps;
 
-  // UTF-8 as Node writes it: a lone surrogate becomes U+FFFD.
-  function utf8Encode(text) {
-    const out = [];
-    for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c >= 0xd800 && c < 0xe000) {
-        const low = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-        if (c < 0xdc00 && low >= 0xdc00 && low < 0xe000) {
-          c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-          i++;
-        } else {
-          c = 0xfffd;
-        }
-      }
-      if (c < 0x80) out.push(c);
-      else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
-      else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-      else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
-    }
-    return out;
-  }
+  // UTF-8 as Node writes it (a lone surrogate becomes U+FFFD), as a Uint8Array: natively.
+  const utf8Bytes = (text) => deps.utf8Encode(text);
 
   // The bytes a UTF-8 sequence starting at `i` needs (0: not a lead byte), and how many of them
   // are there and valid (stopping at `end`).
@@ -58,7 +40,10 @@
     return valid === end - i && valid < need;
   }
 
+  // Text of bytes start..end: natively for a typed array, here for an array of numbers (the
+  // bytes string_decoder holds).
   function utf8Decode(bytes, start, end) {
+    if (ArrayBuffer.isView(bytes)) return deps.utf8Decode(bytes, start, end);
     let out = "";
     for (let i = start; i < end;) {
       const n = sequence(bytes, i, end);
@@ -133,7 +118,7 @@
 
   function bytesOf(text, encoding) {
     switch (encodingOf(encoding)) {
-      case "utf8": return utf8Encode(text);
+      case "utf8": return Array.from(utf8Bytes(text));
       case "hex": return hexDecode(text);
       case "base64": case "base64url": return base64Decode(text);
       case "latin1": case "ascii": return Array.from(text, (c) => c.charCodeAt(0) & 0xff);
@@ -165,7 +150,10 @@
 
   class Buffer extends Uint8Array {
     static from(value, encodingOrOffset, length) {
-      if (typeof value === "string") return fromBytes(bytesOf(value, encodingOrOffset));
+      if (typeof value === "string") {
+        if (encodingOf(encodingOrOffset) === "utf8") return over(utf8Bytes(value));
+        return fromBytes(bytesOf(value, encodingOrOffset));
+      }
       if (value instanceof ArrayBuffer) {
         const offset = encodingOrOffset === undefined ? 0 : Number(encodingOrOffset);
         return new Buffer(value, offset, length === undefined ? value.byteLength - offset : Number(length));
@@ -187,7 +175,7 @@
     static isBuffer(value) { return value instanceof Buffer; }
     static isEncoding(encoding) { try { encodingOf(encoding); return typeof encoding === "string"; } catch (e) { return false; } }
     static byteLength(value, encoding) {
-      if (typeof value === "string") return bytesOf(value, encoding).length;
+      if (typeof value === "string") return encodingOf(encoding) === "utf8" ? utf8Bytes(value).length : bytesOf(value, encoding).length;
       return value.byteLength;
     }
     static concat(list, totalLength) {
@@ -255,6 +243,8 @@
     readInt32LE(offset = 0) { return this[offset] | (this[offset + 1] << 8) | (this[offset + 2] << 16) | (this[offset + 3] << 24); }
     readInt32BE(offset = 0) { return (this[offset] << 24) | (this[offset + 1] << 16) | (this[offset + 2] << 8) | this[offset + 3]; }
   }
+  // A Buffer over the memory of the Uint8Array `bytes`.
+  const over = (bytes) => new Buffer(bytes.buffer, bytes.byteOffset, bytes.length);
   // A new Buffer holding `bytes` (each taken modulo 256, as a Uint8Array stores them).
   function fromBytes(bytes) {
     const out = new Buffer(bytes.length);
@@ -268,7 +258,7 @@
 
   class TextEncoder {
     get encoding() { return "utf-8"; }
-    encode(text = "") { return Uint8Array.from(utf8Encode(String(text))); }
+    encode(text = "") { return utf8Bytes(String(text)); }
   }
 
   class TextDecoder {
