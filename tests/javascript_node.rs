@@ -415,3 +415,72 @@ fn the_snapshot_freezes_no_randomness_or_time() {
     }
     assert!(first.ends_with("true true\n"), "{first}");
 }
+
+/// Reading a long input costs in proportion to its length: four times the numbers, at most
+/// eight times the fuel (quadratic would be sixteen). Boa searched a string from a position by
+/// stepping through every code unit before it (`split(' ')` of 30,000 numbers took 12 s), copied
+/// a Latin-1 string into UTF-16 for each regular-expression `exec`, and split on a regular
+/// expression with an `exec` at every position (guests/js/vendor, guests/js/src/bytes.rs, the
+/// prelude's `split`).
+#[test]
+fn reading_a_long_input_takes_time_in_proportion() {
+    let programs = [
+        (
+            "split on a space",
+            "console.log(require('fs').readFileSync(0, 'utf8').trim().split(' ').length);",
+        ),
+        (
+            "split on a regular expression",
+            "console.log(require('fs').readFileSync('/dev/stdin', 'utf8').trim().split(/\\s+/).length);",
+        ),
+        (
+            "split a text the program made on a regular expression",
+            "const made = require('fs').readFileSync(0, 'utf8').trim().split(' ').join('  ');\n\
+             console.log(made.split(/\\s+/).length);",
+        ),
+        (
+            "indexOf from a position",
+            "const s = require('fs').readFileSync(0, 'utf8'); let n = 0;\n\
+             for (let i = s.indexOf(' '); i !== -1; i = s.indexOf(' ', i + 1)) n++;\n\
+             console.log(n + 1);",
+        ),
+        (
+            "exec in a loop",
+            "const s = require('fs').readFileSync(0).toString(); const re = /\\d+/g; let n = 0;\n\
+             while (re.exec(s)) n++;\n\
+             console.log(n);",
+        ),
+        (
+            "replaceAll, then split",
+            "console.log(require('fs').readFileSync(0, 'utf8').trim().replaceAll(' ', ',').split(',').length);",
+        ),
+    ];
+    let input = |count: usize| {
+        let numbers: Vec<String> = (0..count)
+            .map(|i| ((i * 7919) % 1_000_003).to_string())
+            .collect();
+        numbers.join(" ") + "\n"
+    };
+    let scorer = common::scorer();
+    let javascript = javascript(&scorer);
+    let (small, large) = (5_000, 20_000);
+    for (name, program) in programs {
+        let fuel = |count: usize| {
+            let outcome = javascript.run(
+                scorer.engine(),
+                program,
+                &input(count),
+                &CANDIDATE_DEFAULT,
+                0,
+            );
+            assert_eq!(outcome.exit_code, Some(0), "{name}: {}", outcome.stderr);
+            assert_eq!(outcome.stdout, format!("{count}\n"), "{name}");
+            outcome.fuel_used
+        };
+        let (few, many) = (fuel(small), fuel(large));
+        assert!(
+            many < few * 8,
+            "{name}: {small} numbers took {few} fuel, {large} numbers {many}"
+        );
+    }
+}

@@ -5,7 +5,8 @@
 //! - `__rb_stdin_bytes()`: a fresh `Uint8Array` of the whole of standard input (what
 //!   `readFileSync(0)` hands over as a `Buffer`).
 //! - `__rb_utf8_decode(bytes, start, end)`: the text of bytes `start..end` of a `Uint8Array`,
-//!   each ill-formed sequence (its maximal subpart) one U+FFFD, as Node and the WHATWG decoder.
+//!   each ill-formed sequence (its maximal subpart) one U+FFFD, as Node and the WHATWG decoder
+//!   (kept in UTF-16: [`utf16_string`]).
 //! - `__rb_utf8_encode(text)`: a `Uint8Array` of `text` in UTF-8, a lone surrogate as U+FFFD.
 
 use boa_engine::object::builtins::{AlignedVec, JsArrayBuffer, JsTypedArray, JsUint8Array};
@@ -30,6 +31,26 @@ pub fn stdin() -> std::rc::Rc<[u8]> {
             })
             .clone()
     })
+}
+
+/// `text` as a JavaScript string kept in UTF-16. Boa's regular expressions match UTF-16; a
+/// string kept as Latin-1 (Boa's choice for `&str` that fits) is copied into UTF-16 by each
+/// `exec`, which made a loop of `exec`s over standard input, or its `split(/\s+/)`, quadratic.
+/// Slices of it (`trim`, `split`, `slice`) stay UTF-16.
+pub fn utf16_string(text: &str) -> JsString {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    JsString::from(&units[..])
+}
+
+/// `__rb_utf16(text)`: `text` kept in UTF-16 ([`utf16_string`]), for the prelude's regular
+/// expression `split`, which runs `exec` once per piece.
+pub fn utf16(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let text = match args.first() {
+        Some(value) => value.to_string(context)?,
+        None => JsString::default(),
+    };
+    let units: Vec<u16> = text.iter().collect();
+    Ok(JsValue::from(JsString::from(&units[..])))
 }
 
 /// A new `Uint8Array` holding `bytes`.
@@ -72,11 +93,13 @@ pub fn utf8_decode(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsRe
         .and_then(|object| JsArrayBuffer::from_object(object.clone()).ok())
         .ok_or_else(not_bytes)?;
     let text = match buffer.data() {
-        Some(data) => String::from_utf8_lossy(&data[offset + start..offset + end]).into_owned(),
+        Some(data) => utf16_string(&String::from_utf8_lossy(
+            &data[offset + start..offset + end],
+        )),
         // A detached buffer holds nothing.
-        None => String::new(),
+        None => JsString::default(),
     };
-    Ok(JsValue::from(JsString::from(text.as_str())))
+    Ok(JsValue::from(text))
 }
 
 /// `__rb_utf8_encode(text)` (see the module's documentation).

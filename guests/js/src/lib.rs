@@ -152,10 +152,11 @@ fn write(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVal
     Ok(JsValue::undefined())
 }
 
-/// `__rb_stdin()`: the whole of standard input as text (bad UTF-8 as U+FFFD).
+/// `__rb_stdin()`: the whole of standard input as text (bad UTF-8 as U+FFFD), kept in UTF-16
+/// ([`bytes::utf16_string`]).
 fn stdin(_: &JsValue, _: &[JsValue], _: &mut Context) -> JsResult<JsValue> {
-    Ok(JsValue::from(JsString::from(
-        String::from_utf8_lossy(&bytes::stdin()).as_ref(),
+    Ok(JsValue::from(bytes::utf16_string(
+        &String::from_utf8_lossy(&bytes::stdin()),
     )))
 }
 
@@ -262,7 +263,7 @@ fn new_context() -> Result<Context, String> {
         .module_loader(std::rc::Rc::new(modules::NodeModules::default()))
         .build()
         .map_err(|e| format!("rewardbox: setting up the JavaScript runner: {e}"))?;
-    let natives: [(JsString, usize, NativeFunction); 12] = [
+    let natives: [(JsString, usize, NativeFunction); 13] = [
         (
             js_string!("__rb_read_line"),
             0,
@@ -318,6 +319,11 @@ fn new_context() -> Result<Context, String> {
             js_string!("__rb_utf8_encode"),
             1,
             NativeFunction::from_fn_ptr(bytes::utf8_encode),
+        ),
+        (
+            js_string!("__rb_utf16"),
+            1,
+            NativeFunction::from_fn_ptr(bytes::utf16),
         ),
     ];
     for (name, length, function) in natives {

@@ -1,7 +1,8 @@
 // rewardbox's JavaScript runner: what a Node.js program expects of its surroundings, on top of
 // its natives (__rb_write, __rb_stdin, __rb_stdin_bytes, __rb_exit, __rb_sleep, __rb_now,
 // __rb_source; __rb_digest for src/node/crypto.js, __rb_utf8_decode and __rb_utf8_encode for
-// src/node/buffer.js). Defined before the candidate's program runs.
+// src/node/buffer.js, __rb_utf16 for regular expressions' split). Defined before the
+// candidate's program runs.
 (function () {
   "use strict";
   const write = __rb_write, readStdin = __rb_stdin, exit = __rb_exit;
@@ -427,6 +428,55 @@
   lazyGlobal("Intl", () => ({ Collator: intlOf().Collator, NumberFormat: intlOf().NumberFormat }));
   lazyGlobal("crypto", () => requireModule("crypto").webcrypto);
   globalThis.structuredClone = structuredClone;
+
+  // `split` by a regular expression, as the standard's algorithm answers, with one search per
+  // piece: Boa's follows the algorithm literally, a sticky `exec` at every position (a million
+  // of them to split a megabyte on /\s+/), each copying a Latin-1 string into UTF-16. The text
+  // is copied into UTF-16 once (__rb_utf16) and searched with a global copy of the expression.
+  // A subclass of RegExp, or one whose `exec` was replaced, gets Boa's own.
+  const NativeRegExp = RegExp, regexpExec = RegExp.prototype.exec, regexpSplit = RegExp.prototype[Symbol.split];
+  const toUtf16 = __rb_utf16;
+  const advance = (s, i, unicode) => {
+    if (!unicode || i + 1 >= s.length) return i + 1;
+    const c = s.charCodeAt(i), d = s.charCodeAt(i + 1);
+    return c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? i + 2 : i + 1;
+  };
+  const split = {
+    [Symbol.split](string, limit) {
+      const rx = this;
+      if (rx === null || typeof rx !== "object" || Object.getPrototypeOf(rx) !== NativeRegExp.prototype
+          || rx.constructor !== NativeRegExp || rx.exec !== regexpExec) {
+        return regexpSplit.call(this, string, limit);
+      }
+      const s = toUtf16(String(string));
+      const flags = String(rx.flags);
+      const unicode = flags.includes("u") || flags.includes("v");
+      const re = new NativeRegExp(rx, flags.replace("y", "").replace("g", "") + "g");
+      const lim = limit === undefined ? 4294967295 : limit >>> 0;
+      if (lim === 0) return [];
+      if (s.length === 0) return regexpExec.call(re, s) === null ? [s] : [];
+      const out = [];
+      let p = 0, q = 0;
+      while (q < s.length) {
+        re.lastIndex = q;
+        const m = regexpExec.call(re, s);
+        if (m === null || m.index >= s.length) break;
+        const e = Math.min(re.lastIndex, s.length);
+        if (e === p) { q = advance(s, m.index, unicode); continue; }
+        out.push(s.slice(p, m.index));
+        if (out.length === lim) return out;
+        p = e;
+        for (let i = 1; i < m.length; i++) {
+          out.push(m[i]);
+          if (out.length === lim) return out;
+        }
+        q = p;
+      }
+      out.push(s.slice(p));
+      return out;
+    },
+  }[Symbol.split];
+  Object.defineProperty(RegExp.prototype, Symbol.split, { value: split, writable: true, configurable: true, enumerable: false });
   // Before the snapshot a run starts from (the runner's `prepare-engine`): every module of
   // src/node/ and src/npm/ evaluated once, so that no run parses one (assert.js alone cost a
   // MultiPL-E test more than its program). None reads stdin, clocks or randomness as it loads.
