@@ -8,6 +8,7 @@
 //!   each ill-formed sequence (its maximal subpart) one U+FFFD, as Node and the WHATWG decoder
 //!   (kept in UTF-16: [`utf16_string`]).
 //! - `__rb_utf8_encode(text)`: a `Uint8Array` of `text` in UTF-8, a lone surrogate as U+FFFD.
+//! - `__rb_utf16(text)`: `text` kept in UTF-16 ([`utf16_string`]).
 
 use boa_engine::object::builtins::{AlignedVec, JsArrayBuffer, JsTypedArray, JsUint8Array};
 use boa_engine::{Context, JsNativeError, JsResult, JsString, JsValue};
