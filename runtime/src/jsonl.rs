@@ -60,15 +60,27 @@ impl Summary {
         };
         format!(
             "rewardbox: {} tasks ({} invalid), {} completions, pass rate {:.1}%, {} verifier errors, \
-             {:.2} s, {:.0} completions/s",
+             {:.2} s, {} completions/s",
             self.tasks,
             self.invalid_tasks,
             self.completions,
             pass_rate,
             self.verifier_errors,
             self.elapsed.as_secs_f64(),
-            self.rate()
+            rate_text(self.rate())
         )
+    }
+}
+
+/// A rate with the digits that matter: `1234`, `12.3`, `0.35` (a slow batch, compiling its
+/// programs for the first time, is not `0`).
+pub fn rate_text(rate: f64) -> String {
+    if rate >= 100.0 {
+        format!("{rate:.0}")
+    } else if rate >= 10.0 {
+        format!("{rate:.1}")
+    } else {
+        format!("{rate:.2}")
     }
 }
 
@@ -141,4 +153,21 @@ pub fn score_stream(
     output.flush()?;
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn a_rate_keeps_the_digits_that_matter() {
+        for (rate, text) in [
+            (0.354, "0.35"),
+            (7.0, "7.00"),
+            (12.34, "12.3"),
+            (1234.4, "1234"),
+        ] {
+            assert_eq!(rate_text(rate), text);
+        }
+    }
 }

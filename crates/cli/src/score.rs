@@ -185,7 +185,11 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
             } else {
                 s.completions
             });
-            progress.set_message(format!("{} completions, {:.0}/s", s.completions, s.rate()));
+            progress.set_message(format!(
+                "{} completions, {}/s",
+                s.completions,
+                rewardbox::jsonl::rate_text(s.rate())
+            ));
         },
     )?;
     progress.finish_and_clear();
