@@ -23,14 +23,9 @@ use std::path::Path;
 use std::process::Command;
 
 /// Problems that cannot be graded here, each with a word of the reason reported for it: the
-/// test needs a library this host does not have, calls a function the declaration does not
-/// declare, or passes values that are not data (`dyn Any`).
-const NOT_GRADABLE_HERE: &[(&str, &str)] = &[
-    ("CPP/22", "boost/any.hpp"),
-    ("CPP/137", "boost/any.hpp"),
-    ("Rust/22", "dyn Any"),
-    ("Rust/137", "entry_point"),
-];
+/// test calls a function the declaration does not declare, or passes values that are not data
+/// (`dyn Any`).
+const NOT_GRADABLE_HERE: &[(&str, &str)] = &[("Rust/22", "dyn Any"), ("Rust/137", "entry_point")];
 
 /// Problems whose test code, as the benchmark ships it, checks nothing: every program passes,
 /// natively too.
@@ -95,6 +90,13 @@ fn native_crates() -> &'static rewardbox_toolchains::rust_crates::CrateSet {
     })
 }
 
+/// The flags that put Boost's headers (the ones rewardbox's C++ compiles with) on g++'s path.
+fn native_boost() -> [String; 2] {
+    let boost = rewardbox_toolchains::boost::Boost::locate()
+        .expect("Boost's headers: run scripts/setup.sh (it installs boost-headers into .venv)");
+    ["-isystem".into(), boost.include.display().to_string()]
+}
+
 /// Whether the program the benchmark's harness builds from `problem`, `completion` and `test`
 /// passes natively (exit status 0).
 fn passes_natively(problem: &Problem, completion: &str, test: &str, dir: &Path) -> bool {
@@ -105,8 +107,16 @@ fn passes_natively(problem: &Problem, completion: &str, test: &str, dir: &Path) 
             std::fs::write(dir.join("main.cpp"), &program).unwrap();
             Command::new(std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()))
                 .args(["-std=c++17", "-O2", "-w", "main.cpp", "-o", "main"])
-                // CodeGeeX's harness links OpenSSL (CPP/162's MD5).
+                // CodeGeeX's harness links OpenSSL (CPP/162's MD5), and has Boost's headers
+                // (CPP/22 and 137): the ones rewardbox compiles with.
                 .args(program.contains("openssl/").then_some("-lcrypto"))
+                .args(
+                    program
+                        .contains("boost/")
+                        .then(native_boost)
+                        .into_iter()
+                        .flatten(),
+                )
                 .current_dir(dir)
                 .output()
                 .unwrap()
@@ -180,8 +190,9 @@ fn canonical_pass_defaults_fail_as_natively(language: &str, property_checks: &[u
 #[test]
 fn cpp_canonical_solutions_pass_and_defaults_fail_as_with_gpp() {
     // CPP/32 (find_zero on random polynomials), CPP/38 and CPP/50 (decode random strings);
-    // CPP/162 uses OpenSSL's MD5 (natively: g++ with -lcrypto).
-    canonical_pass_defaults_fail_as_natively("cpp", &[32, 38, 50, 162]);
+    // CPP/162 uses OpenSSL's MD5 (natively: g++ with -lcrypto); CPP/22 and 137 pass values of
+    // `boost::any` (natively: g++ with Boost's headers).
+    canonical_pass_defaults_fail_as_natively("cpp", &[22, 32, 38, 50, 137, 162]);
 }
 
 #[test]
@@ -259,6 +270,108 @@ int main(){
     let r = &results[0].results[0];
     assert!(r.passed, "{} {:?}", r.detail, r.cases);
     assert_eq!(r.cases.len(), 9, "{:?}", r.cases);
+}
+
+#[test]
+fn cpp_dynamic_values_cross_with_the_type_they_hold() {
+    // std::any and boost::any (HumanEval-X's CPP/22 and 137): each held type arrives as itself
+    // (an int stays an int, a char a char, a literal a const char*), an empty one empty,
+    // containers of them nested; the candidate answers with each value's type and the value.
+    for (any, include) in [("std::any", "<any>"), ("boost::any", "<boost/any.hpp>")] {
+        let cast = any.replace("::any", "::any_cast");
+        let declaration = format!(
+            "#include<bits/stdc++.h>\n#include{include}\nusing namespace std;\nvector<{any}> echo(vector<{any}> values){{\n"
+        );
+        let test = format!(
+            r#"#include<cassert>
+int main(){{
+    vector<{any}> in = {{1, 'c', 2.5, 2.5f, string("s"), "lit", {any}(), -7LL, 5ul, true, (short)3, vector<{any}>{{1, string("x")}}, vector<int>{{4, 5}}, map<string, {any}>{{{{"k", 2.0}}}}, map<long, long>{{{{1, 2}}}}, make_pair({any}(1), {any}('z'))}};
+    auto out = echo(in);
+    assert(out.size() == in.size());
+    assert(out[0].type() == typeid(int) && {cast}<int>(out[0]) == 1);
+    assert(out[1].type() == typeid(char) && {cast}<char>(out[1]) == 'c');
+    assert(out[2].type() == typeid(double) && {cast}<double>(out[2]) == 2.5);
+    assert(out[3].type() == typeid(float) && {cast}<float>(out[3]) == 2.5f);
+    assert(out[4].type() == typeid(string) && {cast}<string>(out[4]) == "s");
+    assert(out[5].type() == typeid(const char*) && string({cast}<const char*>(out[5])) == "lit");
+    assert(out[6].type() == typeid(void));
+    assert(out[7].type() == typeid(long long) && {cast}<long long>(out[7]) == -7);
+    assert(out[8].type() == typeid(unsigned long) && {cast}<unsigned long>(out[8]) == 5);
+    assert(out[9].type() == typeid(bool) && {cast}<bool>(out[9]));
+    assert(out[10].type() == typeid(short) && {cast}<short>(out[10]) == 3);
+    auto nested = {cast}<vector<{any}>>(out[11]);
+    assert(nested.size() == 2 && {cast}<int>(nested[0]) == 1 && {cast}<string>(nested[1]) == "x");
+    assert(({cast}<vector<int>>(out[12]) == vector<int>{{4, 5}}));
+    assert({cast}<double>({cast}<map<string, {any}>>(out[13]).at("k")) == 2.0);
+    assert(({cast}<map<long, long>>(out[14]) == map<long, long>{{{{1, 2}}}}));
+    auto p = {cast}<pair<{any}, {any}>>(out[15]);
+    assert({cast}<int>(p.first) == 1 && {cast}<char>(p.second) == 'z');
+}}
+"#
+        );
+        // The candidate sees the types too: it answers with what it was given, but an int
+        // becomes a long (a wrong type: the test's first check fails).
+        let echo = "    return values;\n}\n".to_string();
+        let retyped = format!(
+            "    for (auto& v : values) if (v.type() == typeid(int)) v = (long){cast}<int>(v);\n    return values;\n}}\n"
+        );
+        let results = score(
+            &common::scorer(),
+            &[cpp_task(&declaration, &test, &[&echo, &retyped])],
+        );
+        assert_eq!(results[0].status, None, "{any}: {:?}", results[0].detail);
+        let r = &results[0].results[0];
+        assert!(r.passed, "{any}: {} {:?}", r.detail, r.cases);
+        assert_eq!(r.cases.len(), 17, "{any}: {:?}", r.cases);
+        let wrong = &results[0].results[1];
+        assert!(!wrong.passed, "{any}");
+        assert_eq!(
+            case_statuses(wrong)[..3],
+            [
+                ("line 5", CaseStatus::Passed),
+                ("line 6", CaseStatus::Wrong),
+                ("line 7", CaseStatus::Passed)
+            ],
+            "{any}"
+        );
+    }
+}
+
+#[test]
+fn a_dynamic_value_of_a_type_the_wire_does_not_carry_is_the_fault_of_its_sender() {
+    let declaration = "#include<bits/stdc++.h>\n#include<boost/any.hpp>\nusing namespace std;\nboost::any pick(boost::any a){\n";
+    // The test code's: the task is invalid, and says which type.
+    let test = "#include<cassert>\nint main(){\n    assert(boost::any_cast<int>(pick(set<int>{1})) == 1);\n}\n";
+    let results = score(
+        &common::scorer(),
+        &[cpp_task(declaration, test, &["    return a;\n}\n"])],
+    );
+    assert_eq!(results[0].status, Some(rewardbox::Status::InvalidTask));
+    let detail = results[0].detail.clone().unwrap_or_default();
+    assert!(
+        detail.contains("boost::any holding a value of type `std::set<int"),
+        "{detail}"
+    );
+    // The candidate's: its call fails, and the test with it.
+    let test =
+        "#include<cassert>\nint main(){\n    assert(boost::any_cast<int>(pick(1)) == 1);\n}\n";
+    let results = score(
+        &common::scorer(),
+        &[cpp_task(
+            declaration,
+            test,
+            &["    return set<int>{1};\n}\n", "    return a;\n}\n"],
+        )],
+    );
+    assert_eq!(results[0].status, None, "{:?}", results[0].detail);
+    let odd = &results[0].results[0];
+    assert!(!odd.passed);
+    assert!(odd.detail.contains("std::set<int"), "{}", odd.detail);
+    assert!(
+        results[0].results[1].passed,
+        "{}",
+        results[0].results[1].detail
+    );
 }
 
 #[test]

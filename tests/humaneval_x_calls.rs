@@ -440,36 +440,55 @@ fn rust_cases(test: &str, entry: &str) -> Vec<Value> {
     cases
 }
 
-/// A Go literal as JSON: numbers, strings (interpreted and raw), runes (a string of one
-/// character), `true`/`false`, `nil` (null), composite literals of slices and arrays (lists) and
-/// maps (lists of pairs), and conversions `T(x)` of a literal (x).
-fn go_literal(text: &str) -> Option<Value> {
+/// A Go literal as JSON, read where a value of type `ty` (Go type text) is expected: numbers,
+/// strings (interpreted and raw), runes (a string of one character), `true`/`false`, `nil`
+/// (null), composite literals of slices and arrays (lists) and maps (lists of pairs), their
+/// elements' types elided or not, and conversions `T(x)` of a literal (x). Where `ty` is
+/// `interface{}` the value keeps the type Go gives it: a composite literal, a conversion or a
+/// rune is `{"$type": T, "value": ...}` (rewardbox's typed JSON); numbers, strings and bools
+/// have Go's default types already.
+fn go_value(text: &str, ty: &str) -> Option<Value> {
     let text = text.trim();
-    // A composite literal: its type, then braces.
-    if text.starts_with('[') || text.starts_with("map[") {
-        let open = text.find('{')?;
-        let is_map = text.starts_with("map[");
+    let dynamic = is_interface(ty);
+    let typed = |name: &str, value: Value| {
+        if dynamic {
+            json!({"$type": name, "value": value})
+        } else {
+            value
+        }
+    };
+    // A composite literal: its type (elided inside another: `{1, 2}`), then braces.
+    if text.starts_with('[') || text.starts_with("map[") || text.starts_with('{') {
+        let open = literal_brace(text)?;
+        let own = text[..open].trim();
+        let literal_ty = if own.is_empty() { ty } else { own };
         let inner = text[open + 1..].strip_suffix('}')?;
         let items: Vec<&str> = top_level_commas(inner)
             .into_iter()
             .filter(|i| !i.trim().is_empty())
             .collect();
-        return items
-            .into_iter()
-            .map(|item| {
-                if is_map {
-                    let (k, v) = split_key(item)?;
-                    Some(json!([go_literal(k)?, go_literal(v)?]))
-                } else {
-                    // An element of a nested composite may omit its type: `{1, 2}`.
-                    match item.trim().strip_prefix('{') {
-                        Some(_) => go_literal(&format!("[]T{}", item.trim())),
-                        None => go_literal(item),
-                    }
-                }
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(Value::Array);
+        let value = match literal_ty.strip_prefix("map[") {
+            Some(rest) => {
+                // The key's type ends at the bracket that closes `map[`.
+                let close = scan(rest, |i, c, depth| (c == ']' && depth < 0).then_some(i))?;
+                let (key_ty, value_ty) = (&rest[..close], &rest[close + 1..]);
+                items
+                    .into_iter()
+                    .map(|item| {
+                        let (k, v) = split_key(item)?;
+                        Some(json!([go_value(k, key_ty)?, go_value(v, value_ty)?]))
+                    })
+                    .collect::<Option<Vec<_>>>()?
+            }
+            None => {
+                let element_ty = &literal_ty[literal_ty.find(']')? + 1..];
+                items
+                    .into_iter()
+                    .map(|item| go_value(item, element_ty))
+                    .collect::<Option<Vec<_>>>()?
+            }
+        };
+        return Some(typed(literal_ty, Value::Array(value)));
     }
     if text == "nil" {
         return Some(Value::Null);
@@ -483,9 +502,68 @@ fn go_literal(text: &str) -> Option<Value> {
         && text[..open].chars().all(|c| c.is_ascii_alphanumeric())
         && !text[..open].is_empty()
     {
-        return go_literal(&text[open + 1..text.len() - 1]);
+        let name = &text[..open];
+        return Some(typed(
+            name,
+            go_value(&text[open + 1..text.len() - 1], name)?,
+        ));
     }
-    literal(text)
+    // A float constant is a float64 in an interface, integral or not (`6.00`).
+    if dynamic
+        && text.contains(['.', 'e', 'E'])
+        && !text.starts_with("0x")
+        && let Ok(x) = text.parse::<f64>()
+    {
+        return Some(json!(x));
+    }
+    let value = literal(text)?;
+    Some(if text.starts_with('\'') {
+        typed("rune", value)
+    } else {
+        value
+    })
+}
+
+/// Where a Go composite literal's braces open: the first `{` past its type (whose
+/// `interface{}`s have braces of their own).
+fn literal_brace(text: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = text[from..].find('{').map(|i| from + i) {
+        let before = text[..at].trim_end();
+        if !before.ends_with("interface") {
+            return Some(at);
+        }
+        from = at + text[at..].find('}')? + 1;
+    }
+    None
+}
+
+/// Whether a Go type text is the empty interface.
+fn is_interface(ty: &str) -> bool {
+    let compact: String = ty.chars().filter(|c| !c.is_whitespace()).collect();
+    compact == "interface{}" || compact == "any"
+}
+
+/// The parameter types and the result type of a Go declaration's last `func` line
+/// (`func F(a, b int, s []string) interface{} {`), grouped parameters given their type.
+fn go_signature(declaration: &str) -> Option<(Vec<String>, String)> {
+    let line = declaration.lines().rev().find(|l| l.starts_with("func "))?;
+    let open = line.find('(')?;
+    let (inside, after) = closing(&line[open + 1..])?;
+    let mut types: Vec<String> = Vec::new();
+    let mut pending = 0;
+    for parameter in top_level_commas(inside) {
+        match parameter.trim().split_once(' ') {
+            Some((_, ty)) => {
+                types.extend(std::iter::repeat_n(ty.trim().to_string(), pending + 1));
+                pending = 0;
+            }
+            None if !parameter.trim().is_empty() => pending += 1,
+            None => {}
+        }
+    }
+    let result = after.trim().strip_suffix('{')?.trim().to_string();
+    Some((types, result))
 }
 
 /// `key: value` split at its top-level colon.
@@ -507,8 +585,11 @@ fn split_key(item: &str) -> Option<(&str, &str)> {
 }
 
 /// The `assert.Equal(expected, F(literals))` lines of Go test code (testify), as call cases,
-/// where they are in literals.
-fn go_cases(test: &str, entry: &str) -> Vec<Value> {
+/// where they are in literals, read by the types of the entry point's `declaration`.
+fn go_cases(test: &str, entry: &str, declaration: &str) -> Vec<Value> {
+    let Some((parameters, result)) = go_signature(declaration) else {
+        return Vec::new();
+    };
     test.lines()
         .filter_map(|line| {
             let inner = line.trim().strip_prefix("assert.Equal(")?;
@@ -527,10 +608,11 @@ fn go_cases(test: &str, entry: &str) -> Vec<Value> {
             } else {
                 top_level_commas(args)
                     .into_iter()
-                    .map(go_literal)
+                    .enumerate()
+                    .map(|(i, arg)| go_value(arg, parameters.get(i).map_or("", String::as_str)))
                     .collect::<Option<Vec<_>>>()?
             };
-            Some(json!({"args": args, "expected": go_literal(expected)?}))
+            Some(json!({"args": args, "expected": go_value(expected, &result)?}))
         })
         .collect()
 }
@@ -585,7 +667,7 @@ fn converted(file: &str) -> Vec<(Value, bool)> {
             let cases: Vec<Value> = match file {
                 "cpp" => test.lines().filter_map(|l| case_of(l, &entry)).collect(),
                 "rust" => rust_cases(test, &entry),
-                _ => go_cases(test, &entry),
+                _ => go_cases(test, &entry, declaration),
             };
             let default = match file {
                 "cpp" => "    return {};\n}\n".to_string(),
@@ -617,14 +699,34 @@ fn converted(file: &str) -> Vec<(Value, bool)> {
         .collect()
 }
 
+/// Canonical solutions whose verdict depends on Go's randomised map order, natively too: run
+/// after run, `go test` passes and fails them (rewardbox's sandbox seeds the order, so each of
+/// its runs gives the same verdict).
+const ORDER_DEPENDENT: &[(&str, &str)] = &[(
+    "Go/95",
+    "reads the first two keys in map order only: {\"p\", \"A\", \"B\"} is upper case when      A and B come first (3 of 30 native runs)",
+)];
+
 /// Grades every sixth of `file`'s converted problems: canonical solutions pass, defaults fail
 /// (but where every case expects the empty value); a problem may be an invalid task only when it
 /// names a type of `untyped`.
-fn canonical_pass_defaults_fail(file: &str, untyped: &[&str]) {
+fn canonical_pass_defaults_fail(file: &str, untyped: &[&str], also: &str) {
     let tasks = converted(file);
     // Most of the benchmark's asserts are in these forms.
     assert!(tasks.len() > 100, "{} problems converted", tasks.len());
-    let chosen: Vec<&(Value, bool)> = tasks.iter().step_by(6).collect();
+    // Every sixth, and each whose declaration names `also`.
+    let chosen: Vec<&(Value, bool)> = tasks
+        .iter()
+        .enumerate()
+        .filter(|(i, (task, _))| {
+            i % 6 == 0
+                || (!also.is_empty()
+                    && task["tests"]["declaration"]
+                        .as_str()
+                        .is_some_and(|d| d.contains(also)))
+        })
+        .map(|(_, t)| t)
+        .collect();
     let calls: usize = chosen
         .iter()
         .map(|(t, _)| t["tests"]["call"]["cases"].as_array().map_or(0, Vec::len))
@@ -656,7 +758,7 @@ fn canonical_pass_defaults_fail(file: &str, untyped: &[&str]) {
             continue;
         }
         let canonical = &result.results[0];
-        if canonical.score != 1.0 {
+        if canonical.score != 1.0 && !ORDER_DEPENDENT.iter().any(|(p, _)| *p == id) {
             failures.push(format!("{id} canonical: {}", canonical.detail));
         }
         let default = &result.results[1];
@@ -676,18 +778,21 @@ fn canonical_pass_defaults_fail(file: &str, untyped: &[&str]) {
 
 #[test]
 fn humaneval_x_cpp_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
-    // Values of `boost::any` have no type to cross as (natively: Boost's headers).
-    canonical_pass_defaults_fail("cpp", &["boost::any"]);
+    // Values of `boost::any` have no JSON form in typed calls (test code passes them: see
+    // tests/humaneval_x.rs).
+    canonical_pass_defaults_fail("cpp", &["boost::any"], "");
 }
 
 #[test]
 fn humaneval_x_go_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
-    canonical_pass_defaults_fail("go", &["interface{}"]);
+    // Every problem whose values are `interface{}` (13 of them) is graded, each value with the
+    // type Go gives its literal.
+    canonical_pass_defaults_fail("go", &[], "interface{}");
 }
 
 #[test]
 fn humaneval_x_rust_asserts_as_typed_calls_grade_canonical_and_default_solutions() {
-    canonical_pass_defaults_fail("rust", &["dyn Any"]);
+    canonical_pass_defaults_fail("rust", &["dyn Any"], "");
 }
 
 #[test]
@@ -739,5 +844,55 @@ fn rust_literals_and_asserts_convert_as_written() {
             json!({"args": [[1, 2], "a,b"], "expected": 3}),
             json!({"args": [[], ""], "expected": 0}),
         ]
+    );
+}
+
+#[test]
+fn go_literals_convert_with_the_types_go_gives_them() {
+    let any = "interface{}";
+    assert_eq!(
+        go_value(
+            r#"[]interface{}{4, nil, 'c', 2.0, []string{"a"}, int64(3), []interface{}{}}"#,
+            "[]interface{}"
+        ),
+        Some(json!([
+            4,
+            null,
+            {"$type": "rune", "value": "c"},
+            2.0,
+            {"$type": "[]string", "value": ["a"]},
+            {"$type": "int64", "value": 3},
+            {"$type": "[]interface{}", "value": []}
+        ]))
+    );
+    // Only an interface keeps the literal's own type.
+    assert!(go_value("6.00", any).unwrap().is_f64());
+    assert_eq!(go_value("6.00", "float64"), Some(json!(6)));
+    assert_eq!(go_value("'c'", "rune"), Some(json!("c")));
+    assert_eq!(
+        go_value("[2]interface{}{nil, 1}", "[2]interface{}"),
+        Some(json!([null, 1]))
+    );
+    assert_eq!(
+        go_value(
+            r#"map[interface{}]interface{}{"p": 5}"#,
+            "map[interface{}]interface{}"
+        ),
+        Some(json!([["p", 5]]))
+    );
+    assert_eq!(
+        go_value("[][2]int{{1, 2}}", "[][2]int"),
+        Some(json!([[1, 2]]))
+    );
+    assert_eq!(
+        go_signature("package main\n\nfunc AnyInt(x, y, z interface{}) bool {\n"),
+        Some((vec![any.to_string(); 3], "bool".to_string()))
+    );
+    assert_eq!(
+        go_signature("func F(a int, s []string) (int, string) {\n"),
+        Some((
+            vec!["int".to_string(), "[]string".to_string()],
+            "(int, string)".to_string()
+        ))
     );
 }

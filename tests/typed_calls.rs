@@ -160,6 +160,98 @@ fn every_type_crosses_and_is_compared_as_declared_in_each_language() {
 }
 
 #[test]
+fn go_interface_values_cross_with_the_type_they_hold() {
+    // Each value in an `interface{}`: JSON's own forms with the types Go gives its literals, and
+    // `$type` for the others (HumanEval-X's Go/22, 92, 95, 112, 125, 136 use these).
+    let values = [
+        json!(1),
+        json!(2.5),
+        json!(6.0),
+        json!("s"),
+        json!(true),
+        json!(null),
+        json!([1, "a", null, []]),
+        json!({"k": 1.5}),
+        json!({"$type": "rune", "value": "c"}),
+        json!({"$type": "int64", "value": -3}),
+        json!({"$type": "uint8", "value": 255}),
+        json!({"$type": "float32", "value": 0.5}),
+        json!({"$type": "uint64", "value": 18446744073709551615u64}),
+        json!({"$type": "[]string", "value": ["a", "b"]}),
+        json!({"$type": "[]int", "value": []}),
+        json!({"$type": "[2]interface{}", "value": [null, 1]}),
+        json!({"$type": "map[interface{}]interface{}", "value": [[1, "a"], ["b", 2.5]]}),
+        json!({"$type": "map[string]int", "value": {"x": 1}}),
+        json!({"$type": "[][2]int", "value": [[1, 2]]}),
+    ];
+    let cases: Vec<Value> = values
+        .iter()
+        .map(|v| json!({"args": [v], "expected": v}))
+        .collect();
+    let declaration = "package main\n\nfunc Echo(v interface{}) interface{} {\n";
+    let echo = "package main\n\nfunc Echo(v interface{}) interface{} {\n\treturn v\n}\n";
+    // The same value as another type: an int comes back as an int64, a float64 as a float32.
+    let retyped = "package main\n\nfunc Echo(v interface{}) interface{} {\n\tswitch x := v.(type) {\n\tcase int:\n\t\treturn int64(x)\n\tcase float64:\n\t\treturn float32(x)\n\t}\n\treturn v\n}\n";
+    // A value typed calls do not read.
+    let complex =
+        "package main\n\nfunc Echo(v interface{}) interface{} {\n\treturn complex(1, 2)\n}\n";
+    let results = score(&[task(
+        "go",
+        declaration,
+        "Echo",
+        Value::Array(cases),
+        &[echo, retyped, complex],
+    )]);
+    let result = &results[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    let right = &result.results[0];
+    assert!(right.passed, "{:?}", right.cases);
+    assert_eq!(right.cases.len(), values.len());
+    let wrong = &result.results[1];
+    let failed: Vec<usize> = (0..values.len())
+        .filter(|&i| wrong.cases[i].status != CaseStatus::Passed)
+        .collect();
+    assert_eq!(failed, [0, 1, 2], "{:?}", wrong.cases);
+    assert!(
+        wrong.cases[0]
+            .detail
+            .contains("returned int64(1), expected 1"),
+        "{}",
+        wrong.cases[0].detail
+    );
+    assert!(
+        wrong.cases[2]
+            .detail
+            .contains("returned float32(6.0), expected 6.0"),
+        "{}",
+        wrong.cases[2].detail
+    );
+    let odd = &result.results[2];
+    assert!(
+        odd.cases
+            .iter()
+            .all(|c| c.status == CaseStatus::Wrong && c.detail.contains("complex128")),
+        "{:?}",
+        odd.cases
+    );
+    // A `$type` that cannot cross is the task's fault, named.
+    let bad = task(
+        "go",
+        declaration,
+        "Echo",
+        json!([{"args": [{"$type": "complex128", "value": 1}], "expected": null}]),
+        &[echo],
+    );
+    let result = &score(&[bad])[0];
+    assert_eq!(result.status, Some(rewardbox::Status::InvalidTask));
+    let detail = result.detail.clone().unwrap_or_default();
+    assert!(
+        detail.contains("tests.call.cases[0].args[0]") && detail.contains("complex128"),
+        "{detail}"
+    );
+}
+
+#[test]
 fn sets_and_maps_compare_without_order_and_floats_by_value() {
     let cpp = task(
         "cpp",
@@ -354,10 +446,10 @@ fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
         (
             task(
                 "go",
-                "package main\n\nfunc F(x interface{}) int {\n",
+                "package main\n\nfunc F(x chan int) int {\n",
                 "F",
                 json!([{"args": [1], "expected": 1}]),
-                &["package main\nfunc F(x interface{}) int { return 1 }\n"],
+                &["package main\nfunc F(x chan int) int { return 1 }\n"],
             ),
             "cannot cross",
         ),

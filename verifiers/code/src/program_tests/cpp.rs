@@ -31,7 +31,8 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         format!(", {list}")
     };
     Ok(format!(
-        "{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
+        "{options}{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
+        options = wire_options(&[declaration, test]),
         prefix = signature.prefix,
         text = signature.text,
         test = rewrite_calls(
@@ -53,9 +54,21 @@ pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Resul
     let names = parameter_names(signature.parameters)?;
     let parameters = declarators(signature.parameters).join(", ");
     Ok(format!(
-        "{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\nstatic decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
+        "{}{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\nstatic decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
+        wire_options(&[program]),
         names.join(", ")
     ))
+}
+
+/// The parts of [`WIRE`] a program needs beyond the standard library's: the codec of
+/// `boost::any` when one of `sources` includes `<boost/any.hpp>` (so that a program that does not
+/// include Boost compiles without it, as natively).
+fn wire_options(sources: &[&str]) -> &'static str {
+    if sources.iter().any(|s| s.contains("boost/any.hpp")) {
+        "#define REWARDBOX_WIRE_BOOST_ANY 1\n"
+    } else {
+        ""
+    }
 }
 
 /// Each parameter of a C++ parameter list without its default value (`int x = 3` → `int x`).

@@ -171,6 +171,8 @@ struct Report {
     /// The test code passed a value that cannot cross to the candidate (a function): the task's
     /// fault, not the candidate's.
     untyped: Option<String>,
+    /// What the candidate's last call that threw said (C++: its exception's `what()`).
+    threw: Option<String>,
 }
 
 fn read_report(stderr: &str) -> Report {
@@ -196,6 +198,10 @@ fn read_report(stderr: &str) -> Report {
             (Some("wire"), Some("untyped"), what) => {
                 let what = [what.unwrap_or(""), words.next().unwrap_or("")].join(" ");
                 report.untyped = Some(what.trim().to_string());
+            }
+            (Some("wire"), Some("threw"), what) => {
+                let what = [what.unwrap_or(""), words.next().unwrap_or("")].join(" ");
+                report.threw = Some(what.trim().to_string());
             }
             (Some("wire"), Some("malformed"), what) => {
                 report.malformed = Some(what.unwrap_or("message").to_string());
@@ -358,13 +364,14 @@ fn why_it_ended(
         CaseStatus::ExitedNonzero | CaseStatus::Crashed => CaseStatus::Wrong,
         limit => limit,
     };
-    (
-        status,
-        format!(
-            "the test code {}",
-            exit_detail(&outcome).trim_start_matches("the program ")
-        ),
-    )
+    let mut detail = format!(
+        "the test code {}",
+        exit_detail(&outcome).trim_start_matches("the program ")
+    );
+    if let Some(what) = &report.threw {
+        detail.push_str(&format!("; the candidate's last call threw: {what}"));
+    }
+    (status, detail)
 }
 
 fn all_cases(cases: &[StaticCase], status: CaseStatus, detail: &str) -> Vec<CaseResult> {

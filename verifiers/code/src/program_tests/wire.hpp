@@ -7,13 +7,21 @@
 // their size, pairs, tuples and optionals element by element. A message is framed: it starts with
 // the byte 0x1e and ends with a newline; bytes outside a frame (the candidate's own prints) are
 // skipped.
+//
+// Dynamic values (`std::any`, and `boost::any` when the program includes <boost/any.hpp>: the
+// generated program defines REWARDBOX_WIRE_BOOST_ANY) cross as a tag naming the type they hold,
+// one of `DynamicTypes`, then that value; an empty one as `-`. A value of another type cannot
+// cross: the test code's is a fault of the task (reported as `untyped`), the candidate's a failed
+// call.
 #ifndef REWARDBOX_WIRE_HPP
 #define REWARDBOX_WIRE_HPP
+#include <any>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cxxabi.h>
 #include <deque>
 #include <list>
 #include <map>
@@ -23,6 +31,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -321,6 +330,118 @@ struct Codec<std::optional<T>> {
     }
 };
 
+/// A value the wire does not carry (a dynamic value holding a type outside `DynamicTypes`),
+/// thrown while a message is written.
+struct Untyped : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// `const char*` (a string literal held by a dynamic value) crosses as a string; the receiving
+/// side keeps the text for the rest of the run.
+template <>
+struct Codec<const char*> {
+    static void put(Out& o, const char* v) {
+        if (!v) throw Untyped("a null const char*");
+        Codec<std::string>::put(o, std::string(v));
+    }
+    static const char* take(In& in) {
+        static std::deque<std::string> kept;
+        kept.push_back(Codec<std::string>::take(in));
+        return kept.back().c_str();
+    }
+};
+
+/// How the wire reads a dynamic value of type `A`: the held value as a `T` (null when it holds
+/// another type), whether it is empty, and the held type.
+template <class A>
+struct AnyAccess;
+
+template <>
+struct AnyAccess<std::any> {
+    static constexpr const char* name = "std::any";
+    template <class T>
+    static const T* get(const std::any& a) { return std::any_cast<T>(&a); }
+    static bool empty(const std::any& a) { return !a.has_value(); }
+    static const std::type_info& type(const std::any& a) { return a.type(); }
+};
+
+/// The types a dynamic value `A` may hold to cross, in tag order (both programs are built from
+/// this header, so a tag means the same type on both sides): every arithmetic type, strings, and
+/// the containers benchmarks put in one (HumanEval-X, MultiPL-E), of the value itself too.
+template <class A>
+using DynamicTypes = std::tuple<
+    bool, char, signed char, unsigned char, short, unsigned short, int, unsigned, long,
+    unsigned long, long long, unsigned long long, float, double, long double, std::string,
+    const char*, std::vector<A>, std::vector<int>, std::vector<long>, std::vector<long long>,
+    std::vector<float>, std::vector<double>, std::vector<std::string>, std::vector<char>,
+    std::vector<bool>, std::list<A>, std::map<std::string, A>, std::map<int, int>,
+    std::map<long, long>, std::map<long long, long long>, std::map<std::string, int>,
+    std::map<std::string, long>, std::map<std::string, std::string>,
+    std::map<std::string, double>, std::pair<A, A>>;
+
+/// A type's name as C++ writes it (`std::set<int>`), for messages.
+inline std::string type_name(const std::type_info& type) {
+    int status = 0;
+    char* demangled = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+    std::string name = status == 0 && demangled ? demangled : type.name();
+    std::free(demangled);
+    for (std::string::size_type at; (at = name.find("__1::")) != std::string::npos;)
+        name.erase(at, 5);
+    return name;
+}
+
+/// Dynamic values: a tag (the held type's place in `DynamicTypes`, `-` for an empty one), then
+/// the held value.
+template <class A>
+struct DynamicCodec {
+    using Types = DynamicTypes<A>;
+    static constexpr std::size_t COUNT = std::tuple_size_v<Types>;
+
+    static void put(Out& o, const A& v) {
+        if (AnyAccess<A>::empty(v)) {
+            o.token("-");
+            return;
+        }
+        if (!put_held(o, v, std::make_index_sequence<COUNT>{})) {
+            throw Untyped(std::string("a ") + AnyAccess<A>::name + " holding a value of type `" +
+                          type_name(AnyAccess<A>::type(v)) +
+                          "` (one crosses when it holds a number, a string, or a vector, list, "
+                          "map or pair of the kinds rewardbox's wire lists)");
+        }
+    }
+    template <std::size_t... I>
+    static bool put_held(Out& o, const A& v, std::index_sequence<I...>) {
+        return (put_as<std::tuple_element_t<I, Types>>(o, v, I) || ...);
+    }
+    template <class T>
+    static bool put_as(Out& o, const A& v, std::size_t tag) {
+        const T* held = AnyAccess<A>::template get<T>(v);
+        if (!held) return false;
+        o.token(std::to_string(tag));
+        Codec<T>::put(o, *held);
+        return true;
+    }
+
+    static A take(In& in) {
+        std::string tag = in.token();
+        if (tag == "-") return A();
+        char* end = nullptr;
+        unsigned long index = std::strtoul(tag.c_str(), &end, 10);
+        if (tag.empty() || *end || index >= COUNT) in.malformed("dynamic value");
+        return take_at(in, index, std::make_index_sequence<COUNT>{});
+    }
+    template <std::size_t... I>
+    static A take_at(In& in, std::size_t tag, std::index_sequence<I...>) {
+        A out;
+        ((tag == I ? (out = A(Codec<std::tuple_element_t<I, Types>>::take(in)), true) : false) ||
+         ...);
+        return out;
+    }
+};
+
+template <>
+struct Codec<std::any> : DynamicCodec<std::any> {};
+
 inline void send(Out& o) {
     o.buf.insert(o.buf.begin(), '\x1e');
     o.buf += '\n';
@@ -336,7 +457,14 @@ R call(int fn, const A&... args) {
     Out o;
     o.token("C");
     o.token(std::to_string(fn));
-    (Codec<std::decay_t<A>>::put(o, args), ...);
+    try {
+        (Codec<std::decay_t<A>>::put(o, args), ...);
+    } catch (const Untyped& e) {
+        // The test code's value: the task's fault.
+        std::fprintf(stderr, "\x1erb-wire untyped %s\n", e.what());
+        std::fflush(stderr);
+        std::_Exit(3);
+    }
     send(o);
     In in;
     if (!in.frame()) {
@@ -346,7 +474,14 @@ R call(int fn, const A&... args) {
     }
     std::string kind = in.token();
     if (kind == "E") {
-        throw std::runtime_error(Codec<std::string>::take(in));
+        // Reported too, so that a test run the exception ends says why.
+        std::string what = Codec<std::string>::take(in);
+        std::string shown = what.substr(0, 300);
+        for (auto& c : shown)
+            if (c == '\n' || c == '\r' || c == 0x1e) c = ' ';
+        std::fprintf(stderr, "\x1erb-wire threw %s\n", shown.c_str());
+        std::fflush(stderr);
+        throw std::runtime_error(what);
     }
     if (kind != "R") in.malformed("answer");
     if constexpr (std::is_void_v<R>) {
@@ -409,6 +544,22 @@ int serve(R (*f)(A...)) {
 }
 
 }  // namespace rewardbox_wire
+
+#if defined(REWARDBOX_WIRE_BOOST_ANY)
+#include <boost/any.hpp>
+namespace rewardbox_wire {
+template <>
+struct AnyAccess<boost::any> {
+    static constexpr const char* name = "boost::any";
+    template <class T>
+    static const T* get(const boost::any& a) { return boost::any_cast<T>(&a); }
+    static bool empty(const boost::any& a) { return a.empty(); }
+    static const std::type_info& type(const boost::any& a) { return a.type(); }
+};
+template <>
+struct Codec<boost::any> : DynamicCodec<boost::any> {};
+}  // namespace rewardbox_wire
+#endif
 
 #define RB_ASSERT_(...) \
     ::rewardbox_wire::check(static_cast<bool>(__VA_ARGS__), #__VA_ARGS__, __LINE__)

@@ -9,6 +9,7 @@
 //! with, never the expected values. A program that ends during a call fails that call, and the
 //! calls after it run again in a fresh sandbox, so that each case gets its own status.
 
+pub mod dynamic;
 pub mod types;
 pub mod values;
 pub mod wire;

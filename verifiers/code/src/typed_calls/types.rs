@@ -1,8 +1,8 @@
 //! The types a typed call carries, read from the entry point's declaration in C++, Rust or Go.
 //!
 //! Only the task's declaration is read here (trusted text): the candidate's program is never
-//! parsed. A type outside the model (a pointer, a struct, a trait object, `interface{}`) is an
-//! error naming it, so that the task says what to change instead of grading on a guess.
+//! parsed. A type outside the model (a pointer, a struct, a trait object) is an error naming it,
+//! so that the task says what to change instead of grading on a guess.
 
 use crate::program_tests::source::split_top_level;
 
@@ -42,6 +42,9 @@ pub enum Ty {
     Option(Box<Ty>),
     /// No value (`void`, `()`).
     Unit,
+    /// A value of any type, held with its type's name (Go's `interface{}` / `any`; see
+    /// [`crate::typed_calls::dynamic`]).
+    Dynamic,
 }
 
 /// Reads a C++ type (`const vector<pair<int, string>>&`, `long long`, `std::map<char,int>`).
@@ -272,7 +275,7 @@ fn go_depth(t: &str, depth: usize) -> Result<Ty, String> {
     let unsupported = || {
         Err(format!(
             "the Go type `{t}` cannot cross as a call's value (typed calls carry integers, \
-             floats, bool, rune, string, slices, arrays, maps and pointers)"
+             floats, bool, rune, string, slices, arrays, maps, pointers and interface{{}})"
         ))
     };
     if let Some(rest) = t.strip_prefix("[]") {
@@ -292,17 +295,7 @@ fn go_depth(t: &str, depth: usize) -> Result<Ty, String> {
         return Ok(Ty::Array(Box::new(go_depth(element.trim(), depth + 1)?), n));
     }
     if let Some(rest) = t.strip_prefix("map[") {
-        // The key ends at the bracket that closes `map[`.
-        let mut level = 1;
-        let close = rest.char_indices().find_map(|(i, c)| {
-            match c {
-                '[' => level += 1,
-                ']' => level -= 1,
-                _ => {}
-            }
-            (level == 0).then_some(i)
-        });
-        let Some(close) = close else {
+        let Some(close) = go_map_key_end(rest) else {
             return unsupported();
         };
         return Ok(Ty::Map(
@@ -325,8 +318,29 @@ fn go_depth(t: &str, depth: usize) -> Result<Ty, String> {
         "float32" => Ok(Ty::Float { bits: 32 }),
         "float64" => Ok(Ty::Float { bits: 64 }),
         "string" => Ok(Ty::Str),
+        "any" => Ok(Ty::Dynamic),
+        _ if t
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .eq("interface{}".chars()) =>
+        {
+            Ok(Ty::Dynamic)
+        }
         _ => unsupported(),
     }
+}
+
+/// Where the key of a Go map type ends: the bracket that closes `map[` (`rest` follows it).
+pub fn go_map_key_end(rest: &str) -> Option<usize> {
+    let mut level = 1;
+    rest.char_indices().find_map(|(i, c)| {
+        match c {
+            '[' => level += 1,
+            ']' => level -= 1,
+            _ => {}
+        }
+        (level == 0).then_some(i)
+    })
 }
 
 #[cfg(test)]
@@ -451,13 +465,20 @@ mod tests {
             ("rune", Ty::Char),
             ("byte", int(false, 8)),
             ("*int", Ty::Option(Box::new(int(true, 64)))),
+            ("interface{}", Ty::Dynamic),
+            ("interface {}", Ty::Dynamic),
+            ("any", Ty::Dynamic),
+            (
+                "map[interface{}]interface{}",
+                Ty::Map(Box::new(Ty::Dynamic), Box::new(Ty::Dynamic)),
+            ),
+            ("[2]interface{}", Ty::Array(Box::new(Ty::Dynamic), 2)),
         ];
         for (text, ty) in table {
             assert_eq!(go(text).as_ref(), Ok(ty), "{text}");
         }
         for bad in [
-            "interface{}",
-            "any",
+            "interface{ String() string }",
             "error",
             "Point",
             "func(int) int",

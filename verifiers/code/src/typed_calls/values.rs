@@ -7,9 +7,11 @@
 //! `{"$s": [...]}` a set (or a list), `{"$d": [[key, value], ...]}` a map with keys that are not
 //! strings (or the list of pairs alone, as C++ writes a map's initialiser; an object is accepted
 //! when the keys are strings or numbers written as strings).
-//! `-0.0` is a float's negative zero.
+//! `-0.0` is a float's negative zero. A dynamic value (Go's `interface{}`) is read as
+//! [`crate::typed_calls::dynamic`] says.
 
 use crate::compare::within;
+use crate::typed_calls::dynamic::{self, Held};
 use crate::typed_calls::types::Ty;
 use serde_json::Value;
 
@@ -32,6 +34,8 @@ pub enum Val {
     Some(Box<Val>),
     /// No value.
     Unit,
+    /// A dynamic value: the type it holds and the value.
+    Held(Box<Held>),
 }
 
 /// Reads `json` as a value of `ty`, or says why it is not one.
@@ -121,6 +125,7 @@ pub fn from_json(json: &Value, ty: &Ty) -> Result<Val, String> {
             Value::Null => Ok(Val::Unit),
             _ => wrong("null (the function returns nothing)"),
         },
+        Ty::Dynamic => dynamic::go_from_json(json),
     }
 }
 
@@ -162,8 +167,7 @@ fn map(json: &Value, key: &Ty, value: &Ty) -> Result<Val, String> {
             .iter()
             .map(|(k, v)| {
                 let k = match key {
-                    Ty::Str => Value::String(k.clone()),
-                    Ty::Char => Value::String(k.clone()),
+                    Ty::Str | Ty::Char | Ty::Dynamic => Value::String(k.clone()),
                     _ => serde_json::from_str(k).map_err(|_| {
                         format!("the key {k:?} is not a value of the map's key type")
                     })?,
@@ -228,6 +232,9 @@ pub fn equal(actual: &Val, expected: &Val, ty: &Ty, tolerance: Option<f64>) -> b
             same_elements(a, b, |x, y| equal(x, y, &entry, tolerance))
         }
         (Ty::Option(inner), Val::Some(a), Val::Some(b)) => equal(a, b, inner, tolerance),
+        (Ty::Dynamic, Val::Held(a), Val::Held(b)) => {
+            a.name == b.name && equal(&a.value, &b.value, &a.ty, tolerance)
+        }
         _ => actual == expected,
     }
 }
@@ -258,6 +265,17 @@ pub fn show(value: &Val, ty: &Ty) -> String {
             .join(", ")
     };
     match (ty, value) {
+        // With the held type where JSON's form does not say it: `int32(99)`, `[]string["a"]`.
+        (_, Val::Held(held)) => {
+            let shown = show(&held.value, &held.ty);
+            if dynamic::default_name(&held.value) == Some(held.name.as_str()) {
+                shown
+            } else if matches!(held.value, Val::List(_)) {
+                format!("{}{shown}", held.name)
+            } else {
+                format!("{}({shown})", held.name)
+            }
+        }
         (_, Val::Bool(b)) => b.to_string(),
         (Ty::Char, Val::Int(c)) => match u32::try_from(*c).ok().and_then(char::from_u32) {
             Some(ch) => serde_json::to_string(&ch.to_string()).unwrap_or_default(),

@@ -6,6 +6,7 @@
 //! C++ writes unsigned integers and float bits in hex, Rust in decimal, Go tags every token
 //! with its kind (`i5`, `s616263`, `L2`).
 
+use crate::typed_calls::dynamic::{self, Held};
 use crate::typed_calls::types::Ty;
 use crate::typed_calls::values::{Val, in_range};
 
@@ -37,6 +38,22 @@ pub fn call_message(dialect: Dialect, args: &[Val], types: &[Ty]) -> Result<Vec<
 fn token(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(text.as_bytes());
     out.push(b' ');
+}
+
+/// `bytes` in lowercase hex (Go's strings and type names).
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Lowercase or uppercase hex back to bytes.
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.is_ascii() {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
 }
 
 fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), String> {
@@ -80,8 +97,7 @@ fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), 
         }
         (Ty::Str, Val::Str(bytes)) => {
             if go {
-                let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                token(out, &format!("s{hex}"));
+                token(out, &format!("s{}", hex(bytes)));
             } else {
                 out.extend_from_slice(format!("{}:", bytes.len()).as_bytes());
                 out.extend_from_slice(bytes);
@@ -134,6 +150,11 @@ fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), 
             put(dialect, out, v, inner)?;
         }
         (Ty::Unit, _) => {}
+        (Ty::Dynamic, Val::Nil) if go => token(out, "N"),
+        (Ty::Dynamic, Val::Held(held)) if go => {
+            token(out, &format!("I{}", hex(held.name.as_bytes())));
+            put(dialect, out, &held.value, &held.ty)?;
+        }
         (ty, value) => return Err(format!("{value:?} is not a value of {ty:?}")),
     }
     Ok(())
@@ -353,13 +374,7 @@ impl Reader<'_> {
             }
             Ty::Str if go => {
                 let token = self.token()?;
-                let hex = token.strip_prefix('s').filter(|h| h.len() % 2 == 0);
-                let bytes = hex.and_then(|h| {
-                    (0..h.len())
-                        .step_by(2)
-                        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
-                        .collect::<Option<Vec<u8>>>()
-                });
+                let bytes = token.strip_prefix('s').and_then(unhex);
                 bytes.map(Val::Str).map_or_else(|| Self::malformed(ty), Ok)
             }
             Ty::Str => self.raw_string().map(Val::Str),
@@ -411,6 +426,32 @@ impl Reader<'_> {
                 }
             }
             Ty::Unit => Ok(Val::Unit),
+            Ty::Dynamic if go => {
+                if self.nil()? {
+                    return Ok(Val::Nil);
+                }
+                let token = self.token()?;
+                let name = token
+                    .strip_prefix('I')
+                    .and_then(unhex)
+                    .and_then(|n| String::from_utf8(n).ok())
+                    .ok_or_else(|| Stop::Malformed("an interface value".into()))?;
+                // A held type typed calls do not read (a complex number, a struct) cannot be
+                // compared with an expected value: the candidate's answer is not one of them.
+                if !dynamic::GO_TYPES.contains(&name.as_str()) {
+                    return Err(Stop::Malformed(format!(
+                        "an interface holding a {name}, which typed calls do not read"
+                    )));
+                }
+                let held_ty = dynamic::go_type(&name).map_err(Stop::Malformed)?;
+                let value = self.value(&held_ty)?;
+                Ok(Val::Held(Box::new(Held {
+                    name,
+                    ty: held_ty,
+                    value,
+                })))
+            }
+            Ty::Dynamic => Self::malformed(ty),
         }
     }
 }
@@ -510,6 +551,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn go_interface_values_cross_with_the_type_they_hold() {
+        let json = serde_json::json!([
+            1,
+            2.5,
+            null,
+            {"$type": "rune", "value": "c"},
+            {"$type": "[]string", "value": ["a"]},
+            {"k": [true]}
+        ]);
+        let ty = Ty::Seq(Box::new(Ty::Dynamic));
+        let value = crate::typed_calls::values::from_json(&json, &ty).unwrap();
+        let types = [ty];
+        let values = [value];
+        let stdout = echoed(Dialect::Go, &values, &types);
+        assert!(
+            String::from_utf8_lossy(&stdout).contains(&format!("I{}", hex(b"int32"))),
+            "{}",
+            String::from_utf8_lossy(&stdout)
+        );
+        assert_eq!(
+            answers(Dialect::Go, &stdout, &types),
+            [Answer::Returned(values.to_vec())]
+        );
+        // A held type typed calls do not read is the answer's fault, named.
+        let complex = format!("\x1eR I{} c0 0\n", hex(b"complex128"));
+        let got = answers(Dialect::Go, complex.as_bytes(), &[Ty::Dynamic]);
+        assert!(
+            matches!(got.as_slice(), [Answer::Malformed(w)] if w.contains("complex128")),
+            "{got:?}"
+        );
     }
 
     #[test]
