@@ -196,12 +196,10 @@ fn read_report(stderr: &str) -> Report {
             }
             (Some("wire"), Some("ended"), _) => report.candidate_ended = true,
             (Some("wire"), Some("untyped"), what) => {
-                let what = [what.unwrap_or(""), words.next().unwrap_or("")].join(" ");
-                report.untyped = Some(what.trim().to_string());
+                report.untyped = Some(rest_of_line(what, words.next()));
             }
             (Some("wire"), Some("threw"), what) => {
-                let what = [what.unwrap_or(""), words.next().unwrap_or("")].join(" ");
-                report.threw = Some(what.trim().to_string());
+                report.threw = Some(rest_of_line(what, words.next()));
             }
             (Some("wire"), Some("malformed"), what) => {
                 report.malformed = Some(what.unwrap_or("message").to_string());
@@ -210,6 +208,14 @@ fn read_report(stderr: &str) -> Report {
         }
     }
     report
+}
+
+/// A report line's text after its two words (`first` word and the `rest`), trimmed.
+fn rest_of_line(first: Option<&str>, rest: Option<&str>) -> String {
+    [first.unwrap_or(""), rest.unwrap_or("")]
+        .join(" ")
+        .trim()
+        .to_string()
 }
 
 /// The trusted program's stderr without the report's lines: what the test code itself wrote.

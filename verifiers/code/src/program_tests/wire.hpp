@@ -442,6 +442,13 @@ struct DynamicCodec {
 template <>
 struct Codec<std::any> : DynamicCodec<std::any> {};
 
+/// `text` as one line of a report: its line breaks and frame bytes made spaces.
+inline std::string one_line(std::string text) {
+    for (auto& c : text)
+        if (c == '\n' || c == '\r' || c == 0x1e) c = ' ';
+    return text;
+}
+
 inline void send(Out& o) {
     o.buf.insert(o.buf.begin(), '\x1e');
     o.buf += '\n';
@@ -476,9 +483,7 @@ R call(int fn, const A&... args) {
     if (kind == "E") {
         // Reported too, so that a test run the exception ends says why.
         std::string what = Codec<std::string>::take(in);
-        std::string shown = what.substr(0, 300);
-        for (auto& c : shown)
-            if (c == '\n' || c == '\r' || c == 0x1e) c = ' ';
+        std::string shown = one_line(what.substr(0, 300));
         std::fprintf(stderr, "\x1erb-wire threw %s\n", shown.c_str());
         std::fflush(stderr);
         throw std::runtime_error(what);
@@ -496,9 +501,7 @@ R call(int fn, const A&... args) {
 inline void check(bool ok, const char* expression, int line) {
     static std::set<std::pair<int, bool>> seen;
     if (!seen.insert({line, ok}).second) return;
-    std::string shown(expression);
-    for (auto& c : shown)
-        if (c == '\n' || c == '\r' || c == 0x1e) c = ' ';
+    std::string shown = one_line(expression);
     if (shown.size() > 300) shown = shown.substr(0, 300) + "...";
     std::fprintf(stderr, "\x1erb-case line\x1f%d %s %s\n", line, ok ? "pass" : "fail", shown.c_str());
     std::fflush(stderr);

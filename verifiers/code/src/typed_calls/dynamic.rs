@@ -70,7 +70,7 @@ pub fn go_from_json(json: &Value) -> Result<Val, String> {
     let held = |name: &str, value: Val| {
         Ok(Val::Held(Box::new(Held {
             name: name.to_string(),
-            ty: go_type(name)?,
+            ty: types::go(name)?,
             value,
         })))
     };
@@ -106,7 +106,7 @@ pub fn go_from_json(json: &Value) -> Result<Val, String> {
                 ));
             }
             // Read as written (a `rune` from a character), held as Go holds it (an `int32`).
-            let value = from_json(value, &go_type(written)?)?;
+            let value = from_json(value, &types::go(written)?)?;
             held(&name, value)
         }
         Value::Object(o) if o.len() == 1 && o.contains_key("$f") => {
@@ -121,11 +121,6 @@ pub fn go_from_json(json: &Value) -> Result<Val, String> {
 
 fn float64() -> Ty {
     Ty::Float { bits: 64 }
-}
-
-/// The type named `name` (a name of [`GO_TYPES`], or any Go type text).
-pub fn go_type(name: &str) -> Result<Ty, String> {
-    types::go(name)
 }
 
 /// A Go type as `reflect` names it: `rune` is `int32`, `byte` `uint8`, `interface{}` and `any`
@@ -313,7 +308,7 @@ mod tests {
         }
         // Every name of the list is a type typed calls read.
         for name in GO_TYPES {
-            assert!(go_type(name).is_ok(), "{name}");
+            assert!(types::go(name).is_ok(), "{name}");
             assert_eq!(go_name(name).as_deref(), Ok(*name));
         }
     }

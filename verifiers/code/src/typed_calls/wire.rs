@@ -7,7 +7,7 @@
 //! with its kind (`i5`, `s616263`, `L2`).
 
 use crate::typed_calls::dynamic::{self, Held};
-use crate::typed_calls::types::Ty;
+use crate::typed_calls::types::{self, Ty};
 use crate::typed_calls::values::{Val, in_range};
 
 /// Which server's tokens.
@@ -443,7 +443,7 @@ impl Reader<'_> {
                         "an interface holding a {name}, which typed calls do not read"
                     )));
                 }
-                let held_ty = dynamic::go_type(&name).map_err(Stop::Malformed)?;
+                let held_ty = types::go(&name).map_err(Stop::Malformed)?;
                 let value = self.value(&held_ty)?;
                 Ok(Val::Held(Box::new(Held {
                     name,
