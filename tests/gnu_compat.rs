@@ -13,6 +13,26 @@ use std::process::Command;
 /// (language, name, program, stdin).
 const PROGRAMS: &[(&str, &str, &str, &str)] = &[
     (
+        "c",
+        "C that gcc 12 accepts with warnings: undeclared library calls, a function called before its definition, implicit int, a pointer in an integer",
+        r#"int cmp(const void* a, const void* b) { return *(int*)a - *(int*)b; }
+int half(int x) { if (x > 0) return x / 2; return; }
+main() {
+    printf("%d %s\n", twice(21), strchr("a=b", '=') + 1);
+    int n; scanf("%d", &n);
+    int* xs = malloc(n * sizeof(int));
+    for (int i = 0; i < n; i++) scanf("%d", &xs[i]);
+    qsort(xs, n, sizeof(int), cmp);
+    char* s = malloc(8); strcpy(s, "sum");
+    long at = s;
+    printf("%s %d %d %d %d\n", s, xs[0], xs[n - 1], (int)strlen(s) + (at != 0), half(xs[n - 1]));
+    return 0;
+}
+int twice(int x) { return 2 * x; }
+"#,
+        "4\n9 -2 7 3\n",
+    ),
+    (
         "cpp",
         "initialised variable-length arrays",
         r#"#include <bits/stdc++.h>

@@ -21,6 +21,7 @@ pub mod confine;
 pub mod exit_code;
 pub mod gnu;
 pub mod go;
+pub mod implicit;
 pub mod language;
 pub mod program;
 pub mod prune;

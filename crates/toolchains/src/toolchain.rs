@@ -6,6 +6,7 @@ use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
 use crate::confine::{self, Confinement};
 use crate::gnu;
 use crate::go::{self, Go};
+use crate::implicit;
 use crate::language::Language;
 use crate::rust_crates::{self, CrateSet};
 use crate::rustc::Rustc;
@@ -709,6 +710,14 @@ impl Toolchains {
         crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
         let mut outcome = self.run_compiler_with_pch(language, source, limits, crates);
+        // C calling functions it never declared, which gcc compiles and clang refuses: again,
+        // with the library's declarations (see `implicit`).
+        if language == Language::C
+            && let Err(CompileError::Program(message)) = &outcome
+            && let Some(declared) = implicit::with_declarations(source, message)
+        {
+            outcome = self.run_compiler_with_pch(language, &declared, limits, crates);
+        }
         // g++'s initialised variable-length arrays, which clang refuses: the declarations it
         // reports are rewritten with g++'s meaning (see `vla`), a few rounds at most (a long
         // message may not report them all at once).

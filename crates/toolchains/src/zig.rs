@@ -14,6 +14,15 @@ pub struct Zig {
     pub version: String,
 }
 
+/// Diagnostics clang makes errors in C and gcc 12 (as judges compile C) only warns about: the
+/// program compiles, as natively. (Calls of undeclared functions: see [`crate::implicit`].)
+const C_WARNINGS_NOT_ERRORS: [&str; 4] = [
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types",
+    "-Wno-error=return-type",
+];
+
 impl Zig {
     /// Finds zig: `$REWARDBOX_ZIG` when set (and nothing else then), else the one
     /// `scripts/setup.sh` installed into the project's `.venv` when this binary was built, else
@@ -62,7 +71,12 @@ impl Zig {
             .map(String::from)
             .to_vec();
         match language {
-            Language::C => flags.push("-std=gnu17".into()),
+            Language::C => {
+                flags.push("-std=gnu17".into());
+                // What gcc before 14 (judges', Debian 12's) accepts with a warning, clang refuses
+                // in C99 and later: `main()` with no return type, a pointer stored in an integer.
+                flags.extend(C_WARNINGS_NOT_ERRORS.map(String::from));
+            }
             _ => {
                 flags.push("-std=gnu++20".into());
                 // C++ exceptions: WebAssembly's exception handling (see `gnu`).
