@@ -1,4 +1,4 @@
-//! `call` tests in C++, Rust, Go, JavaScript and TypeScript (typed calls: the arguments cross
+//! `call` tests in C, C++, Rust, Go, JavaScript and TypeScript (typed calls: the arguments cross
 //! the wire to the candidate's server, the answers come back typed and are compared on the
 //! verifier's side; a JavaScript or TypeScript candidate is called live in its own runner),
 //! beside the workaround a task author has without them: a driver `main` pasted after the
@@ -53,6 +53,31 @@ fn list(xs: &[i64]) -> String {
 
 fn languages() -> Vec<Language> {
     vec![
+        Language {
+            name: "c",
+            entry: "scale",
+            declaration: "#include <stdio.h>\n#include <stdlib.h>\nlong long* scale(long long* xs, int xsSize, long long k, int* returnSize) {\n",
+            body: |s| {
+                format!(
+                    "    for (int i = 0; i < xsSize; i++) xs[i] = xs[i] * k + {s};\n    *returnSize = xsSize;\n    return xs;\n}}\n"
+                )
+            },
+            driver: |calls| {
+                let lines: String = calls
+                    .iter()
+                    .map(|(xs, k)| {
+                        // C has no empty initialiser before C23: an empty list is one unused 0.
+                        let items = if xs.is_empty() { "0".into() } else { list(xs) };
+                        format!(
+                            "    {{ long long a[] = {{{items}}}; int n = 0; long long* r = scale(a, {}, {k}, &n); for (int i = 0; i < n; i++) printf(\"%lld \", r[i]); puts(\"\"); }}\n",
+                            xs.len()
+                        )
+                    })
+                    .collect();
+                format!("int main(void) {{\n{lines}}}\n")
+            },
+            scale: 1,
+        },
         Language {
             name: "cpp",
             entry: "scale",

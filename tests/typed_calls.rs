@@ -472,12 +472,22 @@ fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
         (
             task(
                 "c",
-                int_f,
+                "int f(int* xs) {\n",
                 "f",
-                json!([{"args": [1], "expected": 1}]),
-                &["int f(int x) { return x; }"],
+                json!([{"args": [[1]], "expected": 1}]),
+                &["int f(int* xs) { return xs[0]; }"],
             ),
-            "call tests",
+            "`int* nums, int numsSize`",
+        ),
+        (
+            task(
+                "c",
+                "int f(char c) {\n",
+                "f",
+                json!([{"args": ["ab"], "expected": 1}]),
+                &["int f(char c) { return c; }"],
+            ),
+            "tests.call.cases[0].args[0]",
         ),
     ];
     let tasks: Vec<Value> = table.iter().map(|(t, _)| t.clone()).collect();

@@ -6,7 +6,7 @@
 //! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
 //! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
 //! `"float_tolerance"`, `"language"` (`"python"`, `"c"`, `"cpp"`, `"rust"`, `"go"`, `"javascript"`, `"typescript"`;
-//! call tests of C++, Rust and Go typed by `tests.declaration`: [`typed_calls`]), `"extract"` (`"fenced"`: the last fenced block,
+//! call tests of C, C++, Rust and Go typed by `tests.declaration`: [`typed_calls`]), `"extract"` (`"fenced"`: the last fenced block,
 //! else the whole text when it compiles; `"whole"`: the completion as it is), `"candidate_limits"`
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 

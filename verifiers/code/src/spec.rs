@@ -402,7 +402,7 @@ impl Spec {
                 return Err(bad(
                     "tests",
                     format!(
-                        "has call tests, which need a Python, JavaScript, TypeScript, C++, Rust or Go \
+                        "has call tests, which need a Python, JavaScript, TypeScript, C, C++, Rust or Go \
                          candidate; a {language} program is graded on stdin/stdout \
                          (\"tests\": {{\"stdio\": [...]}})"
                     ),

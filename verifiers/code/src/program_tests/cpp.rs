@@ -8,8 +8,8 @@
 
 use crate::program_tests::StaticCase;
 use crate::program_tests::source::{
-    Signature, call_lines, last_definition, rewrite_calls, split_top_level, trailing_identifier,
-    without_closing_brace,
+    Signature, blank, call_lines, last_definition, rewrite_calls, split_top_level,
+    trailing_identifier, without_closing_brace,
 };
 
 /// The wire header, included in both programs.
@@ -22,7 +22,7 @@ const ASSERT_MACRO: &str = "RB_ASSERT_";
 /// The trusted test program: `declaration` (the task's, ending with the entry point's opening
 /// brace) with the entry point forwarding to the candidate, then `test`.
 pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<String, String> {
-    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
+    let signature = find_signature(declaration, entry)?;
     let names = parameter_names(signature.parameters)?;
     let list = names.join(", ");
     let args = if names.is_empty() {
@@ -50,7 +50,7 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
 /// that overload resolution picks the candidate's function where a standard one has its name
 /// (`strlen`, `unique`). `signed main`: a candidate's `#define int long long` leaves it valid.
 pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Result<String, String> {
-    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
+    let signature = find_signature(declaration, entry)?;
     let names = parameter_names(signature.parameters)?;
     let parameters = declarators(signature.parameters).join(", ");
     Ok(format!(
@@ -84,11 +84,9 @@ fn declarators(parameters: &str) -> Vec<&str> {
 /// default value removed), the return type, and the text before the signature (where aliases
 /// such as `typedef long long ll;` are defined).
 pub fn entry_types(declaration: &str, entry: &str) -> Result<EntryTypes, String> {
-    let signature = Signature::find(declaration, entry, cpp_comments, statement_start)?;
-    let names = parameter_names(signature.parameters)?;
-    let parameters = declarators(signature.parameters)
+    let signature = find_signature(declaration, entry)?;
+    let parameters = named_declarators(signature.parameters)?
         .into_iter()
-        .zip(&names)
         .map(|(declarator, name)| {
             let cut = declarator.rfind(name.as_str()).unwrap_or(declarator.len());
             let array = declarator[cut + name.len()..].trim();
@@ -103,22 +101,44 @@ pub fn entry_types(declaration: &str, entry: &str) -> Result<EntryTypes, String>
             }
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let text = signature.text;
+    Ok(EntryTypes {
+        parameters,
+        returns: return_type(signature.text, entry),
+        prefix: signature.prefix.to_string(),
+    })
+}
+
+/// `entry`'s definition in a C or C++ declaration (see [`Signature::find`]).
+pub(crate) fn find_signature<'a>(
+    declaration: &'a str,
+    entry: &str,
+) -> Result<Signature<'a>, String> {
+    Signature::find(declaration, entry, cpp_comments, statement_start)
+}
+
+/// Each parameter of a C or C++ parameter list with its name: `int a[], int n = 3` → (`int
+/// a[]`, a), (`int n`, n).
+pub(crate) fn named_declarators(parameters: &str) -> Result<Vec<(&str, String)>, String> {
+    Ok(declarators(parameters)
+        .into_iter()
+        .zip(parameter_names(parameters)?)
+        .collect())
+}
+
+/// The return type a signature's text writes before `entry`, without storage words
+/// (`static inline long long f(` → `long long`).
+pub(crate) fn return_type(text: &str, entry: &str) -> String {
+    let text = &blank(text, cpp_comments);
     let name_at = text
         .match_indices(entry)
         .map(|(at, _)| at)
         .find(|&at| text[at + entry.len()..].trim_start().starts_with('('))
         .unwrap_or(0);
-    let returns = text[..name_at]
+    text[..name_at]
         .split_whitespace()
         .filter(|w| !matches!(*w, "static" | "inline" | "constexpr" | "extern"))
         .collect::<Vec<_>>()
-        .join(" ");
-    Ok(EntryTypes {
-        parameters,
-        returns,
-        prefix: signature.prefix.to_string(),
-    })
+        .join(" ")
 }
 
 /// The entry point's types, as [`entry_types`] reads them from a declaration.
@@ -271,6 +291,21 @@ mod tests {
         assert!(trusted.contains("static_assert(1 == 1);"));
         assert!(trusted.contains("// assert(no)"));
         assert!(trusted.contains("puts(\"assert(no)\");"));
+    }
+
+    #[test]
+    fn comments_before_the_signature_are_not_its_return_type() {
+        // MultiPL-E's prompts: the problem's text and examples in comments above the function.
+        let table = [
+            "#include<assert.h>\n#include<bits/stdc++.h>\n// Return the sum.\n// >>> f((std::vector<long>({(long)1, (long)2})))\n// (3)\nlong f(std::vector<long> xs) {\n",
+            "/**\n * The sum. */\nlong f(std::vector<long> xs) {\n",
+            "long /* the sum */ f(std::vector<long> xs) {\n",
+        ];
+        for declaration in table {
+            let found = entry_types(declaration, "f").unwrap();
+            assert_eq!(found.returns, "long", "{declaration}");
+            assert_eq!(found.parameters, ["std::vector<long>"], "{declaration}");
+        }
     }
 
     #[test]

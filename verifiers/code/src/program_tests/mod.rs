@@ -15,6 +15,7 @@
 //! Each assert (C++) or test function (Rust) is a case; the test run passes when it ran to its
 //! end with no failed case.
 
+pub mod c;
 pub mod cpp;
 pub mod go;
 pub mod js;

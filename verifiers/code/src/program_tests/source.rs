@@ -7,7 +7,7 @@
 pub struct Signature<'a> {
     /// Everything before the signature: includes, helpers.
     pub prefix: &'a str,
-    /// The signature, from the start of its statement to the opening brace (excluded).
+    /// The signature, from the first code of its statement to the opening brace (excluded).
     pub text: &'a str,
     /// The text between the parameter list's parentheses.
     pub parameters: &'a str,
@@ -40,7 +40,10 @@ impl<'a> Signature<'a> {
                 "the declaration does not define `{entry}` (no `{entry}(...) {{` outside a body)"
             ));
         };
+        // The statement's first code: the comments before it (a doc comment, a prompt's
+        // examples) belong to the prefix.
         let start = statement_start(&code, name_at);
+        let start = start + code[start..].len() - code[start..].trim_start().len();
         Ok(Signature {
             prefix: &declaration[..start],
             text: declaration[start..brace].trim_end(),
@@ -406,10 +409,15 @@ mod tests {
         }
         let declaration = "int f(int a);\nint helper(int b){ return f(b); }\n\nlong long\nf(int a, int b) const {\n    int i; for (i=0;i<3;i++)\n    {\n";
         let signature = Signature::find(declaration, "f", c_literals, after_semicolon).unwrap();
-        assert_eq!(signature.text.trim(), "long long\nf(int a, int b) const");
+        assert_eq!(signature.text, "long long\nf(int a, int b) const");
         assert_eq!(signature.parameters, "int a, int b");
         assert_eq!(signature.after, "const");
-        assert!(signature.prefix.ends_with("return f(b); }"));
+        assert!(signature.prefix.ends_with("return f(b); }\n\n"));
+        // A comment before the signature is the prefix's.
+        let commented = "// f(1) == 2\n/* twice */ int f(int a) {\n";
+        let signature = Signature::find(commented, "f", c_literals, after_semicolon).unwrap();
+        assert_eq!(signature.prefix, "// f(1) == 2\n/* twice */ ");
+        assert_eq!(signature.text, "int f(int a)");
         assert!(Signature::find("int f(int a);", "f", c_literals, after_semicolon).is_err());
         assert_eq!(
             last_definition(declaration, c_literals, &["for", "if", "while"]).as_deref(),

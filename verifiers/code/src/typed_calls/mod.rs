@@ -1,4 +1,4 @@
-//! `call` tests for compiled candidates (C++, Rust, Go): each case's arguments, read from the
+//! `call` tests for compiled candidates (C, C++, Rust, Go): each case's arguments, read from the
 //! task's JSON by the types the entry point's declaration gives, are sent to the candidate's
 //! program over the typed wire of [`crate::program_tests`], and each answer is read back by the
 //! declared return type and compared with the expected value on this side.
@@ -19,7 +19,7 @@ use crate::grade::{
     CaseResult, CaseStatus, GradeError, RunStatus, Sandbox, compile_detail, exit_detail,
     failure_status, unsupported,
 };
-use crate::program_tests::{cpp, go, rust};
+use crate::program_tests::{c, cpp, go, rust};
 use crate::spec::CallCase;
 use types::Ty;
 use values::Val;
@@ -28,7 +28,7 @@ use wire::{Answer, Dialect};
 /// A typed call test: the declaration that gives the entry point's types, and the cases.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypedCalls<'a> {
-    /// The candidate's language (`cpp`, `rust`, `rust-release`, `go`).
+    /// The candidate's language (`c`, `cpp`, `rust`, `rust-release`, `go`).
     pub language: &'a str,
     /// The entry point's declaration (`tests.declaration`).
     pub declaration: &'a str,
@@ -44,7 +44,7 @@ pub struct TypedCalls<'a> {
 
 /// The languages whose candidates take typed call tests.
 pub fn takes_typed_calls(language: &str) -> bool {
-    matches!(language, "cpp" | "rust" | "rust-release" | "go")
+    matches!(language, "c" | "cpp" | "rust" | "rust-release" | "go")
 }
 
 /// The entry point's parameter and result types, as its declaration writes them.
@@ -54,6 +54,15 @@ fn signature(
     entry: &str,
 ) -> Result<(Dialect, Vec<Ty>, Vec<Ty>), String> {
     match language {
+        // C's server speaks the C++ wire's tokens.
+        "c" => {
+            let plan = c::CallPlan::read(declaration, entry)?;
+            Ok((
+                Dialect::Cpp,
+                plan.parameter_types(),
+                vec![plan.result_type()],
+            ))
+        }
         "cpp" => {
             let found = cpp::entry_types(declaration, entry)?;
             let aliases = types::cpp_aliases(&found.prefix);
@@ -92,6 +101,10 @@ fn signature(
 /// The candidate's program with its server.
 fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
     match calls.language {
+        "c" => Ok(c::candidate_program(
+            program,
+            &c::CallPlan::read(calls.declaration, calls.entry_point)?,
+        )),
         // A `main` of the candidate's own (a program that tried itself on an example) is
         // renamed out of the way of the server's; Go's runs after the server has ended the
         // program.
@@ -324,6 +337,10 @@ fn judge(
                     ),
                 )
             }
+        }
+        // C has no exceptions: its server refuses an answer it cannot write (a NULL string).
+        Answer::Threw(what) if calls.language == "c" => {
+            (CaseStatus::Wrong, format!("{call} {}", preview(what)))
         }
         Answer::Threw(what) => (
             CaseStatus::ExitedNonzero,
