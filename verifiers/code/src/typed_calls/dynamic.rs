@@ -97,17 +97,19 @@ pub fn go_from_json(json: &Value) -> Result<Val, String> {
                     "a typed value is {\"$type\": \"<Go type>\", \"value\": <value>}".to_string(),
                 );
             };
-            let written = name;
-            let name = go_name(written)?;
-            if !GO_TYPES.contains(&name.as_str()) {
+            let Some(written) = types::go_typed(name)
+                .ok()
+                .filter(|t| GO_TYPES.contains(&t.name.as_str()))
+            else {
                 return Err(format!(
-                    "a Go interface value of type `{name}` cannot cross (the types that do: {})",
+                    "a Go interface value of type `{}` cannot cross (the types that do: {})",
+                    name.trim(),
                     GO_TYPES.join(", ")
                 ));
-            }
+            };
             // Read as written (a `rune` from a character), held as Go holds it (an `int32`).
-            let value = from_json(value, &types::go(written)?)?;
-            held(&name, value)
+            let value = from_json(value, &written.ty)?;
+            held(&written.name, value)
         }
         Value::Object(o) if o.len() == 1 && o.contains_key("$f") => {
             held("float64", from_json(json, &float64())?)
@@ -121,49 +123,6 @@ pub fn go_from_json(json: &Value) -> Result<Val, String> {
 
 fn float64() -> Ty {
     Ty::Float { bits: 64 }
-}
-
-/// A Go type as `reflect` names it: `rune` is `int32`, `byte` `uint8`, `interface{}` and `any`
-/// are `interface {}`, with no other spaces.
-pub fn go_name(text: &str) -> Result<String, String> {
-    go_name_depth(text.trim(), 0)
-}
-
-fn go_name_depth(t: &str, depth: usize) -> Result<String, String> {
-    if depth > 32 {
-        return Err(format!("the type `{t}` nests too deeply"));
-    }
-    if let Some(rest) = t.strip_prefix("[]") {
-        return Ok(format!("[]{}", go_name_depth(rest.trim(), depth + 1)?));
-    }
-    if let Some(rest) = t.strip_prefix('*') {
-        return Ok(format!("*{}", go_name_depth(rest.trim(), depth + 1)?));
-    }
-    if let Some(rest) = t.strip_prefix("map[") {
-        let close = types::go_map_key_end(rest).ok_or_else(|| format!("`{t}` is not a Go type"))?;
-        return Ok(format!(
-            "map[{}]{}",
-            go_name_depth(rest[..close].trim(), depth + 1)?,
-            go_name_depth(rest[close + 1..].trim(), depth + 1)?
-        ));
-    }
-    if let Some(rest) = t.strip_prefix('[') {
-        let (n, element) = rest
-            .split_once(']')
-            .ok_or_else(|| format!("`{t}` is not a Go type"))?;
-        return Ok(format!(
-            "[{}]{}",
-            n.trim(),
-            go_name_depth(element.trim(), depth + 1)?
-        ));
-    }
-    let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
-    Ok(match compact.as_str() {
-        "rune" => "int32".into(),
-        "byte" => "uint8".into(),
-        "interface{}" | "any" => "interface {}".into(),
-        _ => t.to_string(),
-    })
 }
 
 /// The type Go's default typing gives `value` when JSON writes it (the name a reader of a case's
@@ -271,7 +230,12 @@ mod tests {
                 "\"\"" => "string".to_string(),
                 _ => match item.strip_suffix("(0)") {
                     Some(conversion) => conversion.to_string(),
-                    None => go_name(item.strip_suffix("{}").unwrap()).unwrap(),
+                    None => {
+                        // A composite literal; `struct{}{}` is registered too, a type typed
+                        // calls do not carry.
+                        let ty = item.strip_suffix("{}").unwrap();
+                        types::go_typed(ty).map_or_else(|_| ty.to_string(), |t| t.name)
+                    }
                 },
             })
             .collect()
@@ -304,12 +268,15 @@ mod tests {
             ("[][2]int", "[][2]int"),
             ("map[string][]rune", "map[string][]int32"),
         ] {
-            assert_eq!(go_name(text).as_deref(), Ok(name), "{text}");
+            assert_eq!(
+                types::go_typed(text).map(|t| t.name).as_deref(),
+                Ok(name),
+                "{text}"
+            );
         }
         // Every name of the list is a type typed calls read.
         for name in GO_TYPES {
-            assert!(types::go(name).is_ok(), "{name}");
-            assert_eq!(go_name(name).as_deref(), Ok(*name));
+            assert_eq!(types::go_typed(name).map(|t| t.name).as_deref(), Ok(*name));
         }
     }
 }

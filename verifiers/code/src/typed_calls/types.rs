@@ -265,10 +265,25 @@ fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
 
 /// Reads a Go type (`[]int`, `map[string][]float64`, `[3]rune`, `*int`).
 pub fn go(text: &str) -> Result<Ty, String> {
+    go_typed(text).map(|t| t.ty)
+}
+
+/// A Go type as typed calls carry it, and as `reflect` names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoType {
+    /// How its values cross.
+    pub ty: Ty,
+    /// Its name as `reflect` gives it (and `%T` prints it): `rune` is `int32`, `byte` `uint8`,
+    /// `interface{}` and `any` are `interface {}`, with no other spaces (`map[string][]int32`).
+    pub name: String,
+}
+
+/// Reads a Go type with its `reflect` name (see [`GoType`]).
+pub fn go_typed(text: &str) -> Result<GoType, String> {
     go_depth(text.trim(), 0)
 }
 
-fn go_depth(t: &str, depth: usize) -> Result<Ty, String> {
+fn go_depth(t: &str, depth: usize) -> Result<GoType, String> {
     if depth > 32 {
         return Err(format!("the type `{t}` nests too deeply"));
     }
@@ -278,56 +293,69 @@ fn go_depth(t: &str, depth: usize) -> Result<Ty, String> {
              floats, bool, rune, string, slices, arrays, maps, pointers and interface{{}})"
         ))
     };
+    let inner = |text: &str| go_depth(text.trim(), depth + 1);
     if let Some(rest) = t.strip_prefix("[]") {
-        return Ok(Ty::Seq(Box::new(go_depth(rest.trim(), depth + 1)?)));
+        let element = inner(rest)?;
+        return Ok(GoType {
+            ty: Ty::Seq(Box::new(element.ty)),
+            name: format!("[]{}", element.name),
+        });
     }
     if let Some(rest) = t.strip_prefix('*') {
-        return Ok(Ty::Option(Box::new(go_depth(rest.trim(), depth + 1)?)));
+        let target = inner(rest)?;
+        return Ok(GoType {
+            ty: Ty::Option(Box::new(target.ty)),
+            name: format!("*{}", target.name),
+        });
     }
     if let Some(rest) = t.strip_prefix('[') {
         let Some((n, element)) = rest.split_once(']') else {
             return unsupported();
         };
-        let n = n
+        let n: usize = n
             .trim()
             .parse()
             .map_err(|_| format!("`{t}` needs a literal length"))?;
-        return Ok(Ty::Array(Box::new(go_depth(element.trim(), depth + 1)?), n));
+        let element = inner(element)?;
+        return Ok(GoType {
+            ty: Ty::Array(Box::new(element.ty), n),
+            name: format!("[{n}]{}", element.name),
+        });
     }
     if let Some(rest) = t.strip_prefix("map[") {
         let Some(close) = go_map_key_end(rest) else {
             return unsupported();
         };
-        return Ok(Ty::Map(
-            Box::new(go_depth(rest[..close].trim(), depth + 1)?),
-            Box::new(go_depth(rest[close + 1..].trim(), depth + 1)?),
-        ));
+        let (key, value) = (inner(&rest[..close])?, inner(&rest[close + 1..])?);
+        return Ok(GoType {
+            ty: Ty::Map(Box::new(key.ty), Box::new(value.ty)),
+            name: format!("map[{}]{}", key.name, value.name),
+        });
     }
-    let int = |signed, bits| Ok(Ty::Int { signed, bits });
-    match t {
-        "bool" => Ok(Ty::Bool),
-        "int" | "int64" => int(true, 64),
-        "int8" => int(true, 8),
-        "int16" => int(true, 16),
-        "int32" => int(true, 32),
-        "uint" | "uint64" | "uintptr" => int(false, 64),
-        "uint8" | "byte" => int(false, 8),
-        "uint16" => int(false, 16),
-        "uint32" => int(false, 32),
-        "rune" => Ok(Ty::Char),
-        "float32" => Ok(Ty::Float { bits: 32 }),
-        "float64" => Ok(Ty::Float { bits: 64 }),
-        "string" => Ok(Ty::Str),
-        "any" => Ok(Ty::Dynamic),
-        _ if t
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .eq("interface{}".chars()) =>
-        {
-            Ok(Ty::Dynamic)
-        }
-        _ => unsupported(),
-    }
+    let int = |signed, bits| Ty::Int { signed, bits };
+    let compact: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+    let (ty, name) = match compact.as_str() {
+        "bool" => (Ty::Bool, t),
+        "int" | "int64" => (int(true, 64), t),
+        "int8" => (int(true, 8), t),
+        "int16" => (int(true, 16), t),
+        "int32" => (int(true, 32), t),
+        "uint" | "uint64" | "uintptr" => (int(false, 64), t),
+        "uint8" => (int(false, 8), t),
+        "byte" => (int(false, 8), "uint8"),
+        "uint16" => (int(false, 16), t),
+        "uint32" => (int(false, 32), t),
+        "rune" => (Ty::Char, "int32"),
+        "float32" => (Ty::Float { bits: 32 }, t),
+        "float64" => (Ty::Float { bits: 64 }, t),
+        "string" => (Ty::Str, t),
+        "any" | "interface{}" => (Ty::Dynamic, "interface {}"),
+        _ => return unsupported(),
+    };
+    Ok(GoType {
+        ty,
+        name: name.to_string(),
+    })
 }
 
 /// Where the key of a Go map type ends: the bracket that closes `map[` (`rest` follows it).
