@@ -226,18 +226,11 @@ static int check(int k) {
 
 const PROBLEMS: &[&Problem] = &[&MIX, &SHIFT, &TWO_SUM, &PREFIX, &TRANSPOSE, &GROUP];
 
-fn task(entry: &str, declaration: &str, cases: Value, programs: &[&str]) -> Value {
-    json!({
-        "id": format!("c-{entry}"), "verifier": "code", "language": "c", "extract": "whole",
-        "tests": {"call": {"entry_point": entry, "cases": cases}, "declaration": declaration},
-        "completions": programs,
-    })
-}
+use common::score_tasks as score;
 
-fn score(tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
-    let scorer = common::scorer();
-    let lines: Vec<String> = tasks.iter().map(Value::to_string).collect();
-    common::score_lines(&scorer, &lines)
+/// A C call task.
+fn task(entry: &str, declaration: &str, cases: Value, programs: &[&str]) -> Value {
+    common::call_task("c", declaration, entry, cases, programs)
 }
 
 /// Which of `problem`'s cases `program` passes, compiled natively with the problem's harness.

@@ -14,20 +14,7 @@ mod common;
 use rewardbox::verdict::CaseStatus;
 use serde_json::{Value, json};
 
-fn task(language: &str, declaration: &str, entry: &str, cases: Value, programs: &[&str]) -> Value {
-    json!({
-        "id": format!("{language}-{entry}"), "verifier": "code", "language": language,
-        "extract": "whole",
-        "tests": {"call": {"entry_point": entry, "cases": cases}, "declaration": declaration},
-        "completions": programs,
-    })
-}
-
-fn score(tasks: &[Value]) -> Vec<rewardbox::TaskResult> {
-    let scorer = common::scorer();
-    let lines: Vec<String> = tasks.iter().map(Value::to_string).collect();
-    common::score_lines(&scorer, &lines)
-}
+use common::{call_task as task, score_tasks as score};
 
 fn statuses(result: &rewardbox::CompletionResult) -> Vec<CaseStatus> {
     result.cases.iter().map(|c| c.status).collect()

@@ -43,6 +43,29 @@ pub fn score_lines(scorer: &Scorer, lines: &[String]) -> Vec<TaskResult> {
     scorer.score_lines(&input)
 }
 
+/// Scores `tasks` (each a task's JSON, one line each) with [`scorer`].
+pub fn score_tasks(tasks: &[serde_json::Value]) -> Vec<TaskResult> {
+    let lines: Vec<String> = tasks.iter().map(serde_json::Value::to_string).collect();
+    score_lines(&scorer(), &lines)
+}
+
+/// A `call` task of a compiled language: `entry` called on `cases`, typed by `declaration`, in
+/// each of `programs` (whole programs, not fenced).
+pub fn call_task(
+    language: &str,
+    declaration: &str,
+    entry: &str,
+    cases: serde_json::Value,
+    programs: &[&str],
+) -> serde_json::Value {
+    serde_json::json!({
+        "id": format!("{language}-{entry}"), "verifier": "code", "language": language,
+        "extract": "whole",
+        "tests": {"call": {"entry_point": entry, "cases": cases}, "declaration": declaration},
+        "completions": programs,
+    })
+}
+
 /// The path of the hostile verifier component, as a task's `"verifier"` names it.
 pub fn hostile() -> &'static str {
     test_guests::HOSTILE_VERIFIER
