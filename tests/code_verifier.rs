@@ -391,9 +391,7 @@ fn the_language_is_checked() {
         ),
         (
             "c",
-            Some(
-                "\"tests\" has call tests, which need a Python, JavaScript, TypeScript, C++, Rust or Go candidate",
-            ),
+            Some("\"tests.declaration\" is missing: c call tests need the declaration"),
         ),
         (
             "klingon",
