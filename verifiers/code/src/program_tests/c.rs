@@ -228,9 +228,8 @@ impl CallPlan {
         let aliases = types::cpp_aliases(signature.prefix);
         let mut parameters = named_declarators(signature.parameters)?
             .into_iter()
-            .map(|(declarator, name)| {
-                let cut = declarator.rfind(name.as_str()).unwrap_or(declarator.len());
-                let brackets = &declarator[cut + name.len()..];
+            .map(|d| {
+                let (declarator, brackets) = (d.text, d.after_name);
                 if brackets.matches('[').count() > 1 {
                     // `int m[][3]` is a pointer to arrays of 3, not to pointers.
                     return Err(format!(
@@ -240,7 +239,7 @@ impl CallPlan {
                     ));
                 }
                 Ok(CType::read(
-                    &format!("{}{brackets}", &declarator[..cut]),
+                    &format!("{}{brackets}", d.before_name),
                     &aliases,
                 ))
             })

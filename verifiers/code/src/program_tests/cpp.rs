@@ -87,10 +87,8 @@ pub fn entry_types(declaration: &str, entry: &str) -> Result<EntryTypes, String>
     let signature = find_signature(declaration, entry)?;
     let parameters = named_declarators(signature.parameters)?
         .into_iter()
-        .map(|(declarator, name)| {
-            let cut = declarator.rfind(name.as_str()).unwrap_or(declarator.len());
-            let array = declarator[cut + name.len()..].trim();
-            let ty = declarator[..cut].trim();
+        .map(|d| {
+            let (declarator, ty, array) = (d.text, d.before_name.trim(), d.after_name.trim());
             if array.is_empty() {
                 Ok(ty.to_string())
             } else {
@@ -116,12 +114,32 @@ pub(crate) fn find_signature<'a>(
     Signature::find(declaration, entry, cpp_comments, statement_start)
 }
 
-/// Each parameter of a C or C++ parameter list with its name: `int a[], int n = 3` → (`int
-/// a[]`, a), (`int n`, n).
-pub(crate) fn named_declarators(parameters: &str) -> Result<Vec<(&str, String)>, String> {
+/// One parameter of a C or C++ parameter list, its default value removed, cut at its name.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Declarator<'a> {
+    /// The whole declarator (`const int a[]`).
+    pub text: &'a str,
+    /// What comes before the name: the type, or its start (`const int `).
+    pub before_name: &'a str,
+    /// What comes after it: array brackets (`[]`), or nothing.
+    pub after_name: &'a str,
+}
+
+/// Each parameter of a C or C++ parameter list, cut at its name: `int a[], int n = 3` → (`int `,
+/// `[]`), (`int `, ``).
+pub(crate) fn named_declarators(parameters: &str) -> Result<Vec<Declarator<'_>>, String> {
     Ok(declarators(parameters)
         .into_iter()
         .zip(parameter_names(parameters)?)
+        .map(|(text, name)| {
+            // `parameter_names` read the name from the declarator: it is there.
+            let cut = text.rfind(name.as_str()).unwrap_or(text.len());
+            Declarator {
+                text,
+                before_name: &text[..cut],
+                after_name: &text[(cut + name.len()).min(text.len())..],
+            }
+        })
         .collect())
 }
 
