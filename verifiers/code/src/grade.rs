@@ -244,6 +244,16 @@ pub fn grade(
         ),
         Tests::Call {
             entry_point, cases, ..
+        } if crate::js_calls::takes(&spec.language, cases) => crate::js_calls::grade(
+            &spec.language,
+            program,
+            entry_point,
+            cases,
+            spec.float_tolerance,
+            sandbox,
+        ),
+        Tests::Call {
+            entry_point, cases, ..
         } => call_cases(spec, program, entry_point, cases, sandbox),
         Tests::Program(tests) => {
             crate::program_tests::grade(&spec.language, tests, program, sandbox)

@@ -14,10 +14,12 @@ pub mod compare;
 pub mod default_validator;
 pub mod grade;
 pub mod harness;
+pub mod js_calls;
 pub mod judge;
 pub mod program_tests;
 pub mod python_calls;
 pub mod scanf_float;
+pub mod served_calls;
 pub mod spec;
 pub mod typed_calls;
 

@@ -4,10 +4,8 @@
 //! declared return type and compared with the expected value on this side.
 //!
 //! No trusted program is needed: the candidate's program (its source, then a server answering
-//! calls of the entry point) runs once with every call on its standard input, and its answers
-//! come back, in order, on its standard output. The candidate sees the arguments it is called
-//! with, never the expected values. A program that ends during a call fails that call, and the
-//! calls after it run again in a fresh sandbox, so that each case gets its own status.
+//! calls of the entry point) runs with every call on its standard input ([`crate::served_calls`]).
+//! The candidate sees the arguments it is called with, never the expected values.
 
 pub mod dynamic;
 pub mod types;
@@ -15,11 +13,9 @@ pub mod values;
 pub mod wire;
 
 use crate::compare::preview;
-use crate::grade::{
-    CaseResult, CaseStatus, GradeError, RunStatus, Sandbox, compile_detail, exit_detail,
-    failure_status, unsupported,
-};
+use crate::grade::{CaseResult, CaseStatus, GradeError, Sandbox};
 use crate::program_tests::{c, cpp, go, rust};
+use crate::served_calls::{self, Call, Server};
 use crate::spec::CallCase;
 use types::Ty;
 use values::Val;
@@ -125,9 +121,8 @@ fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
 
 /// A case read by the declared types.
 struct TypedCase {
-    shown_args: String,
+    call: Call,
     expected: Vec<Val>,
-    message: Vec<u8>,
 }
 
 fn typed_cases(
@@ -200,9 +195,11 @@ fn typed_cases(
             let message = wire::call_message(dialect, &args, parameters)
                 .map_err(|why| invalid(format!("tests.call.cases[{i}].args"), why))?;
             Ok(TypedCase {
-                shown_args: show_all(&args, parameters),
+                call: Call {
+                    message,
+                    shown_args: show_all(&args, parameters),
+                },
                 expected,
-                message,
             })
         })
         .collect()
@@ -249,65 +246,41 @@ pub fn grade(
             calls.entry_point
         ))
     })?;
-    let mut verdicts: Vec<Option<(CaseStatus, String)>> = vec![None; cases.len()];
-    let mut next = 0;
-    while next < cases.len() {
-        let stdin: Vec<u8> = cases[next..]
-            .iter()
-            .flat_map(|c| c.message.iter().copied())
-            .collect();
-        // The messages are ASCII but for the strings, which came from JSON: UTF-8 throughout.
-        let stdin = String::from_utf8(stdin)
-            .map_err(|_| GradeError::Failed("a call message is not UTF-8".into()))?;
-        let outcome = sandbox.run(calls.language, &source, &stdin);
-        match outcome.status {
-            RunStatus::Unsupported => return Err(unsupported(&outcome)),
-            RunStatus::CompileError => {
-                let detail = compile_detail(&outcome.stderr);
-                for verdict in verdicts.iter_mut().skip(next) {
-                    *verdict = Some((CaseStatus::CompileError, detail.clone()));
-                }
-                break;
-            }
-            _ => {}
-        }
-        let answers = wire::answers(dialect, outcome.stdout.as_bytes(), &results);
-        for (offset, answer) in answers.iter().enumerate().take(cases.len() - next) {
-            let case = &cases[next + offset];
-            verdicts[next + offset] = Some(judge(calls, case, answer, &results));
-        }
-        next += answers.len().min(cases.len() - next);
-        if next < cases.len() {
-            let status = failure_status(&outcome);
-            let ended = exit_detail(&outcome).replacen(
-                "the program ended",
-                "the program ended during the call",
-                1,
-            );
-            verdicts[next] = Some((
-                status,
-                format!(
-                    "{}({}): {ended}",
-                    calls.entry_point,
-                    preview(&cases[next].shown_args)
-                ),
-            ));
-            next += 1;
-        }
+    let wire_calls: Vec<Call> = cases.iter().map(|c| c.call.clone()).collect();
+    let server = TypedServer {
+        calls,
+        dialect,
+        cases: &cases,
+        results: &results,
+    };
+    served_calls::run(
+        calls.language,
+        &source,
+        calls.entry_point,
+        &wire_calls,
+        &server,
+        sandbox,
+    )
+}
+
+/// The typed wire's answers, read by the declared result types.
+struct TypedServer<'a> {
+    calls: &'a TypedCalls<'a>,
+    dialect: Dialect,
+    cases: &'a [TypedCase],
+    results: &'a [Ty],
+}
+
+impl Server for TypedServer<'_> {
+    type Answer = Answer;
+
+    fn answers(&self, stdout: &[u8]) -> Vec<Answer> {
+        wire::answers(self.dialect, stdout, self.results)
     }
-    Ok(verdicts
-        .into_iter()
-        .enumerate()
-        .map(|(i, verdict)| {
-            let (status, detail) =
-                verdict.unwrap_or((CaseStatus::Crashed, "no result for this case".into()));
-            CaseResult {
-                id: format!("call {}", i + 1),
-                status,
-                detail,
-            }
-        })
-        .collect())
+
+    fn judge(&self, index: usize, answer: &Answer) -> (CaseStatus, String) {
+        judge(self.calls, &self.cases[index], answer, self.results)
+    }
 }
 
 fn judge(
@@ -316,7 +289,7 @@ fn judge(
     answer: &Answer,
     results: &[Ty],
 ) -> (CaseStatus, String) {
-    let call = format!("{}({})", calls.entry_point, preview(&case.shown_args));
+    let call = format!("{}({})", calls.entry_point, preview(&case.call.shown_args));
     match answer {
         Answer::Returned(actual) => {
             let same = actual.len() == case.expected.len()
