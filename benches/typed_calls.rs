@@ -11,6 +11,10 @@
 //! compile nothing (cold and warm differ only by the runner's first instances), so they take 20
 //! times the samples.
 //!
+//! JavaScript and TypeScript are also measured with the expected values written with a tag of
+//! value JSON, which takes the wire that carries values beyond JSON (one run serving every call)
+//! instead of the runner's JSON calls.
+//!
 //! Run: `cargo bench --bench typed_calls` (`REWARDBOX_TYPED_CALLS_SAMPLES=40` per language,
 //! default 20; `REWARDBOX_TYPED_CALLS_LANGUAGES=go,typescript` measures only those).
 
@@ -166,13 +170,23 @@ fn script_driver(calls: &[Call]) -> String {
         .collect()
 }
 
-/// The typed-call task of sample `s`: its program and a wrong one.
-fn call_task(language: &Language, s: i64) -> Value {
+/// The typed-call task of sample `s`: its program and a wrong one. `tagged`: each expected list
+/// written as value JSON's `{"$t": [...]}`, which sends a JavaScript task's calls over the wire
+/// that carries values beyond JSON (the same array to JavaScript).
+fn call_task(language: &Language, s: i64, tagged: bool) -> Value {
     let program = format!("{}{}", language.declaration, (language.body)(s));
     let wrong = format!("{}{}", language.declaration, (language.body)(s + 1));
     let cases: Vec<Value> = calls()
         .iter()
-        .map(|(xs, k)| json!({"args": [xs, k], "expected": scaled(xs, *k, s)}))
+        .map(|(xs, k)| {
+            let expected = json!(scaled(xs, *k, s));
+            let expected = if tagged {
+                json!({"$t": expected})
+            } else {
+                expected
+            };
+            json!({"args": [xs, k], "expected": expected})
+        })
         .collect();
     json!({
         "id": format!("{}-{s}", language.name), "verifier": "code", "language": language.name,
@@ -242,12 +256,19 @@ fn main() {
         }
         let samples = samples * language.scale;
         let typed: Vec<Task> = (0..samples / 2)
-            .map(|s| Task::from_value(call_task(&language, s)).unwrap())
+            .map(|s| Task::from_value(call_task(&language, s, false)).unwrap())
             .collect();
         let stdio: Vec<Task> = (0..samples / 2)
             .map(|s| Task::from_value(stdio_task(&language, s)).unwrap())
             .collect();
-        for (way, tasks) in [("typed calls", &typed), ("stdio driver", &stdio)] {
+        let mut ways = vec![("typed calls", typed), ("stdio driver", stdio)];
+        if language.scale > 1 {
+            let tagged = (0..samples / 2)
+                .map(|s| Task::from_value(call_task(&language, s, true)).unwrap())
+                .collect();
+            ways.insert(1, ("calls, tagged values", tagged));
+        }
+        for (way, tasks) in &ways {
             let cache = root.join(format!("{}-{}", language.name, way.len()));
             let _ = std::fs::remove_dir_all(&cache);
             // The compilers' libraries, outside the measure: one program of the language.

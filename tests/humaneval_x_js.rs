@@ -254,6 +254,41 @@ fn each_javascript_assert_is_a_case_with_nodes_control_flow() {
     );
 }
 
+/// A candidate written as an ES module (it imports or exports, as a model may write one) answers
+/// the test code's calls: by what it exports, or by a function declared in its scope.
+#[test]
+fn an_es_module_candidate_answers_the_test_code() {
+    let declaration = "function twice(x) {\n";
+    let test = "const assert = require('node:assert');\nassert.strictEqual(twice(2), 4);\nassert.deepEqual(twice(-1), -2);\n";
+    let programs = [
+        "export function twice(x) {\n  return 2 * x;\n}\n",
+        "import { strict } from 'assert';\nfunction twice(x) {\n  strict.ok(typeof x === 'number');\n  return x + x;\n}\n",
+        "export default function twice(x) {\n  return x < 0 ? x : 2 * x;\n}\n",
+    ];
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &programs)],
+    );
+    let passed: Vec<bool> = results[0].results.iter().map(|r| r.passed).collect();
+    assert_eq!(
+        passed,
+        vec![true, true, false],
+        "{:#?}",
+        results[0]
+            .results
+            .iter()
+            .map(|r| &r.detail)
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        results[0].results[2].cases[1]
+            .detail
+            .contains("twice(-1) returned -1"),
+        "{}",
+        results[0].results[2].detail
+    );
+}
+
 #[test]
 fn a_javascript_candidate_cannot_end_the_test_run_as_passed() {
     let declaration = "function f(x) {\n";

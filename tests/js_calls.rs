@@ -444,3 +444,31 @@ fn a_bad_tag_is_the_tasks_error_naming_its_field() {
         );
     }
 }
+
+/// A candidate written as an ES module (it imports or exports) answers calls as a script does:
+/// by what it exports, or by a function declared in its scope.
+#[test]
+fn es_module_candidates_answer_calls() {
+    let cases = json!([
+        {"args": [[2, 1, 2]], "expected": {"$s": [1, 2]}},
+        {"args": [[]], "expected": {"$s": []}},
+    ]);
+    let programs = [
+        "export function distinct(xs) { return new Set(xs); }\n",
+        "import { inspect } from 'util';\nfunction distinct(xs) { return new Set(xs.map((x) => Number(inspect(x)))); }\nexport const unused = 1;\n",
+        "export default function distinct(xs) { return new Set(xs); }\n",
+        "const answer = await Promise.resolve(7);\nexport const distinct = (xs) => new Set(xs.length ? [answer] : []);\n",
+    ];
+    let result = &common::score_tasks(&[task("javascript", "distinct", cases, &programs)])[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    for graded in &result.results[..3] {
+        assert_eq!(graded.score, 1.0, "{}", graded.detail);
+    }
+    let last: Vec<CaseStatus> = result.results[3].cases.iter().map(|c| c.status).collect();
+    assert_eq!(
+        last,
+        [CaseStatus::Wrong, CaseStatus::Passed],
+        "{}",
+        result.results[3].detail
+    );
+}

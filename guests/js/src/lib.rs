@@ -413,11 +413,29 @@ fn with_wire(context: &mut Context) -> Result<(), String> {
         .map_err(|e| format!("rewardbox: the JavaScript wire failed: {e}"))
 }
 
-/// Runs a live candidate's program, then answers the test program's calls until they end.
-fn serve(source: &str, context: &mut Context) -> Result<(), String> {
+/// Runs a live candidate's program, then answers the test program's calls until they end. An
+/// ES module's functions are found in its scope (`__rb_module_scope`, a line after the program's
+/// own that looks a name up there) or among its exports (`__rb_exports`).
+fn serve(program: &Program, context: &mut Context) -> Result<(), String> {
     let steps = |context: &mut Context| -> JsResult<()> {
-        context.eval(Source::from_bytes(source))?;
-        settle(context)?;
+        if program.es_module {
+            let code = format!(
+                "{}\n;globalThis.__rb_module_scope = (__rb_name) => eval(__rb_name);\n",
+                program.code
+            );
+            let module = modules::Running::start(&code, context)?;
+            settle(context)?;
+            module.failed()?;
+            let exports = module.namespace(context);
+            context.register_global_property(
+                js_string!("__rb_exports"),
+                exports,
+                boa_engine::property::Attribute::all(),
+            )?;
+        } else {
+            context.eval(Source::from_bytes(program.code.as_bytes()))?;
+            settle(context)?;
+        }
         context.eval(Source::from_bytes("__rb_serve()"))?;
         Ok(())
     };
@@ -549,7 +567,7 @@ impl Guest for Runner {
                 with_wire(&mut c)?;
                 SERVING.with(|s| s.set(serving));
                 if serving {
-                    serve(&program.code, &mut c)
+                    serve(&program, &mut c)
                 } else {
                     execute(&program, &mut c)
                 }

@@ -266,12 +266,15 @@
         const request = parse(line);
         const name = String(request.f);
         if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError("the test program called " + name + ", which is not a name");
+        // A script's global, or a name in an ES module's scope; then what the program exports.
         let fn;
-        try { fn = indirectEval(name); } catch (e) {}
-        if (typeof fn !== "function") {
+        const scope = globalThis.__rb_module_scope;
+        try { fn = typeof scope === "function" ? scope(name) : indirectEval(name); } catch (e) {}
+        if (typeof fn !== "function" && typeof module !== "undefined") {
           const exported = module.exports;
           fn = typeof exported === "function" && (exported.name === name || name === "default") ? exported : exported && exported[name];
         }
+        if (typeof fn !== "function" && typeof __rb_exports !== "undefined") fn = __rb_exports[name];
         if (typeof fn !== "function") throw new ReferenceError(name + " is not defined");
         const result = fn(...request.a.map(decode));
         try {
