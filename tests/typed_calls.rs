@@ -238,6 +238,146 @@ fn go_interface_values_cross_with_the_type_they_hold() {
     );
 }
 
+/// C++'s dynamic values (`std::any`, `boost::any`): each crosses with the type it holds, every
+/// type of the wire's `DynamicTypes`, both ways.
+#[test]
+fn cpp_dynamic_values_cross_with_the_type_they_hold() {
+    // JSON's own forms with the types C++ gives its literals, and `$type` for the others.
+    let values = [
+        json!(1),
+        json!(2147483648i64),
+        json!(2.5),
+        json!("s"),
+        json!(true),
+        json!(null),
+        json!([1, "a", null, []]),
+        json!({"k": 1.5}),
+        json!({"$type": "char", "value": "c"}),
+        json!({"$type": "const char*", "value": "lit"}),
+        json!({"$type": "float", "value": 0.5}),
+        json!({"$type": "long double", "value": -0.0}),
+        json!({"$type": "unsigned char", "value": 255}),
+        json!({"$type": "unsigned long long", "value": 18446744073709551615u64}),
+        json!({"$type": "vector<bool>", "value": [true, false]}),
+        json!({"$type": "std::vector<std::string>", "value": ["a", "b"]}),
+        json!({"$type": "list<any>", "value": [1, {"$type": "short", "value": -2}]}),
+        json!({"$type": "map<int, int>", "value": [[1, 2], [3, 4]]}),
+        json!({"$type": "pair<any, any>", "value": [{"$f": "nan"}, "x"]}),
+    ];
+    let cases: Vec<Value> = values
+        .iter()
+        .map(|v| json!({"args": [v], "expected": v}))
+        .collect();
+    let declaration = "#include <any>\n#include <string>\n#include <vector>\nusing namespace std;\nany echo(any v) {\n";
+    let echo = format!("{declaration}    return v;\n}}\n");
+    // The same value as another type: an int comes back as a long long, a float as a double.
+    let retyped = format!(
+        "{declaration}    if (v.type() == typeid(int)) return (long long)any_cast<int>(v);\n    if (v.type() == typeid(float)) return (double)any_cast<float>(v);\n    return v;\n}}\n"
+    );
+    // A value the wire does not carry.
+    let set = "#include <any>\n#include <set>\nusing namespace std;\nany echo(any v) {\n    return set<int>{1};\n}\n";
+    let results = score(&[task(
+        "cpp",
+        declaration,
+        "echo",
+        Value::Array(cases),
+        &[&echo, &retyped, set],
+    )]);
+    let result = &results[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    let right = &result.results[0];
+    assert!(right.passed, "{:#?}", right.cases);
+    assert_eq!(right.cases.len(), values.len());
+    let wrong = &result.results[1];
+    let failed: Vec<usize> = (0..values.len())
+        .filter(|&i| wrong.cases[i].status != CaseStatus::Passed)
+        .collect();
+    assert_eq!(failed, [0, 10], "{:#?}", wrong.cases);
+    assert!(
+        wrong.cases[0]
+            .detail
+            .contains("returned long long(1), expected 1"),
+        "{}",
+        wrong.cases[0].detail
+    );
+    assert!(
+        wrong.cases[10]
+            .detail
+            .contains("returned 0.5, expected float(0.5)"),
+        "{}",
+        wrong.cases[10].detail
+    );
+    let odd = &result.results[2];
+    assert!(
+        odd.cases
+            .iter()
+            .all(|c| c.status != CaseStatus::Passed && c.detail.contains("std::set<int")),
+        "{:#?}",
+        odd.cases
+    );
+    // A `$type` that cannot cross is the task's fault, named.
+    let bad = task(
+        "cpp",
+        declaration,
+        "echo",
+        json!([{"args": [{"$type": "set<int>", "value": [1]}], "expected": null}]),
+        &[&echo],
+    );
+    let result = &score(&[bad])[0];
+    assert_eq!(result.status, Some(rewardbox::Status::InvalidTask));
+    let detail = result.detail.clone().unwrap_or_default();
+    assert!(
+        detail.contains("tests.call.cases[0].args[0]") && detail.contains("set<int>"),
+        "{detail}"
+    );
+}
+
+/// HumanEval-X's CPP/22 (`vector<int> filter_integers(list_any values)`, a `std::list` of
+/// `boost::any`) as call tests: its test's literals as cases, the canonical solution passing,
+/// `return {}` and a solution that keeps characters too failing.
+#[test]
+fn humaneval_x_cpp_22_takes_call_tests() {
+    let declaration = "#include<stdio.h>\n#include<math.h>\n#include<vector>\n#include<string>\n#include<boost/any.hpp>\n#include<list>\ntypedef std::list<boost::any> list_any;\nusing namespace std;\n#include<algorithm>\n#include<stdlib.h>\nvector<int> filter_integers(list_any values){\n";
+    let char_of = |c: &str| json!({"$type": "char", "value": c});
+    // `filter_integers({})`, `({4, {}, 23.2, 9, string("adasd")})`, `({3, 'c', 3, 3, 'a', 'b'})`.
+    let cases = json!([
+        {"args": [[]], "expected": []},
+        {"args": [[4, null, 23.2, 9, "adasd"]], "expected": [4, 9]},
+        {"args": [[3, char_of("c"), 3, 3, char_of("a"), char_of("b")]], "expected": [3, 3, 3]},
+    ]);
+    let canonical = format!(
+        "{declaration}    list_any::iterator it;\n    boost::any anyone;\n    vector<int> out;\n    for (it=values.begin();it!=values.end();it++)\n    {{\n         anyone=*it;\n        if( anyone.type() == typeid(int) )\n           out.push_back(boost::any_cast<int>(*it));\n    }}\n    return out;\n}}\n"
+    );
+    let default = format!("{declaration}    return {{}};\n}}\n");
+    let with_chars = format!(
+        "{declaration}    vector<int> out;\n    for (auto& v : values) {{\n        if (v.type() == typeid(int)) out.push_back(boost::any_cast<int>(v));\n        else if (v.type() == typeid(char)) out.push_back(boost::any_cast<char>(v));\n    }}\n    return out;\n}}\n"
+    );
+    let result = &score(&[task(
+        "cpp",
+        declaration,
+        "filter_integers",
+        cases,
+        &[&canonical, &default, &with_chars],
+    )])[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    use CaseStatus::{Passed, Wrong};
+    assert_eq!(
+        statuses(&result.results[0]),
+        [Passed; 3],
+        "{}",
+        result.results[0].detail
+    );
+    assert_eq!(statuses(&result.results[1]), [Passed, Wrong, Wrong]);
+    assert_eq!(statuses(&result.results[2]), [Passed, Passed, Wrong]);
+    assert!(
+        result.results[2].cases[2]
+            .detail
+            .contains(r#"filter_integers([3, char("c"), 3, 3, char("a"), char("b")]) returned [3, 99, 3, 3, 97, 98]"#),
+        "{}",
+        result.results[2].cases[2].detail
+    );
+}
+
 #[test]
 fn sets_and_maps_compare_without_order_and_floats_by_value() {
     let cpp = task(

@@ -7,6 +7,7 @@
 //! calls of the entry point) runs with every call on its standard input ([`crate::served_calls`]).
 //! The candidate sees the arguments it is called with, never the expected values.
 
+pub mod cpp_any;
 pub mod dynamic;
 pub mod types;
 pub mod values;

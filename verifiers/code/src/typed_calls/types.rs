@@ -45,6 +45,9 @@ pub enum Ty {
     /// A value of any type, held with its type's name (Go's `interface{}` / `any`; see
     /// [`crate::typed_calls::dynamic`]).
     Dynamic,
+    /// C++'s dynamic value (`std::any`, `boost::any`): a value held with its type, one of
+    /// [`crate::typed_calls::dynamic::CPP_TYPES`], or empty.
+    CppAny,
 }
 
 /// Reads a C++ type (`const vector<pair<int, string>>&`, `long long`, `std::map<char,int>`).
@@ -60,8 +63,8 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
     let unsupported = || {
         Err(format!(
             "the C++ type `{}` cannot cross as a call's value (typed calls carry integers, \
-             floats, bool, char, std::string, vector, deque, list, array, set, map, pair, tuple \
-             and optional)",
+             floats, bool, char, std::string, vector, deque, list, array, set, map, pair, tuple, \
+             optional, std::any and boost::any)",
             text.trim()
         ))
     };
@@ -130,6 +133,7 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
         "double" | "long double" => Ok(Ty::Float { bits: 64 }),
         "string" => Ok(Ty::Str),
         "void" => Ok(Ty::Unit),
+        "any" | "boost::any" => Ok(Ty::CppAny),
         name => match aliases.iter().rev().find(|(alias, _)| alias == name) {
             Some((_, target)) => cpp_depth(target, aliases, depth + 1),
             None => unsupported(),
@@ -416,17 +420,16 @@ mod tests {
             ("vector<ull>", Ty::Seq(Box::new(int(false, 64)))),
             ("vi", Ty::Seq(Box::new(int(true, 32)))),
             ("void", Ty::Unit),
+            ("boost::any", Ty::CppAny),
+            (
+                "const std::vector<std::any>&",
+                Ty::Seq(Box::new(Ty::CppAny)),
+            ),
         ];
         for (text, ty) in table {
             assert_eq!(cpp(text, &aliases).as_ref(), Ok(ty), "{text}");
         }
-        for bad in [
-            "int*",
-            "Node",
-            "vector<Node>",
-            "boost::any",
-            "function<int(int)>",
-        ] {
+        for bad in ["int*", "Node", "vector<Node>", "function<int(int)>"] {
             let err = cpp(bad, &aliases).unwrap_err();
             assert!(err.contains("cannot cross"), "{bad}: {err}");
         }

@@ -7,10 +7,11 @@
 //! `{"$s": [...]}` a set (or a list), `{"$d": [[key, value], ...]}` a map with keys that are not
 //! strings (or the list of pairs alone, as C++ writes a map's initialiser; an object is accepted
 //! when the keys are strings or numbers written as strings).
-//! `-0.0` is a float's negative zero. A dynamic value (Go's `interface{}`) is read as
-//! [`crate::typed_calls::dynamic`] says.
+//! `-0.0` is a float's negative zero. A dynamic value is read as [`crate::typed_calls::dynamic`]
+//! (Go's `interface{}`) and [`crate::typed_calls::cpp_any`] (C++'s `std::any`) say.
 
 use crate::compare::within;
+use crate::typed_calls::cpp_any;
 use crate::typed_calls::dynamic::{self, Held};
 use crate::typed_calls::types::Ty;
 use serde_json::Value;
@@ -126,6 +127,7 @@ pub fn from_json(json: &Value, ty: &Ty) -> Result<Val, String> {
             _ => wrong("null (the function returns nothing)"),
         },
         Ty::Dynamic => dynamic::go_from_json(json),
+        Ty::CppAny => cpp_any::from_task(json),
     }
 }
 
@@ -167,7 +169,7 @@ fn map(json: &Value, key: &Ty, value: &Ty) -> Result<Val, String> {
             .iter()
             .map(|(k, v)| {
                 let k = match key {
-                    Ty::Str | Ty::Char | Ty::Dynamic => Value::String(k.clone()),
+                    Ty::Str | Ty::Char | Ty::Dynamic | Ty::CppAny => Value::String(k.clone()),
                     _ => serde_json::from_str(k).map_err(|_| {
                         format!("the key {k:?} is not a value of the map's key type")
                     })?,
@@ -232,7 +234,7 @@ pub fn equal(actual: &Val, expected: &Val, ty: &Ty, tolerance: Option<f64>) -> b
             same_elements(a, b, |x, y| equal(x, y, &entry, tolerance))
         }
         (Ty::Option(inner), Val::Some(a), Val::Some(b)) => equal(a, b, inner, tolerance),
-        (Ty::Dynamic, Val::Held(a), Val::Held(b)) => {
+        (Ty::Dynamic | Ty::CppAny, Val::Held(a), Val::Held(b)) => {
             a.name == b.name && equal(&a.value, &b.value, &a.ty, tolerance)
         }
         _ => actual == expected,
@@ -268,7 +270,11 @@ pub fn show(value: &Val, ty: &Ty) -> String {
         // With the held type where JSON's form does not say it: `int32(99)`, `[]string["a"]`.
         (_, Val::Held(held)) => {
             let shown = show(&held.value, &held.ty);
-            if dynamic::default_name(&held.value) == Some(held.name.as_str()) {
+            let default = match ty {
+                Ty::CppAny => cpp_any::default_name(&held.value),
+                _ => dynamic::default_name(&held.value),
+            };
+            if default == Some(held.name.as_str()) {
                 shown
             } else if matches!(held.value, Val::List(_)) {
                 format!("{}{shown}", held.name)

@@ -6,6 +6,7 @@
 //! C++ writes unsigned integers and float bits in hex, Rust in decimal, Go tags every token
 //! with its kind (`i5`, `s616263`, `L2`).
 
+use crate::typed_calls::cpp_any;
 use crate::typed_calls::dynamic::{self, Held};
 use crate::typed_calls::types::{self, Ty};
 use crate::typed_calls::values::{Val, in_range};
@@ -153,6 +154,15 @@ fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), 
         (Ty::Dynamic, Val::Nil) if go => token(out, "N"),
         (Ty::Dynamic, Val::Held(held)) if go => {
             token(out, &format!("I{}", hex(held.name.as_bytes())));
+            put(dialect, out, &held.value, &held.ty)?;
+        }
+        (Ty::CppAny, Val::Nil) => token(out, "-"),
+        (Ty::CppAny, Val::Held(held)) => {
+            let tag = cpp_any::CPP_TYPES
+                .iter()
+                .position(|name| *name == held.name)
+                .ok_or_else(|| format!("a C++ dynamic value cannot hold a `{}`", held.name))?;
+            token(out, &tag.to_string());
             put(dialect, out, &held.value, &held.ty)?;
         }
         (ty, value) => return Err(format!("{value:?} is not a value of {ty:?}")),
@@ -452,6 +462,24 @@ impl Reader<'_> {
                 })))
             }
             Ty::Dynamic => Self::malformed(ty),
+            Ty::CppAny => {
+                let token = self.token()?;
+                if token == "-" {
+                    return Ok(Val::Nil);
+                }
+                let name = token
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|tag| cpp_any::CPP_TYPES.get(tag))
+                    .ok_or_else(|| Stop::Malformed("a dynamic value".into()))?;
+                let held_ty = cpp_any::held_type(name).map_err(Stop::Malformed)?;
+                let value = self.value(&held_ty)?;
+                Ok(Val::Held(Box::new(Held {
+                    name: name.to_string(),
+                    ty: held_ty,
+                    value,
+                })))
+            }
         }
     }
 }
