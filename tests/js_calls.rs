@@ -426,18 +426,7 @@ fn a_bad_tag_is_the_tasks_error_naming_its_field() {
             &["function f(x) { return x; }"],
         );
         let result = &common::score_tasks(&[t])[0];
-        let detail = match (&result.status, &result.detail) {
-            (Some(rewardbox::Status::InvalidTask), Some(detail)) => detail.clone(),
-            _ => {
-                let first = result.results.first().expect("a result");
-                assert_eq!(
-                    first.status,
-                    rewardbox::Status::InvalidTask,
-                    "{cases}: {result:?}"
-                );
-                first.detail.clone()
-            }
-        };
+        let detail = common::invalid_detail(result);
         assert!(
             detail.contains(field) && detail.contains(why),
             "{cases}: {detail}"

@@ -620,18 +620,7 @@ fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
     let tasks: Vec<Value> = table.iter().map(|(t, _)| t.clone()).collect();
     let results = score(&tasks);
     for ((_, field), result) in table.iter().zip(&results) {
-        let detail = match (&result.status, &result.detail) {
-            (Some(rewardbox::Status::InvalidTask), Some(detail)) => detail.clone(),
-            _ => {
-                let first = result.results.first().expect("a result");
-                assert_eq!(
-                    first.status,
-                    rewardbox::Status::InvalidTask,
-                    "{field}: {result:?}"
-                );
-                first.detail.clone()
-            }
-        };
+        let detail = common::invalid_detail(result);
         assert!(detail.contains(field), "{field}: {detail}");
     }
 }

@@ -49,6 +49,23 @@ pub fn score_tasks(tasks: &[serde_json::Value]) -> Vec<TaskResult> {
     score_lines(&scorer(), &lines)
 }
 
+/// Why `result` is `invalid_task`: the task's own detail (a line refused as it was read), else
+/// its first completion's (a task refused while graded). Panics when it is not invalid.
+pub fn invalid_detail(result: &TaskResult) -> String {
+    match (&result.status, &result.detail) {
+        (Some(rewardbox::Status::InvalidTask), Some(detail)) => detail.clone(),
+        _ => {
+            let first = result.results.first().expect("a result");
+            assert_eq!(
+                first.status,
+                rewardbox::Status::InvalidTask,
+                "not an invalid task: {result:?}"
+            );
+            first.detail.clone()
+        }
+    }
+}
+
 /// A `call` task of a compiled language: `entry` called on `cases`, typed by `declaration`, in
 /// each of `programs` (whole programs, not fenced).
 pub fn call_task(
