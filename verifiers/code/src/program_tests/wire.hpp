@@ -480,8 +480,9 @@ R call(int fn, const A&... args) {
         std::_Exit(3);
     }
     std::string kind = in.token();
-    if (kind == "E") {
-        // Reported too, so that a test run the exception ends says why.
+    if (kind == "E" || kind == "U") {
+        // Reported too, so that a test run the exception ends says why. (`U`: the candidate's
+        // function returned a value the wire does not carry, which fails the call the same way.)
         std::string what = Codec<std::string>::take(in);
         std::string shown = one_line(what.substr(0, 300));
         std::fprintf(stderr, "\x1erb-wire threw %s\n", shown.c_str());
@@ -521,6 +522,11 @@ void answer(R (*f)(A...), In& in) {
             o.token("R");
             Codec<std::decay_t<R>>::put(o, result);
         }
+    } catch (const Untyped& e) {
+        // The function returned a value the wire does not carry: not an exception of its own.
+        o = Out();
+        o.token("U");
+        Codec<std::string>::put(o, std::string(e.what()));
     } catch (const std::exception& e) {
         o = Out();
         o.token("E");

@@ -235,6 +235,14 @@ impl Reader<'_> {
                 let what = self.raw_string()?;
                 Answer::Threw(String::from_utf8_lossy(&what).into_owned())
             }
+            // The function returned a dynamic value holding a type the wire does not carry.
+            "U" if self.dialect == Dialect::Cpp => {
+                let what = self.raw_string()?;
+                Answer::Malformed(format!(
+                    "it returned {}, which typed calls do not read",
+                    String::from_utf8_lossy(&what)
+                ))
+            }
             _ => return Err(Stop::Malformed("answer".into())),
         };
         self.frame_end()?;
