@@ -37,7 +37,7 @@ pub fn run<S: Server>(
     language: &str,
     source: &str,
     entry: &str,
-    calls: &[Call],
+    calls: &[&Call],
     server: &S,
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {

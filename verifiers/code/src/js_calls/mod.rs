@@ -83,18 +83,13 @@ pub fn grade(
     tolerance: Option<f64>,
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
-    let mut chars = entry.chars();
-    let identifier = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if !identifier {
+    if !js::is_identifier(entry) {
         return Err(GradeError::InvalidTask(format!(
             "\"tests.call.entry_point\" {entry:?} is not a JavaScript function name"
         )));
     }
     let cases = read_cases(entry, cases)?;
-    let calls: Vec<Call> = cases.iter().map(|c| c.call.clone()).collect();
+    let calls: Vec<&Call> = cases.iter().map(|c| &c.call).collect();
     let server = JsServer {
         entry,
         cases: &cases,

@@ -364,12 +364,7 @@ fn number(x: f64) -> String {
 
 /// An object key as JavaScript writes it: bare when it is an identifier.
 fn key(k: &str) -> String {
-    let mut chars = k.chars();
-    let identifier = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if identifier {
+    if crate::program_tests::js::is_identifier(k) {
         k.into()
     } else {
         Value::String(k.into()).to_string()

@@ -72,7 +72,8 @@ pub fn entry_of_declaration(declaration: &str) -> Option<String> {
     definitions(declaration).pop().map(|(_, name)| name)
 }
 
-fn is_identifier(name: &str) -> bool {
+/// Whether `name` is a JavaScript identifier (ASCII: the names a test or a task gives).
+pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()

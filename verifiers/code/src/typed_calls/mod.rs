@@ -247,7 +247,7 @@ pub fn grade(
             calls.entry_point
         ))
     })?;
-    let wire_calls: Vec<Call> = cases.iter().map(|c| c.call.clone()).collect();
+    let wire_calls: Vec<&Call> = cases.iter().map(|c| &c.call).collect();
     let server = TypedServer {
         calls,
         dialect,
