@@ -378,6 +378,70 @@ fn humaneval_x_cpp_22_takes_call_tests() {
     );
 }
 
+/// C++ structs the declaration defines cross field by field, nested and in containers; a struct
+/// with constructors and methods too (they are not fields).
+#[test]
+fn cpp_structs_cross_as_their_fields() {
+    let declaration = "#include <bits/stdc++.h>\nusing namespace std;\nstruct Point {\n    long long x, y;\n    Point() : x(0), y(0) {}\n    Point(long long a, long long b) : x(a), y(b) {}\n    Point moved(const Point& d) const { return Point(x + d.x, y + d.y); }\n};\nstruct Segment { Point a; Point b; string label; };\nvector<Point> endpoints(const vector<Segment>& segments, Point shift) {\n";
+    let cases = json!([
+        {"args": [[{"a": {"x": 1, "y": 2}, "b": [3, 4], "label": "s"}], {"x": 10, "y": -1}],
+         "expected": [{"x": 11, "y": 1}, {"x": 13, "y": 3}]},
+        {"args": [[], [0, 0]], "expected": []},
+        {"args": [[{"a": [0, 0], "b": [-9223372036854775807i64, 5], "label": "\u{1e}\n"}], {"x": -1, "y": 0}],
+         "expected": [[-1, 0], {"y": 5, "x": -9223372036854775808i64}]},
+    ]);
+    let right = format!(
+        "{declaration}    vector<Point> out;\n    for (auto& s : segments) {{ out.push_back(s.a.moved(shift)); out.push_back(s.b.moved(shift)); }}\n    return out;\n}}\n"
+    );
+    // Shifts x only.
+    let wrong = format!(
+        "{declaration}    vector<Point> out;\n    for (auto& s : segments) {{ out.push_back(Point(s.a.x + shift.x, s.a.y)); out.push_back(Point(s.b.x + shift.x, s.b.y)); }}\n    return out;\n}}\n"
+    );
+    let result = &score(&[task(
+        "cpp",
+        declaration,
+        "endpoints",
+        cases,
+        &[&right, &wrong],
+    )])[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    use CaseStatus::{Passed, Wrong};
+    assert_eq!(
+        statuses(&result.results[0]),
+        [Passed; 3],
+        "{}",
+        result.results[0].detail
+    );
+    assert_eq!(statuses(&result.results[1]), [Wrong, Passed, Passed]);
+    let detail = &result.results[1].cases[0].detail;
+    assert!(
+        detail.contains(r#"endpoints([Segment{a: Point{x: 1, y: 2}, b: Point{x: 3, y: 4}, label: "s"}], Point{x: 10, y: -1}) returned [Point{x: 11, y: 2}, Point{x: 13, y: 4}], expected [Point{x: 11, y: 1}"#),
+        "{detail}"
+    );
+    // A case that does not fill a struct is the task's fault, naming the field.
+    for (case, why) in [
+        (
+            json!({"args": [[], {"x": 1}], "expected": []}),
+            "has no `y` (a field of `Point`)",
+        ),
+        (
+            json!({"args": [[], {"x": 1, "y": 2, "z": 3}], "expected": []}),
+            "`Point` has no field `z`",
+        ),
+        (
+            json!({"args": [[], {"x": 1, "y": "2"}], "expected": []}),
+            "`Point.y`",
+        ),
+    ] {
+        let bad = task("cpp", declaration, "endpoints", json!([case]), &[&right]);
+        let detail = common::invalid_detail(&score(&[bad])[0]);
+        assert!(
+            detail.contains("tests.call.cases[0].args[1]") && detail.contains(why),
+            "{detail}"
+        );
+    }
+}
+
 #[test]
 fn sets_and_maps_compare_without_order_and_floats_by_value() {
     let cpp = task(
@@ -563,7 +627,8 @@ fn a_task_the_declaration_cannot_type_is_invalid_and_names_the_field() {
         (
             task(
                 "cpp",
-                "struct P { int x; };\nint f(P p) {\n",
+                // A struct with an array member: no plain struct.
+                "struct P { int x[3]; };\nint f(P p) {\n",
                 "f",
                 json!([{"args": [{}], "expected": 1}]),
                 &["int f(P p) { return 1; }"],

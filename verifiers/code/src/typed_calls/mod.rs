@@ -8,6 +8,7 @@
 //! The candidate sees the arguments it is called with, never the expected values.
 
 pub mod cpp_any;
+pub mod cpp_structs;
 pub mod dynamic;
 pub mod types;
 pub mod values;
@@ -63,12 +64,13 @@ fn signature(
         "cpp" => {
             let found = cpp::entry_types(declaration, entry)?;
             let aliases = types::cpp_aliases(&found.prefix);
+            let structs = cpp_structs::read(&found.prefix);
             let parameters = found
                 .parameters
                 .iter()
-                .map(|p| types::cpp(p, &aliases))
+                .map(|p| types::cpp_with_structs(p, &aliases, &structs))
                 .collect::<Result<_, _>>()?;
-            let returns = types::cpp(&found.returns, &aliases)?;
+            let returns = types::cpp_with_structs(&found.returns, &aliases, &structs)?;
             Ok((Dialect::Cpp, parameters, vec![returns]))
         }
         "rust" | "rust-release" => {
@@ -105,8 +107,12 @@ fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
         // A `main` of the candidate's own (a program that tried itself on an example) is
         // renamed out of the way of the server's; Go's runs after the server has ended the
         // program.
+        // The structs the declaration defines cross by codecs written from their definitions.
         "cpp" => cpp::candidate_program(
-            &format!("#define main rewardbox_candidate_main\n{program}\n#undef main\n"),
+            &format!(
+                "#define main rewardbox_candidate_main\n{program}\n#undef main\n{}",
+                struct_codecs(calls)?
+            ),
             calls.declaration,
             calls.entry_point,
         ),
@@ -118,6 +124,17 @@ fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
         ),
         _ => go::candidate_program(program, calls.entry_point, &[], calls.add_imports),
     }
+}
+
+/// The C++ wire's codecs of the structs the entry point's types hold.
+fn struct_codecs(calls: &TypedCalls) -> Result<String, String> {
+    let found = cpp::entry_types(calls.declaration, calls.entry_point)?;
+    let (_, parameters, results) = signature(calls.language, calls.declaration, calls.entry_point)?;
+    let types: Vec<Ty> = parameters.into_iter().chain(results).collect();
+    Ok(cpp_structs::codecs(
+        &cpp_structs::read(&found.prefix),
+        &types,
+    ))
 }
 
 /// A case read by the declared types.

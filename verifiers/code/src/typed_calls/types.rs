@@ -5,6 +5,7 @@
 //! so that the task says what to change instead of grading on a guess.
 
 use crate::program_tests::source::split_top_level;
+use crate::typed_calls::cpp_structs::CppStruct;
 
 /// A type of the entry point's parameters or results.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,17 +47,39 @@ pub enum Ty {
     /// [`crate::typed_calls::dynamic`]).
     Dynamic,
     /// C++'s dynamic value (`std::any`, `boost::any`): a value held with its type, one of
-    /// [`crate::typed_calls::dynamic::CPP_TYPES`], or empty.
+    /// [`crate::typed_calls::cpp_any::CPP_TYPES`], or empty.
     CppAny,
+    /// A C++ struct the declaration defines: its fields in order, each named
+    /// ([`crate::typed_calls::cpp_structs`]).
+    Struct {
+        /// The struct's name.
+        name: String,
+        /// Each field's name and type.
+        fields: Vec<(String, Ty)>,
+    },
 }
 
 /// Reads a C++ type (`const vector<pair<int, string>>&`, `long long`, `std::map<char,int>`).
 /// `aliases` maps names the declaration defines (`typedef long long ll;`) to their types.
 pub fn cpp(text: &str, aliases: &[(String, String)]) -> Result<Ty, String> {
-    cpp_depth(text, aliases, 0)
+    cpp_depth(text, aliases, &[], 0)
 }
 
-fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<Ty, String> {
+/// [`cpp`], where the declaration also defines `structs`.
+pub fn cpp_with_structs(
+    text: &str,
+    aliases: &[(String, String)],
+    structs: &[CppStruct],
+) -> Result<Ty, String> {
+    cpp_depth(text, aliases, structs, 0)
+}
+
+fn cpp_depth(
+    text: &str,
+    aliases: &[(String, String)],
+    structs: &[CppStruct],
+    depth: usize,
+) -> Result<Ty, String> {
     if depth > 32 {
         return Err(format!("the type `{text}` nests too deeply"));
     }
@@ -64,7 +87,7 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
         Err(format!(
             "the C++ type `{}` cannot cross as a call's value (typed calls carry integers, \
              floats, bool, char, std::string, vector, deque, list, array, set, map, pair, tuple, \
-             optional, std::any and boost::any)",
+             optional, std::any, boost::any and the plain structs the declaration defines)",
             text.trim()
         ))
     };
@@ -90,7 +113,7 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
             let a = args
                 .get(i)
                 .ok_or_else(|| format!("`{name}` needs an argument"))?;
-            Ok(Box::new(cpp_depth(a, aliases, depth + 1)?))
+            Ok(Box::new(cpp_depth(a, aliases, structs, depth + 1)?))
         };
         return match name {
             "vector" | "deque" | "list" => Ok(Ty::Seq(arg(0)?)),
@@ -100,7 +123,7 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
             }
             "pair" | "tuple" => Ok(Ty::Tuple(
                 args.iter()
-                    .map(|a| cpp_depth(a, aliases, depth + 1))
+                    .map(|a| cpp_depth(a, aliases, structs, depth + 1))
                     .collect::<Result<_, _>>()?,
             )),
             "optional" => Ok(Ty::Option(arg(0)?)),
@@ -135,8 +158,20 @@ fn cpp_depth(text: &str, aliases: &[(String, String)], depth: usize) -> Result<T
         "void" => Ok(Ty::Unit),
         "any" | "boost::any" => Ok(Ty::CppAny),
         name => match aliases.iter().rev().find(|(alias, _)| alias == name) {
-            Some((_, target)) => cpp_depth(target, aliases, depth + 1),
-            None => unsupported(),
+            Some((_, target)) => cpp_depth(target, aliases, structs, depth + 1),
+            None => match structs.iter().find(|s| s.name == name) {
+                Some(found) => Ok(Ty::Struct {
+                    name: found.name.clone(),
+                    fields: found
+                        .fields
+                        .iter()
+                        .map(|(field, ty)| {
+                            Ok((field.clone(), cpp_depth(ty, aliases, structs, depth + 1)?))
+                        })
+                        .collect::<Result<_, String>>()?,
+                }),
+                None => unsupported(),
+            },
         },
     }
 }

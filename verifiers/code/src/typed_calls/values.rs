@@ -128,7 +128,44 @@ pub fn from_json(json: &Value, ty: &Ty) -> Result<Val, String> {
         },
         Ty::Dynamic => dynamic::go_from_json(json),
         Ty::CppAny => cpp_any::from_task(json),
+        Ty::Struct { name, fields } => structure(json, name, fields),
     }
+}
+
+/// A struct: an object of its fields by name (each one, no other), or the list of their values
+/// in order.
+fn structure(json: &Value, name: &str, fields: &[(String, Ty)]) -> Result<Val, String> {
+    let values: Vec<&Value> = match json {
+        Value::Object(object) => {
+            if let Some(extra) = object.keys().find(|k| !fields.iter().any(|(f, _)| f == *k)) {
+                return Err(format!("`{name}` has no field `{extra}`"));
+            }
+            fields
+                .iter()
+                .map(|(field, _)| {
+                    object.get(field).ok_or_else(|| {
+                        format!("{} has no `{field}` (a field of `{name}`)", short(json))
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        }
+        Value::Array(items) if items.len() == fields.len() => items.iter().collect(),
+        _ => {
+            return Err(format!(
+                "{} is not a `{name}` (an object of its fields, or the list of their {} values)",
+                short(json),
+                fields.len()
+            ));
+        }
+    };
+    values
+        .into_iter()
+        .zip(fields)
+        .map(|(value, (field, ty))| {
+            from_json(value, ty).map_err(|why| format!("`{name}.{field}`: {why}"))
+        })
+        .collect::<Result<_, _>>()
+        .map(Val::List)
 }
 
 fn tagged<'a>(json: &'a Value, tag: &str) -> Option<&'a Value> {
@@ -233,6 +270,13 @@ pub fn equal(actual: &Val, expected: &Val, ty: &Ty, tolerance: Option<f64>) -> b
             let entry = Ty::Tuple(vec![(**key).clone(), (**value).clone()]);
             same_elements(a, b, |x, y| equal(x, y, &entry, tolerance))
         }
+        (Ty::Struct { fields, .. }, Val::List(a), Val::List(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .zip(fields)
+                    .all(|((x, y), (_, t))| equal(x, y, t, tolerance))
+        }
         (Ty::Option(inner), Val::Some(a), Val::Some(b)) => equal(a, b, inner, tolerance),
         (Ty::Dynamic | Ty::CppAny, Val::Held(a), Val::Held(b)) => {
             a.name == b.name && equal(&a.value, &b.value, &a.ty, tolerance)
@@ -315,6 +359,15 @@ pub fn show(value: &Val, ty: &Ty) -> String {
                     }
                     other => format!("{other:?}"),
                 })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (Ty::Struct { name, fields }, Val::List(items)) => format!(
+            "{name}{{{}}}",
+            items
+                .iter()
+                .zip(fields)
+                .map(|(v, (field, t))| format!("{field}: {}", show(v, t)))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

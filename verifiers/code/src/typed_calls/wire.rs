@@ -145,6 +145,11 @@ fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), 
                 put(dialect, out, item, ty)?;
             }
         }
+        (Ty::Struct { fields, .. }, Val::List(items)) => {
+            for (item, (_, ty)) in items.iter().zip(fields) {
+                put(dialect, out, item, ty)?;
+            }
+        }
         (Ty::Option(_), Val::Nil) => token(out, if go { "N" } else { "0" }),
         (Ty::Option(inner), Val::Some(v)) => {
             token(out, if go { "P" } else { "1" });
@@ -433,6 +438,11 @@ impl Reader<'_> {
             Ty::Tuple(types) => types
                 .iter()
                 .map(|t| self.value(t))
+                .collect::<Result<_, _>>()
+                .map(Val::List),
+            Ty::Struct { fields, .. } => fields
+                .iter()
+                .map(|(_, t)| self.value(t))
                 .collect::<Result<_, _>>()
                 .map(Val::List),
             Ty::Option(inner) => {

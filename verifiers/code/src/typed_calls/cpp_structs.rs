@@ -1,0 +1,283 @@
+//! C++ structs in typed calls: a plain struct the declaration defines (`struct Point { int x;
+//! int y; };`, LeetCode's and contest problems' value types) crosses as its fields in order, each
+//! by its own type. A case's JSON writes one as an object of its fields by name (`{"x": 1, "y":
+//! 2}`) or as the list of their values in order. The candidate's server gets a codec for each
+//! such struct ([`codecs`]), written here from the same definition.
+
+use crate::program_tests::source::{blank, split_top_level};
+use crate::typed_calls::types::Ty;
+
+/// A struct the declaration defines: its name and its fields (name, type as written), in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CppStruct {
+    /// The struct's name.
+    pub name: String,
+    /// Each field: its name and its type as the definition writes it.
+    pub fields: Vec<(String, String)>,
+}
+
+/// C and C++ comments and literals, blanked before the definitions are read.
+fn literals() -> &'static [(&'static str, &'static str)] {
+    &[("//", "\n"), ("/*", "*/"), ("\"", "\""), ("'", "'")]
+}
+
+/// The plain structs `prefix` (the declaration before the entry point) defines at its top level
+/// (`struct P { ... };`, `class P { public: ... };`, `typedef struct { ... } P;`). Member
+/// functions, constructors, static members and access labels are not fields. A struct with a
+/// member a call cannot fill (an array, a pointer, a bit field) is left out: naming it in the
+/// signature is then an unknown type.
+pub fn read(prefix: &str) -> Vec<CppStruct> {
+    let code = blank(prefix, literals);
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let keyword = ["struct", "class"]
+            .into_iter()
+            .find(|k| code[i..].starts_with(k) && word_boundary(&code, i, k.len()));
+        if depth == 0
+            && let Some(keyword) = keyword
+            && let Some((definition, end)) = definition(&code, i + keyword.len())
+        {
+            found.extend(definition);
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    found
+}
+
+fn word_boundary(code: &str, at: usize, len: usize) -> bool {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = code.as_bytes();
+    (at == 0 || !is_word(bytes[at - 1])) && bytes.get(at + len).is_none_or(|b| !is_word(*b))
+}
+
+/// The definition after `struct`/`class` at `at`: the struct (if every member is a field a call
+/// can fill) and where it ends; `None` when this is no definition (a forward declaration, an
+/// elaborated type `struct P p;`).
+fn definition(code: &str, at: usize) -> Option<(Option<CppStruct>, usize)> {
+    let rest = &code[at..];
+    let open = rest.find(['{', ';', '('])?;
+    if rest.as_bytes()[open] != b'{' {
+        return None;
+    }
+    let head = rest[..open].trim();
+    // `struct P(` of a parameter, `struct P<T>`, `struct P = ...`: no plain definition here.
+    if head.contains(['(', ')', '<', '>', '=', ',']) {
+        return None;
+    }
+    // `struct P : Base` (whose fields are not read here) and `struct P final`.
+    let inherits = head.contains(':');
+    let named = head
+        .split(|c: char| c == ':' || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    let body_start = at + open + 1;
+    let mut depth = 1usize;
+    let mut end = body_start;
+    for (offset, b) in code.as_bytes()[body_start..].iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    end = body_start + offset;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return None;
+    }
+    let body = &code[body_start..end];
+    // `typedef struct { ... } P;`: the name comes after the body.
+    let after = code[end + 1..].split(';').next().unwrap_or("").trim();
+    let name = if named.is_empty() { after } else { named };
+    let strukt = match fields(body) {
+        Some(fields) if is_identifier(name) && !inherits => Some(CppStruct {
+            name: name.to_string(),
+            fields,
+        }),
+        _ => None,
+    };
+    Some((strukt, end + 1))
+}
+
+/// The fields of a struct's body, or `None` when a member is one a call cannot fill.
+fn fields(body: &str) -> Option<Vec<(String, String)>> {
+    let mut fields = Vec::new();
+    // Member functions' bodies end without `;`: cut them out first.
+    let mut flat = String::new();
+    let mut depth = 0usize;
+    for c in body.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    flat.push(';');
+                }
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => flat.push(c),
+            _ => {}
+        }
+    }
+    for statement in flat.split(';') {
+        let mut statement = statement.trim();
+        for label in ["public:", "private:", "protected:"] {
+            if let Some(rest) = statement.strip_prefix(label) {
+                statement = rest.trim();
+            }
+        }
+        if statement.is_empty()
+            || statement.contains('(')
+            || statement.starts_with("static ")
+            || statement.starts_with("using ")
+            || statement.starts_with("typedef ")
+            || statement.starts_with("friend ")
+            || statement.starts_with("template")
+            || statement.starts_with(':')
+            || statement.starts_with('=')
+        {
+            continue;
+        }
+        let declarators = split_top_level(statement, ',');
+        let first = split_top_level(declarators[0], '=')[0].trim();
+        let (ty, name) = split_name(first)?;
+        fields.push((name.to_string(), ty.to_string()));
+        for more in &declarators[1..] {
+            let name = split_top_level(more, '=')[0].trim();
+            if !is_identifier(name) {
+                return None;
+            }
+            fields.push((name.to_string(), ty.to_string()));
+        }
+    }
+    (!fields.is_empty()).then_some(fields)
+}
+
+fn is_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// `int x` → (`int`, `x`); `None` for what is not one plain field (`int a[3]`, `int* p`,
+/// `unsigned b : 3`).
+fn split_name(declarator: &str) -> Option<(&str, &str)> {
+    if declarator.contains(['[', '*', ':']) && !declarator.contains("::") {
+        return None;
+    }
+    let at = declarator.rfind(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    let (ty, name) = (declarator[..=at].trim(), declarator[at + 1..].trim());
+    (is_identifier(name) && !ty.is_empty() && !ty.ends_with('&')).then_some((ty, name))
+}
+
+/// The names of the structs `ty` holds, at any depth.
+fn held_structs(ty: &Ty, names: &mut Vec<String>) {
+    match ty {
+        Ty::Struct { name, fields } => {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+            for (_, field) in fields {
+                held_structs(field, names);
+            }
+        }
+        Ty::Seq(t) | Ty::Array(t, _) | Ty::Set(t) | Ty::Option(t) => held_structs(t, names),
+        Ty::Map(k, v) => {
+            held_structs(k, names);
+            held_structs(v, names);
+        }
+        Ty::Tuple(types) => types.iter().for_each(|t| held_structs(t, names)),
+        _ => {}
+    }
+}
+
+/// A codec of the C++ wire (`rewardbox_wire::Codec<P>`: its fields in order) for each of
+/// `structs` that `types` (the entry point's parameters and result) hold, in definition order,
+/// for the candidate's server, after the candidate's program. Only those: a codec's functions
+/// are compiled whether used or not.
+pub fn codecs(structs: &[CppStruct], types: &[Ty]) -> String {
+    let mut used = Vec::new();
+    for ty in types {
+        held_structs(ty, &mut used);
+    }
+    let mut out = String::new();
+    for s in structs.iter().filter(|s| used.contains(&s.name)) {
+        let field_type =
+            |f: &str| format!("std::decay_t<decltype(std::declval<::{}&>().{f})>", s.name);
+        let puts: String = s
+            .fields
+            .iter()
+            .map(|(f, _)| format!(" Codec<{}>::put(o, v.{f});", field_type(f)))
+            .collect();
+        let takes: String = s
+            .fields
+            .iter()
+            .map(|(f, _)| format!(" v.{f} = Codec<{}>::take(in);", field_type(f)))
+            .collect();
+        out.push_str(&format!(
+            "namespace rewardbox_wire {{ template <> struct Codec<::{name}> {{\n  static void put(Out& o, const ::{name}& v) {{{puts} }}\n  static ::{name} take(In& in) {{ ::{name} v{{}};{takes} return v; }}\n}}; }}\n",
+            name = s.name
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(prefix: &str) -> Vec<String> {
+        read(prefix)
+            .iter()
+            .map(|s| {
+                let fields: Vec<String> =
+                    s.fields.iter().map(|(n, t)| format!("{t} {n}")).collect();
+                format!("{}{{{}}}", s.name, fields.join("; "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn plain_structs_are_read_with_their_fields_in_order() {
+        let prefix = "#include <bits/stdc++.h>\nusing namespace std;\n// struct Comment { int no; };\nstruct Point {\n    long long x, y = 0; // a comment\n    Point() {}\n    Point(long long a, long long b) : x(a), y(b) {}\n    bool operator<(const Point& o) const { return x < o.x; }\n    static int count;\n};\ntypedef struct { string name; vector<int> marks; } Student;\nclass Box { public: double w; double h; private: int id; };\nstruct Forward;\nstruct WithArray { int a[3]; };\nstruct Linked { int val; Linked* next; };\n";
+        assert_eq!(
+            shown(prefix),
+            [
+                "Point{long long x; long long y}",
+                "Student{string name; vector<int> marks}",
+                "Box{double w; double h; int id}",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_codec_writes_and_reads_each_field_by_its_type() {
+        let structs = read("struct P { int x; std::string s; };\nstruct Q { int unused; };");
+        let p = Ty::Struct {
+            name: "P".into(),
+            fields: Vec::new(),
+        };
+        let codec = codecs(&structs, &[Ty::Seq(Box::new(p))]);
+        assert!(!codec.contains("Codec<::Q>"), "{codec}");
+        assert!(codec.contains("template <> struct Codec<::P>"), "{codec}");
+        assert!(
+            codec.contains("Codec<std::decay_t<decltype(std::declval<::P&>().s)>>::put(o, v.s);"),
+            "{codec}"
+        );
+        assert!(codec.contains("v.x = Codec<"), "{codec}");
+    }
+}
