@@ -146,6 +146,80 @@ fn every_type_crosses_and_is_compared_as_declared_in_each_language() {
     }
 }
 
+/// A language's dynamic values, each sent to an echoing candidate and back.
+struct DynamicEcho<'a> {
+    language: &'a str,
+    declaration: &'a str,
+    entry: &'a str,
+    values: Vec<Value>,
+    /// Returns its argument.
+    echo: String,
+    /// Returns some values as another type: the calls of `retyped` fail, each detail saying so.
+    retyped: String,
+    retyped_calls: Vec<(usize, &'a str)>,
+    /// Returns a value of a type typed calls do not read, which every detail names.
+    untyped: String,
+    untyped_name: &'a str,
+    /// A `$type` that cannot cross, and the name the task error gives.
+    bad_type: Value,
+    bad_name: &'a str,
+}
+
+/// Every value crosses as itself; the retyped ones fail where retyped, naming the held type; an
+/// unread type is a wrong answer naming it; a bad `$type` is the task's fault, named.
+fn check_dynamic_echo(d: &DynamicEcho) {
+    let cases: Vec<Value> = d
+        .values
+        .iter()
+        .map(|v| json!({"args": [v], "expected": v}))
+        .collect();
+    let results = score(&[task(
+        d.language,
+        d.declaration,
+        d.entry,
+        Value::Array(cases),
+        &[&d.echo, &d.retyped, &d.untyped],
+    )]);
+    let result = &results[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    let right = &result.results[0];
+    assert!(right.passed, "{:#?}", right.cases);
+    assert_eq!(right.cases.len(), d.values.len());
+    let wrong = &result.results[1];
+    let failed: Vec<usize> = (0..d.values.len())
+        .filter(|&i| wrong.cases[i].status != CaseStatus::Passed)
+        .collect();
+    let expected: Vec<usize> = d.retyped_calls.iter().map(|(i, _)| *i).collect();
+    assert_eq!(failed, expected, "{:#?}", wrong.cases);
+    for (i, shown) in &d.retyped_calls {
+        assert!(
+            wrong.cases[*i].detail.contains(shown),
+            "{}",
+            wrong.cases[*i].detail
+        );
+    }
+    let odd = &result.results[2];
+    assert!(
+        odd.cases
+            .iter()
+            .all(|c| c.status == CaseStatus::Wrong && c.detail.contains(d.untyped_name)),
+        "{:#?}",
+        odd.cases
+    );
+    let bad = task(
+        d.language,
+        d.declaration,
+        d.entry,
+        json!([{"args": [d.bad_type], "expected": null}]),
+        &[&d.echo],
+    );
+    let detail = common::invalid_detail(&score(&[bad])[0]);
+    assert!(
+        detail.contains("tests.call.cases[0].args[0]") && detail.contains(d.bad_name),
+        "{detail}"
+    );
+}
+
 #[test]
 fn go_interface_values_cross_with_the_type_they_hold() {
     // Each value in an `interface{}`: JSON's own forms with the types Go gives its literals, and
@@ -171,71 +245,27 @@ fn go_interface_values_cross_with_the_type_they_hold() {
         json!({"$type": "map[string]int", "value": {"x": 1}}),
         json!({"$type": "[][2]int", "value": [[1, 2]]}),
     ];
-    let cases: Vec<Value> = values
-        .iter()
-        .map(|v| json!({"args": [v], "expected": v}))
-        .collect();
     let declaration = "package main\n\nfunc Echo(v interface{}) interface{} {\n";
-    let echo = "package main\n\nfunc Echo(v interface{}) interface{} {\n\treturn v\n}\n";
-    // The same value as another type: an int comes back as an int64, a float64 as a float32.
-    let retyped = "package main\n\nfunc Echo(v interface{}) interface{} {\n\tswitch x := v.(type) {\n\tcase int:\n\t\treturn int64(x)\n\tcase float64:\n\t\treturn float32(x)\n\t}\n\treturn v\n}\n";
-    // A value typed calls do not read.
-    let complex =
-        "package main\n\nfunc Echo(v interface{}) interface{} {\n\treturn complex(1, 2)\n}\n";
-    let results = score(&[task(
-        "go",
+    check_dynamic_echo(&DynamicEcho {
+        language: "go",
         declaration,
-        "Echo",
-        Value::Array(cases),
-        &[echo, retyped, complex],
-    )]);
-    let result = &results[0];
-    assert_eq!(result.status, None, "{:?}", result.detail);
-    let right = &result.results[0];
-    assert!(right.passed, "{:?}", right.cases);
-    assert_eq!(right.cases.len(), values.len());
-    let wrong = &result.results[1];
-    let failed: Vec<usize> = (0..values.len())
-        .filter(|&i| wrong.cases[i].status != CaseStatus::Passed)
-        .collect();
-    assert_eq!(failed, [0, 1, 2], "{:?}", wrong.cases);
-    assert!(
-        wrong.cases[0]
-            .detail
-            .contains("returned int64(1), expected 1"),
-        "{}",
-        wrong.cases[0].detail
-    );
-    assert!(
-        wrong.cases[2]
-            .detail
-            .contains("returned float32(6.0), expected 6.0"),
-        "{}",
-        wrong.cases[2].detail
-    );
-    let odd = &result.results[2];
-    assert!(
-        odd.cases
-            .iter()
-            .all(|c| c.status == CaseStatus::Wrong && c.detail.contains("complex128")),
-        "{:?}",
-        odd.cases
-    );
-    // A `$type` that cannot cross is the task's fault, named.
-    let bad = task(
-        "go",
-        declaration,
-        "Echo",
-        json!([{"args": [{"$type": "complex128", "value": 1}], "expected": null}]),
-        &[echo],
-    );
-    let result = &score(&[bad])[0];
-    assert_eq!(result.status, Some(rewardbox::Status::InvalidTask));
-    let detail = result.detail.clone().unwrap_or_default();
-    assert!(
-        detail.contains("tests.call.cases[0].args[0]") && detail.contains("complex128"),
-        "{detail}"
-    );
+        entry: "Echo",
+        values: values.to_vec(),
+        echo: format!("{declaration}\treturn v\n}}\n"),
+        // An int comes back as an int64, a float64 as a float32.
+        retyped: format!(
+            "{declaration}\tswitch x := v.(type) {{\n\tcase int:\n\t\treturn int64(x)\n\tcase float64:\n\t\treturn float32(x)\n\t}}\n\treturn v\n}}\n"
+        ),
+        retyped_calls: vec![
+            (0, "returned int64(1), expected 1"),
+            (1, "returned float32(2.5), expected 2.5"),
+            (2, "returned float32(6.0), expected 6.0"),
+        ],
+        untyped: format!("{declaration}\treturn complex(1, 2)\n}}\n"),
+        untyped_name: "complex128",
+        bad_type: json!({"$type": "complex128", "value": 1}),
+        bad_name: "complex128",
+    });
 }
 
 /// C++'s dynamic values (`std::any`, `boost::any`): each crosses with the type it holds, every
@@ -264,72 +294,27 @@ fn cpp_dynamic_values_cross_with_the_type_they_hold() {
         json!({"$type": "map<int, int>", "value": [[1, 2], [3, 4]]}),
         json!({"$type": "pair<any, any>", "value": [{"$f": "nan"}, "x"]}),
     ];
-    let cases: Vec<Value> = values
-        .iter()
-        .map(|v| json!({"args": [v], "expected": v}))
-        .collect();
-    let declaration = "#include <any>\n#include <string>\n#include <vector>\nusing namespace std;\nany echo(any v) {\n";
-    let echo = format!("{declaration}    return v;\n}}\n");
-    // The same value as another type: an int comes back as a long long, a float as a double.
-    let retyped = format!(
-        "{declaration}    if (v.type() == typeid(int)) return (long long)any_cast<int>(v);\n    if (v.type() == typeid(float)) return (double)any_cast<float>(v);\n    return v;\n}}\n"
-    );
-    // A value the wire does not carry.
-    let set = "#include <any>\n#include <set>\nusing namespace std;\nany echo(any v) {\n    return set<int>{1};\n}\n";
-    let results = score(&[task(
-        "cpp",
+    let declaration = "#include <any>\n#include <set>\n#include <string>\n#include <vector>\nusing namespace std;\nany echo(any v) {\n";
+    check_dynamic_echo(&DynamicEcho {
+        language: "cpp",
         declaration,
-        "echo",
-        Value::Array(cases),
-        &[&echo, &retyped, set],
-    )]);
-    let result = &results[0];
-    assert_eq!(result.status, None, "{:?}", result.detail);
-    let right = &result.results[0];
-    assert!(right.passed, "{:#?}", right.cases);
-    assert_eq!(right.cases.len(), values.len());
-    let wrong = &result.results[1];
-    let failed: Vec<usize> = (0..values.len())
-        .filter(|&i| wrong.cases[i].status != CaseStatus::Passed)
-        .collect();
-    assert_eq!(failed, [0, 10], "{:#?}", wrong.cases);
-    assert!(
-        wrong.cases[0]
-            .detail
-            .contains("returned long long(1), expected 1"),
-        "{}",
-        wrong.cases[0].detail
-    );
-    assert!(
-        wrong.cases[10]
-            .detail
-            .contains("returned 0.5, expected float(0.5)"),
-        "{}",
-        wrong.cases[10].detail
-    );
-    let odd = &result.results[2];
-    assert!(
-        odd.cases
-            .iter()
-            .all(|c| c.status == CaseStatus::Wrong && c.detail.contains("std::set<int")),
-        "{:#?}",
-        odd.cases
-    );
-    // A `$type` that cannot cross is the task's fault, named.
-    let bad = task(
-        "cpp",
-        declaration,
-        "echo",
-        json!([{"args": [{"$type": "set<int>", "value": [1]}], "expected": null}]),
-        &[&echo],
-    );
-    let result = &score(&[bad])[0];
-    assert_eq!(result.status, Some(rewardbox::Status::InvalidTask));
-    let detail = result.detail.clone().unwrap_or_default();
-    assert!(
-        detail.contains("tests.call.cases[0].args[0]") && detail.contains("set<int>"),
-        "{detail}"
-    );
+        entry: "echo",
+        values: values.to_vec(),
+        echo: format!("{declaration}    return v;\n}}\n"),
+        // An int comes back as a long long, a float as a double.
+        retyped: format!(
+            "{declaration}    if (v.type() == typeid(int)) return (long long)any_cast<int>(v);\n    if (v.type() == typeid(float)) return (double)any_cast<float>(v);\n    return v;\n}}\n"
+        ),
+        retyped_calls: vec![
+            (0, "returned long long(1), expected 1"),
+            (10, "returned 0.5, expected float(0.5)"),
+        ],
+        // A value the wire does not carry.
+        untyped: format!("{declaration}    return set<int>{{1}};\n}}\n"),
+        untyped_name: "std::set<int",
+        bad_type: json!({"$type": "set<int>", "value": [1]}),
+        bad_name: "set<int>",
+    });
 }
 
 /// HumanEval-X's CPP/22 (`vector<int> filter_integers(list_any values)`, a `std::list` of
