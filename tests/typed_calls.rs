@@ -363,11 +363,12 @@ fn humaneval_x_cpp_22_takes_call_tests() {
     );
 }
 
-/// C++ structs the declaration defines cross field by field, nested and in containers; a struct
-/// with constructors and methods too (they are not fields).
+/// Structs the declaration defines (C++ and Rust) cross field by field, nested and in
+/// containers; a C++ struct with constructors and methods too (they are not fields).
 #[test]
-fn cpp_structs_cross_as_their_fields() {
+fn structs_cross_as_their_fields() {
     let declaration = "#include <bits/stdc++.h>\nusing namespace std;\nstruct Point {\n    long long x, y;\n    Point() : x(0), y(0) {}\n    Point(long long a, long long b) : x(a), y(b) {}\n    Point moved(const Point& d) const { return Point(x + d.x, y + d.y); }\n};\nstruct Segment { Point a; Point b; string label; };\nvector<Point> endpoints(const vector<Segment>& segments, Point shift) {\n";
+    let rust_declaration = "#[derive(Debug, Clone, Copy, PartialEq)]\npub struct Point {\n    pub x: i64,\n    pub y: i64,\n}\npub struct Segment { a: Point, b: Point, #[allow(dead_code)] label: String }\nfn endpoints(segments: Vec<Segment>, shift: Point) -> Vec<Point> {\n";
     let cases = json!([
         {"args": [[{"a": {"x": 1, "y": 2}, "b": [3, 4], "label": "s"}], {"x": 10, "y": -1}],
          "expected": [{"x": 11, "y": 1}, {"x": 13, "y": 3}]},
@@ -382,27 +383,44 @@ fn cpp_structs_cross_as_their_fields() {
     let wrong = format!(
         "{declaration}    vector<Point> out;\n    for (auto& s : segments) {{ out.push_back(Point(s.a.x + shift.x, s.a.y)); out.push_back(Point(s.b.x + shift.x, s.b.y)); }}\n    return out;\n}}\n"
     );
-    let result = &score(&[task(
-        "cpp",
-        declaration,
-        "endpoints",
-        cases,
-        &[&right, &wrong],
-    )])[0];
-    assert_eq!(result.status, None, "{:?}", result.detail);
-    use CaseStatus::{Passed, Wrong};
-    assert_eq!(
-        statuses(&result.results[0]),
-        [Passed; 3],
-        "{}",
-        result.results[0].detail
+    let rust_right = format!(
+        "{rust_declaration}    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point {{ x: p.x + shift.x, y: p.y + shift.y }}).collect()\n}}\n"
     );
-    assert_eq!(statuses(&result.results[1]), [Wrong, Passed, Passed]);
-    let detail = &result.results[1].cases[0].detail;
-    assert!(
-        detail.contains(r#"endpoints([Segment{a: Point{x: 1, y: 2}, b: Point{x: 3, y: 4}, label: "s"}], Point{x: 10, y: -1}) returned [Point{x: 11, y: 2}, Point{x: 13, y: 4}], expected [Point{x: 11, y: 1}"#),
-        "{detail}"
+    let rust_wrong = format!(
+        "{rust_declaration}    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point {{ x: p.x + shift.x, y: p.y }}).collect()\n}}\n"
     );
+    let results = score(&[
+        task(
+            "cpp",
+            declaration,
+            "endpoints",
+            cases.clone(),
+            &[&right, &wrong],
+        ),
+        task(
+            "rust",
+            rust_declaration,
+            "endpoints",
+            cases,
+            &[&rust_right, &rust_wrong],
+        ),
+    ]);
+    for result in &results {
+        assert_eq!(result.status, None, "{:?}", result.detail);
+        use CaseStatus::{Passed, Wrong};
+        assert_eq!(
+            statuses(&result.results[0]),
+            [Passed; 3],
+            "{}",
+            result.results[0].detail
+        );
+        assert_eq!(statuses(&result.results[1]), [Wrong, Passed, Passed]);
+        let detail = &result.results[1].cases[0].detail;
+        assert!(
+            detail.contains(r#"endpoints([Segment{a: Point{x: 1, y: 2}, b: Point{x: 3, y: 4}, label: "s"}], Point{x: 10, y: -1}) returned [Point{x: 11, y: 2}, Point{x: 13, y: 4}], expected [Point{x: 11, y: 1}"#),
+            "{detail}"
+        );
+    }
     // A case that does not fill a struct is the task's fault, naming the field.
     for (case, why) in [
         (

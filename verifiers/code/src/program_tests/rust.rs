@@ -238,6 +238,11 @@ pub fn candidate_program(
     ))
 }
 
+/// What `declaration` holds before the entry point's signature (its `use`s, helpers, structs).
+pub fn prefix<'a>(declaration: &'a str, entry: &str) -> Result<&'a str, String> {
+    Signature::find(declaration, entry, rust_literals, item_start).map(|s| s.prefix)
+}
+
 /// The entry point's types as `declaration` writes them: each parameter's type and the return
 /// type (`()` when the signature has no `->`).
 pub fn entry_types(declaration: &str, entry: &str) -> Result<(Vec<String>, String), String> {

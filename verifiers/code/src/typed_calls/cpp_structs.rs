@@ -7,9 +7,10 @@
 use crate::program_tests::source::{blank, split_top_level};
 use crate::typed_calls::types::Ty;
 
-/// A struct the declaration defines: its name and its fields (name, type as written), in order.
+/// A struct the declaration defines (C++'s here, Rust's in [`crate::typed_calls::rust_structs`]):
+/// its name and its fields (name, type as written), in order.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CppStruct {
+pub struct StructDef {
     /// The struct's name.
     pub name: String,
     /// Each field: its name and its type as the definition writes it.
@@ -26,7 +27,7 @@ fn literals() -> &'static [(&'static str, &'static str)] {
 /// functions, constructors, static members and access labels are not fields. A struct with a
 /// member a call cannot fill (an array, a pointer, a bit field) is left out: naming it in the
 /// signature is then an unknown type.
-pub fn read(prefix: &str) -> Vec<CppStruct> {
+pub fn read(prefix: &str) -> Vec<StructDef> {
     let code = blank(prefix, literals);
     let bytes = code.as_bytes();
     let mut found = Vec::new();
@@ -63,7 +64,7 @@ fn word_boundary(code: &str, at: usize, len: usize) -> bool {
 /// The definition after `struct`/`class` at `at`: the struct (if every member is a field a call
 /// can fill) and where it ends; `None` when this is no definition (a forward declaration, an
 /// elaborated type `struct P p;`).
-fn definition(code: &str, at: usize) -> Option<(Option<CppStruct>, usize)> {
+fn definition(code: &str, at: usize) -> Option<(Option<StructDef>, usize)> {
     let rest = &code[at..];
     let open = rest.find(['{', ';', '('])?;
     if rest.as_bytes()[open] != b'{' {
@@ -104,7 +105,7 @@ fn definition(code: &str, at: usize) -> Option<(Option<CppStruct>, usize)> {
     let after = code[end + 1..].split(';').next().unwrap_or("").trim();
     let name = if named.is_empty() { after } else { named };
     let strukt = match fields(body) {
-        Some(fields) if is_identifier(name) && !inherits => Some(CppStruct {
+        Some(fields) if is_identifier(name) && !inherits => Some(StructDef {
             name: name.to_string(),
             fields,
         }),
@@ -166,7 +167,7 @@ fn fields(body: &str) -> Option<Vec<(String, String)>> {
     (!fields.is_empty()).then_some(fields)
 }
 
-fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     name.chars()
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_')
@@ -182,6 +183,15 @@ fn split_name(declarator: &str) -> Option<(&str, &str)> {
     let at = declarator.rfind(|c: char| !(c.is_alphanumeric() || c == '_'))?;
     let (ty, name) = (declarator[..=at].trim(), declarator[at + 1..].trim());
     (is_identifier(name) && !ty.is_empty() && !ty.ends_with('&')).then_some((ty, name))
+}
+
+/// The structs of `structs` that `types` hold, at any depth, in definition order.
+pub fn used<'a>(structs: &'a [StructDef], types: &[Ty]) -> Vec<&'a StructDef> {
+    let mut names = Vec::new();
+    for ty in types {
+        held_structs(ty, &mut names);
+    }
+    structs.iter().filter(|s| names.contains(&s.name)).collect()
 }
 
 /// The names of the structs `ty` holds, at any depth.
@@ -209,13 +219,9 @@ fn held_structs(ty: &Ty, names: &mut Vec<String>) {
 /// `structs` that `types` (the entry point's parameters and result) hold, in definition order,
 /// for the candidate's server, after the candidate's program. Only those: a codec's functions
 /// are compiled whether used or not.
-pub fn codecs(structs: &[CppStruct], types: &[Ty]) -> String {
-    let mut used = Vec::new();
-    for ty in types {
-        held_structs(ty, &mut used);
-    }
+pub fn codecs(structs: &[StructDef], types: &[Ty]) -> String {
     let mut out = String::new();
-    for s in structs.iter().filter(|s| used.contains(&s.name)) {
+    for s in used(structs, types) {
         let field_type =
             |f: &str| format!("std::decay_t<decltype(std::declval<::{}&>().{f})>", s.name);
         let puts: String = s

@@ -10,6 +10,7 @@
 pub mod cpp_any;
 pub mod cpp_structs;
 pub mod dynamic;
+pub mod rust_structs;
 pub mod types;
 pub mod values;
 pub mod wire;
@@ -75,11 +76,13 @@ fn signature(
         }
         "rust" | "rust-release" => {
             let (parameters, returns) = rust::entry_types(declaration, entry)?;
+            let structs = rust_structs::read(rust::prefix(declaration, entry)?);
             let parameters = parameters
                 .iter()
-                .map(|p| types::rust(p))
+                .map(|p| types::rust_with_structs(p, &structs))
                 .collect::<Result<_, _>>()?;
-            Ok((Dialect::Rust, parameters, vec![types::rust(&returns)?]))
+            let returns = types::rust_with_structs(&returns, &structs)?;
+            Ok((Dialect::Rust, parameters, vec![returns]))
         }
         "go" => {
             let (parameters, results) = go::entry_types(declaration, entry)?;
@@ -116,8 +119,10 @@ fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
             calls.declaration,
             calls.entry_point,
         ),
+        // The structs the declaration defines cross by the wire's traits, implemented for them
+        // from their definitions.
         "rust" | "rust-release" => rust::candidate_program(
-            &rust::without_main(program),
+            &format!("{}\n{}", rust::without_main(program), struct_codecs(calls)?),
             calls.declaration,
             calls.entry_point,
             &[],
@@ -126,15 +131,21 @@ fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
     }
 }
 
-/// The C++ wire's codecs of the structs the entry point's types hold.
+/// The wire's codecs (C++) or trait implementations (Rust) of the structs the entry point's
+/// types hold.
 fn struct_codecs(calls: &TypedCalls) -> Result<String, String> {
-    let found = cpp::entry_types(calls.declaration, calls.entry_point)?;
     let (_, parameters, results) = signature(calls.language, calls.declaration, calls.entry_point)?;
     let types: Vec<Ty> = parameters.into_iter().chain(results).collect();
-    Ok(cpp_structs::codecs(
-        &cpp_structs::read(&found.prefix),
-        &types,
-    ))
+    Ok(match calls.language {
+        "cpp" => cpp_structs::codecs(
+            &cpp_structs::read(&cpp::entry_types(calls.declaration, calls.entry_point)?.prefix),
+            &types,
+        ),
+        _ => rust_structs::impls(
+            &rust_structs::read(rust::prefix(calls.declaration, calls.entry_point)?),
+            &types,
+        ),
+    })
 }
 
 /// A case read by the declared types.

@@ -5,7 +5,7 @@
 //! so that the task says what to change instead of grading on a guess.
 
 use crate::program_tests::source::split_top_level;
-use crate::typed_calls::cpp_structs::CppStruct;
+use crate::typed_calls::cpp_structs::StructDef;
 
 /// A type of the entry point's parameters or results.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,7 +69,7 @@ pub fn cpp(text: &str, aliases: &[(String, String)]) -> Result<Ty, String> {
 pub fn cpp_with_structs(
     text: &str,
     aliases: &[(String, String)],
-    structs: &[CppStruct],
+    structs: &[StructDef],
 ) -> Result<Ty, String> {
     cpp_depth(text, aliases, structs, 0)
 }
@@ -77,7 +77,7 @@ pub fn cpp_with_structs(
 fn cpp_depth(
     text: &str,
     aliases: &[(String, String)],
-    structs: &[CppStruct],
+    structs: &[StructDef],
     depth: usize,
 ) -> Result<Ty, String> {
     if depth > 32 {
@@ -204,10 +204,15 @@ pub fn cpp_aliases(prefix: &str) -> Vec<(String, String)> {
 
 /// Reads a Rust type (`&[i32]`, `Vec<(String, i64)>`, `Option<&str>`, `HashMap<char, usize>`).
 pub fn rust(text: &str) -> Result<Ty, String> {
-    rust_depth(text, 0)
+    rust_depth(text, &[], 0)
 }
 
-fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
+/// [`rust`], where the declaration also defines `structs`.
+pub fn rust_with_structs(text: &str, structs: &[StructDef]) -> Result<Ty, String> {
+    rust_depth(text, structs, 0)
+}
+
+fn rust_depth(text: &str, structs: &[StructDef], depth: usize) -> Result<Ty, String> {
     if depth > 32 {
         return Err(format!("the type `{text}` nests too deeply"));
     }
@@ -215,7 +220,8 @@ fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
         Err(format!(
             "the Rust type `{}` cannot cross as a call's value (typed calls carry integers, \
              floats, bool, char, String and &str, Vec, slices, arrays, VecDeque, HashSet, \
-             BTreeSet, HashMap, BTreeMap, tuples, Option and Box)",
+             BTreeSet, HashMap, BTreeMap, tuples, Option, Box and the structs the declaration \
+             defines)",
             text.trim()
         ))
     };
@@ -246,13 +252,13 @@ fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
         return Ok(Ty::Tuple(
             parts
                 .iter()
-                .map(|p| rust_depth(p, depth + 1))
+                .map(|p| rust_depth(p, structs, depth + 1))
                 .collect::<Result<_, _>>()?,
         ));
     }
     if let Some(inner) = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
         let parts = split_top_level(inner, ';');
-        let element = Box::new(rust_depth(parts[0], depth + 1)?);
+        let element = Box::new(rust_depth(parts[0], structs, depth + 1)?);
         return match parts.get(1) {
             None => Ok(Ty::Seq(element)),
             Some(n) => n
@@ -274,7 +280,7 @@ fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
         let a = args
             .get(i)
             .ok_or_else(|| format!("`{name}` needs an argument"))?;
-        Ok(Box::new(rust_depth(a, depth + 1)?))
+        Ok(Box::new(rust_depth(a, structs, depth + 1)?))
     };
     let int = |signed, bits| Ok(Ty::Int { signed, bits });
     match name {
@@ -298,7 +304,17 @@ fn rust_depth(text: &str, depth: usize) -> Result<Ty, String> {
         "f32" => Ok(Ty::Float { bits: 32 }),
         "f64" => Ok(Ty::Float { bits: 64 }),
         "String" | "str" => Ok(Ty::Str),
-        _ => unsupported(),
+        _ => match structs.iter().find(|s| s.name == name) {
+            Some(found) if args.is_empty() => Ok(Ty::Struct {
+                name: found.name.clone(),
+                fields: found
+                    .fields
+                    .iter()
+                    .map(|(field, ty)| Ok((field.clone(), rust_depth(ty, structs, depth + 1)?)))
+                    .collect::<Result<_, String>>()?,
+            }),
+            _ => unsupported(),
+        },
     }
 }
 
