@@ -363,7 +363,7 @@ fn humaneval_x_cpp_22_takes_call_tests() {
     );
 }
 
-/// Structs the declaration defines (C++ and Rust) cross field by field, nested and in
+/// Structs the declaration defines (C++, Rust and Go) cross field by field, nested and in
 /// containers; a C++ struct with constructors and methods too (they are not fields).
 #[test]
 fn structs_cross_as_their_fields() {
@@ -421,6 +421,39 @@ fn structs_cross_as_their_fields() {
             "{detail}"
         );
     }
+    // Go: the same problem, its fields exported (capitalised), as Go's wire reads only those.
+    let go_declaration = "package main\n\ntype Point struct {\n\tX, Y int64\n}\n\ntype Segment struct {\n\tA, B  Point\n\tLabel string `json:\"label\"`\n}\n\nfunc Endpoints(segments []Segment, shift Point) []Point {\n";
+    let go_cases = json!([
+        {"args": [[{"A": {"X": 1, "Y": 2}, "B": [3, 4], "Label": "s"}], {"X": 10, "Y": -1}],
+         "expected": [{"X": 11, "Y": 1}, {"X": 13, "Y": 3}]},
+        {"args": [[], [0, 0]], "expected": []},
+    ]);
+    let go_program = |shift_y: &str| {
+        format!(
+            "{go_declaration}\tvar out []Point\n\tfor _, s := range segments {{\n\t\tfor _, p := range []Point{{s.A, s.B}} {{\n\t\t\tout = append(out, Point{{p.X + shift.X, p.Y{shift_y}}})\n\t\t}}\n\t}}\n\treturn out\n}}\n"
+        )
+    };
+    let result = &score(&[task(
+        "go",
+        go_declaration,
+        "Endpoints",
+        go_cases,
+        &[&go_program(" + shift.Y"), &go_program("")],
+    )])[0];
+    assert_eq!(result.status, None, "{:?}", result.detail);
+    use CaseStatus::{Passed, Wrong};
+    assert_eq!(
+        statuses(&result.results[0]),
+        [Passed; 2],
+        "{}",
+        result.results[0].detail
+    );
+    assert_eq!(statuses(&result.results[1]), [Wrong, Passed]);
+    let detail = &result.results[1].cases[0].detail;
+    assert!(
+        detail.contains(r#"Endpoints([Segment{A: Point{X: 1, Y: 2}, B: Point{X: 3, Y: 4}, Label: "s"}], Point{X: 10, Y: -1}) returned [Point{X: 11, Y: 2}"#),
+        "{detail}"
+    );
     // A case that does not fill a struct is the task's fault, naming the field.
     for (case, why) in [
         (

@@ -428,6 +428,14 @@ fn stub(signature: &GoSignature, number: usize) -> Result<String, String> {
     ))
 }
 
+/// What `declaration` holds before the entry point's `func` (its package clause, imports, types).
+pub fn prefix<'a>(declaration: &'a str, entry: &str) -> Result<&'a str, String> {
+    let signature = find_signature(declaration, Some(entry)).ok_or_else(|| {
+        format!("the declaration does not define `{entry}` (no `func {entry}(...)`)")
+    })?;
+    Ok(&declaration[..signature.start])
+}
+
 /// The types of `entry`'s parameters and results as `declaration` writes them (a grouped
 /// `a, b int` gives each its type).
 pub fn entry_types(declaration: &str, entry: &str) -> Result<(Vec<String>, Vec<String>), String> {

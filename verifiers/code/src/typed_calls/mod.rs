@@ -10,6 +10,7 @@
 pub mod cpp_any;
 pub mod cpp_structs;
 pub mod dynamic;
+pub mod go_structs;
 pub mod rust_structs;
 pub mod types;
 pub mod values;
@@ -86,13 +87,14 @@ fn signature(
         }
         "go" => {
             let (parameters, results) = go::entry_types(declaration, entry)?;
+            let structs = go_structs::read(go::prefix(declaration, entry)?);
             let parameters = parameters
                 .iter()
-                .map(|p| types::go(p))
+                .map(|p| types::go_with_structs(p, &structs))
                 .collect::<Result<_, _>>()?;
             let results = results
                 .iter()
-                .map(|r| types::go(r))
+                .map(|r| types::go_with_structs(r, &structs))
                 .collect::<Result<_, _>>()?;
             Ok((Dialect::Go, parameters, results))
         }

@@ -335,20 +335,26 @@ pub struct GoType {
 
 /// Reads a Go type with its `reflect` name (see [`GoType`]).
 pub fn go_typed(text: &str) -> Result<GoType, String> {
-    go_depth(text.trim(), 0)
+    go_depth(text.trim(), &[], 0)
 }
 
-fn go_depth(t: &str, depth: usize) -> Result<GoType, String> {
+/// [`go`], where the declaration also defines `structs`.
+pub fn go_with_structs(text: &str, structs: &[StructDef]) -> Result<Ty, String> {
+    go_depth(text.trim(), structs, 0).map(|t| t.ty)
+}
+
+fn go_depth(t: &str, structs: &[StructDef], depth: usize) -> Result<GoType, String> {
     if depth > 32 {
         return Err(format!("the type `{t}` nests too deeply"));
     }
     let unsupported = || {
         Err(format!(
             "the Go type `{t}` cannot cross as a call's value (typed calls carry integers, \
-             floats, bool, rune, string, slices, arrays, maps, pointers and interface{{}})"
+             floats, bool, rune, string, slices, arrays, maps, pointers, interface{{}} and the \
+             struct types the declaration defines, of exported fields)"
         ))
     };
-    let inner = |text: &str| go_depth(text.trim(), depth + 1);
+    let inner = |text: &str| go_depth(text.trim(), structs, depth + 1);
     if let Some(rest) = t.strip_prefix("[]") {
         let element = inner(rest)?;
         return Ok(GoType {
@@ -405,7 +411,24 @@ fn go_depth(t: &str, depth: usize) -> Result<GoType, String> {
         "float64" => (Ty::Float { bits: 64 }, t),
         "string" => (Ty::Str, t),
         "any" | "interface{}" => (Ty::Dynamic, "interface {}"),
-        _ => return unsupported(),
+        name => match structs.iter().find(|s| s.name == name) {
+            Some(found) => {
+                let fields = found
+                    .fields
+                    .iter()
+                    .map(|(field, ty)| Ok((field.clone(), inner(ty)?.ty)))
+                    .collect::<Result<_, String>>()?;
+                let ty = Ty::Struct {
+                    name: found.name.clone(),
+                    fields,
+                };
+                return Ok(GoType {
+                    ty,
+                    name: format!("main.{name}"),
+                });
+            }
+            None => return unsupported(),
+        },
     };
     Ok(GoType {
         ty,

@@ -146,6 +146,9 @@ fn put(dialect: Dialect, out: &mut Vec<u8>, value: &Val, ty: &Ty) -> Result<(), 
             }
         }
         (Ty::Struct { fields, .. }, Val::List(items)) => {
+            if go {
+                token(out, &format!("R{}", fields.len()));
+            }
             for (item, (_, ty)) in items.iter().zip(fields) {
                 put(dialect, out, item, ty)?;
             }
@@ -440,11 +443,16 @@ impl Reader<'_> {
                 .map(|t| self.value(t))
                 .collect::<Result<_, _>>()
                 .map(Val::List),
-            Ty::Struct { fields, .. } => fields
-                .iter()
-                .map(|(_, t)| self.value(t))
-                .collect::<Result<_, _>>()
-                .map(Val::List),
+            Ty::Struct { fields, .. } => {
+                if go && self.count("R", ty)? != fields.len() {
+                    return Self::malformed(ty);
+                }
+                fields
+                    .iter()
+                    .map(|(_, t)| self.value(t))
+                    .collect::<Result<_, _>>()
+                    .map(Val::List)
+            }
             Ty::Option(inner) => {
                 let token = self.token()?;
                 match (go, token.as_str()) {
