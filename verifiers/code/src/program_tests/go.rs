@@ -15,7 +15,7 @@
 //! harness's list that it uses (`strings.` in its code) without importing it.
 
 use crate::program_tests::StaticCase;
-use crate::program_tests::source::{blank, split_top_level};
+use crate::program_tests::source::{blank, matching, split_top_level};
 
 /// The wire, included in both programs after their imports.
 pub const WIRE: &str = include_str!("wire.go");
@@ -306,23 +306,6 @@ fn body_brace(code: &str, from: usize) -> usize {
         i += 1;
     }
     code.len()
-}
-
-fn matching(code: &str, open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for (offset, b) in code.as_bytes()[open..].iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + offset);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The fields of a parameter or result list: `(name, type)`, names `None` when the list has

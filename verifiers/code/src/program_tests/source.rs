@@ -76,7 +76,7 @@ fn definition_after(code: &str, after: usize) -> Option<(usize, usize, usize)> {
     if !code[open..].starts_with('(') {
         return None;
     }
-    let close = matching_paren(code, open)?;
+    let close = matching(code, open)?;
     let tail = &code[close + 1..];
     let brace = tail.find(['{', ';', '='])?;
     if tail.as_bytes()[brace] != b'{' {
@@ -198,22 +198,44 @@ fn name_positions(text: &str, name: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The position of the `)` matching the `(` at `open`.
-fn matching_paren(text: &str, open: usize) -> Option<usize> {
+/// The position of the bracket matching the one at `open` (`(`, `[` or `{`), in blanked code.
+pub fn matching(text: &str, open: usize) -> Option<usize> {
+    let (opening, closing) = match text.as_bytes().get(open)? {
+        b'(' => (b'(', b')'),
+        b'[' => (b'[', b']'),
+        b'{' => (b'{', b'}'),
+        _ => return None,
+    };
     let mut depth = 0usize;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i);
-                }
+    for (i, &b) in text.as_bytes()[open..].iter().enumerate() {
+        if b == opening {
+            depth += 1;
+        } else if b == closing {
+            depth -= 1;
+            if depth == 0 {
+                return Some(open + i);
             }
-            _ => {}
         }
     }
     None
+}
+
+/// Whether `name` is an identifier of the C family (C, C++, Rust, Go): a letter or `_`, then
+/// letters, digits and `_`.
+pub fn is_identifier(name: &str) -> bool {
+    name.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// Where `word` occurs as a whole word outside every brace pair of `code` (blanked).
+pub fn top_level_words(code: &str, word: &str) -> Vec<usize> {
+    let depths = brace_depths(code);
+    name_positions(code, word)
+        .into_iter()
+        .filter(|&at| depths[at] == 0)
+        .collect()
 }
 
 /// `text` split at `separator` where it is outside every bracket pair (`()`, `[]`, `{}`, `<>`).

@@ -4,7 +4,9 @@
 //! 2}`) or as the list of their values in order. The candidate's server gets a codec for each
 //! such struct ([`codecs`]), written here from the same definition.
 
-use crate::program_tests::source::{blank, split_top_level};
+use crate::program_tests::source::{
+    blank, is_identifier, matching, split_top_level, top_level_words, trailing_identifier,
+};
 use crate::typed_calls::types::Ty;
 
 /// A struct the declaration defines (C++'s here, Rust's in [`crate::typed_calls::rust_structs`]):
@@ -29,42 +31,21 @@ fn literals() -> &'static [(&'static str, &'static str)] {
 /// signature is then an unknown type.
 pub fn read(prefix: &str) -> Vec<StructDef> {
     let code = blank(prefix, literals);
-    let bytes = code.as_bytes();
-    let mut found = Vec::new();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        let keyword = ["struct", "class"]
-            .into_iter()
-            .find(|k| code[i..].starts_with(k) && word_boundary(&code, i, k.len()));
-        if depth == 0
-            && let Some(keyword) = keyword
-            && let Some((definition, end)) = definition(&code, i + keyword.len())
-        {
-            found.extend(definition);
-            i = end;
-            continue;
-        }
-        i += 1;
-    }
-    found
+    let mut keywords: Vec<(usize, &str)> = ["struct", "class"]
+        .into_iter()
+        .flat_map(|k| top_level_words(&code, k).into_iter().map(move |at| (at, k)))
+        .collect();
+    keywords.sort_unstable();
+    keywords
+        .into_iter()
+        .filter_map(|(at, keyword)| definition(&code, at + keyword.len()))
+        .collect()
 }
 
-fn word_boundary(code: &str, at: usize, len: usize) -> bool {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let bytes = code.as_bytes();
-    (at == 0 || !is_word(bytes[at - 1])) && bytes.get(at + len).is_none_or(|b| !is_word(*b))
-}
-
-/// The definition after `struct`/`class` at `at`: the struct (if every member is a field a call
-/// can fill) and where it ends; `None` when this is no definition (a forward declaration, an
-/// elaborated type `struct P p;`).
-fn definition(code: &str, at: usize) -> Option<(Option<StructDef>, usize)> {
+/// The struct defined after `struct`/`class` at `at`, if this is a definition (not a forward
+/// declaration or an elaborated type `struct P p;`) of a plain struct whose every member is a
+/// field a call can fill.
+fn definition(code: &str, at: usize) -> Option<StructDef> {
     let rest = &code[at..];
     let open = rest.find(['{', ';', '('])?;
     if rest.as_bytes()[open] != b'{' {
@@ -72,46 +53,21 @@ fn definition(code: &str, at: usize) -> Option<(Option<StructDef>, usize)> {
     }
     let head = rest[..open].trim();
     // `struct P(` of a parameter, `struct P<T>`, `struct P = ...`: no plain definition here.
-    if head.contains(['(', ')', '<', '>', '=', ',']) {
+    // `struct P : Base`: a base's fields are not read here.
+    if head.contains(['(', ')', '<', '>', '=', ',', ':']) {
         return None;
     }
-    // `struct P : Base` (whose fields are not read here) and `struct P final`.
-    let inherits = head.contains(':');
-    let named = head
-        .split(|c: char| c == ':' || c.is_whitespace())
-        .next()
-        .unwrap_or("");
-    let body_start = at + open + 1;
-    let mut depth = 1usize;
-    let mut end = body_start;
-    for (offset, b) in code.as_bytes()[body_start..].iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    end = body_start + offset;
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    if depth != 0 {
-        return None;
-    }
-    let body = &code[body_start..end];
+    // `struct P final`.
+    let named = head.split_whitespace().next().unwrap_or("");
+    let end = matching(code, at + open)?;
     // `typedef struct { ... } P;`: the name comes after the body.
     let after = code[end + 1..].split(';').next().unwrap_or("").trim();
     let name = if named.is_empty() { after } else { named };
-    let strukt = match fields(body) {
-        Some(fields) if is_identifier(name) && !inherits => Some(StructDef {
-            name: name.to_string(),
-            fields,
-        }),
-        _ => None,
-    };
-    Some((strukt, end + 1))
+    let fields = fields(&code[at + open + 1..end])?;
+    is_identifier(name).then(|| StructDef {
+        name: name.to_string(),
+        fields,
+    })
 }
 
 /// The fields of a struct's body, or `None` when a member is one a call cannot fill.
@@ -167,22 +123,16 @@ fn fields(body: &str) -> Option<Vec<(String, String)>> {
     (!fields.is_empty()).then_some(fields)
 }
 
-pub(crate) fn is_identifier(name: &str) -> bool {
-    name.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
 /// `int x` → (`int`, `x`); `None` for what is not one plain field (`int a[3]`, `int* p`,
-/// `unsigned b : 3`).
+/// `int& r`, `unsigned b : 3`).
 fn split_name(declarator: &str) -> Option<(&str, &str)> {
-    if declarator.contains(['[', '*', ':']) && !declarator.contains("::") {
+    if declarator.contains(['[', '*', '&']) || declarator.replace("::", "").contains(':') {
         return None;
     }
-    let at = declarator.rfind(|c: char| !(c.is_alphanumeric() || c == '_'))?;
-    let (ty, name) = (declarator[..=at].trim(), declarator[at + 1..].trim());
-    (is_identifier(name) && !ty.is_empty() && !ty.ends_with('&')).then_some((ty, name))
+    let name = trailing_identifier(declarator)?;
+    let ty = declarator.trim_end();
+    let ty = ty[..ty.len() - name.len()].trim();
+    (!ty.is_empty()).then_some((ty, name))
 }
 
 /// The structs of `structs` that `types` hold, at any depth, in definition order.

@@ -3,8 +3,8 @@
 //! (`program_tests/wire.go`) carries a struct by reflection, so the candidate's server needs
 //! nothing more. Its fields must be exported, as the wire reads only those.
 
-use crate::program_tests::source::blank;
-use crate::typed_calls::cpp_structs::{StructDef, is_identifier};
+use crate::program_tests::source::{blank, is_identifier};
+use crate::typed_calls::cpp_structs::StructDef;
 
 /// Go's comments and literals (a field's tag among them), blanked before the definitions are read.
 fn literals() -> &'static [(&'static str, &'static str)] {

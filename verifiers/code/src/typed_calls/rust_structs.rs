@@ -3,8 +3,10 @@
 //! ([`crate::typed_calls::cpp_structs`]); the candidate's server gets the wire's `Put` and `Take`
 //! for it, written here from the same definition.
 
-use crate::program_tests::source::{blank, split_top_level};
-use crate::typed_calls::cpp_structs::{StructDef, is_identifier, used};
+use crate::program_tests::source::{
+    blank, is_identifier, matching, split_top_level, top_level_words,
+};
+use crate::typed_calls::cpp_structs::{StructDef, used};
 use crate::typed_calls::types::Ty;
 
 /// Rust's comments and literals, blanked before the definitions are read.
@@ -17,45 +19,23 @@ fn literals() -> &'static [(&'static str, &'static str)] {
 /// signature is then an unknown type.
 pub fn read(prefix: &str) -> Vec<StructDef> {
     let code = blank(prefix, literals);
-    let mut found = Vec::new();
-    let mut depth = 0usize;
-    let bytes = code.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'{' => depth += 1,
-            b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        let starts_word = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
-        if depth == 0 && starts_word && code[i..].starts_with("struct ") {
-            let rest = &code[i + "struct ".len()..];
-            if let Some(open) = rest
-                .find(['{', ';', '('])
-                .filter(|at| rest.as_bytes()[*at] == b'{')
-            {
-                let name = rest[..open].trim();
-                let body_start = i + "struct ".len() + open + 1;
-                let Some(close) = code[body_start..].find('}') else {
-                    break;
-                };
-                let body = &code[body_start..body_start + close];
-                if is_identifier(name)
-                    && !body.contains('{')
-                    && let Some(fields) = fields(body)
-                {
-                    found.push(StructDef {
-                        name: name.to_string(),
-                        fields,
-                    });
-                }
-                i = body_start + close + 1;
-                continue;
+    top_level_words(&code, "struct")
+        .into_iter()
+        .filter_map(|at| {
+            let rest = &code[at + "struct".len()..];
+            let open = rest.find(['{', ';', '('])?;
+            let name = rest[..open].trim();
+            let body_open = at + "struct".len() + open;
+            let body = &code[body_open + 1..matching(&code, body_open)?];
+            if !is_identifier(name) || body.contains('{') {
+                return None;
             }
-        }
-        i += 1;
-    }
-    found
+            Some(StructDef {
+                name: name.to_string(),
+                fields: fields(body)?,
+            })
+        })
+        .collect()
 }
 
 /// `pub x: i64, y: Vec<String>,` → the fields; `None` when one is not `name: Type`.
