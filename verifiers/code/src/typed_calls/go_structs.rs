@@ -3,7 +3,9 @@
 //! (`program_tests/wire.go`) carries a struct by reflection, so the candidate's server needs
 //! nothing more. Its fields must be exported, as the wire reads only those.
 
-use crate::program_tests::source::{blank, is_identifier};
+use crate::program_tests::source::{
+    blank, is_identifier, matching, top_level_words, trailing_identifier,
+};
 use crate::typed_calls::cpp_structs::StructDef;
 
 /// Go's comments and literals (a field's tag among them), blanked before the definitions are read.
@@ -17,41 +19,28 @@ fn literals() -> &'static [(&'static str, &'static str)] {
 /// unknown type.
 pub fn read(prefix: &str) -> Vec<StructDef> {
     let code = blank(prefix, literals);
-    let mut found = Vec::new();
-    let mut search = 0;
-    while let Some(at) = code[search..].find("struct") {
-        let at = search + at;
-        search = at + "struct".len();
-        // `Name struct {`: the word before is the type's name.
-        let before = code[..at].trim_end();
-        let name_start = before
-            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .map_or(0, |i| i + 1);
-        let name = &before[name_start..];
-        let keyword = before[..name_start].trim_end();
-        if !is_identifier(name)
-            || !(keyword.ends_with("type") || keyword.ends_with('(') || keyword.ends_with('\n'))
-        {
-            continue;
-        }
-        let rest = code[search..].trim_start();
-        if !rest.starts_with('{') {
-            continue;
-        }
-        let body_start = code.len() - rest.len() + 1;
-        let Some(close) = code[body_start..].find('}') else {
-            break;
-        };
-        let body = &code[body_start..body_start + close];
-        search = body_start + close + 1;
-        if let Some(fields) = fields(body) {
-            found.push(StructDef {
+    top_level_words(&code, "struct")
+        .into_iter()
+        .filter_map(|at| {
+            // `Name struct {`: the word before is the type's name, after `type` (or on its own
+            // line of a `type (...)` group).
+            let before = code[..at].trim_end();
+            let name = trailing_identifier(before)?;
+            let keyword = before[..before.len() - name.len()].trim_end_matches([' ', '\t']);
+            if !(keyword.ends_with("type") || keyword.ends_with('(') || keyword.ends_with('\n')) {
+                return None;
+            }
+            let rest = &code[at + "struct".len()..];
+            let body_open = code.len() - rest.trim_start().len();
+            if !code[body_open..].starts_with('{') {
+                return None;
+            }
+            Some(StructDef {
                 name: name.to_string(),
-                fields,
-            });
-        }
-    }
-    found
+                fields: fields(&code[body_open + 1..matching(&code, body_open)?])?,
+            })
+        })
+        .collect()
 }
 
 /// `X, Y int; Name string` → the fields; `None` when one is unexported or embedded.
@@ -88,7 +77,7 @@ mod tests {
 
     #[test]
     fn struct_types_with_exported_fields_are_read() {
-        let prefix = "package main\n\nimport \"fmt\"\n\n// type Commented struct { A int }\ntype Point struct {\n\tX, Y int\n\tLabel string `json:\"label\"`\n}\n\ntype (\n\tPair struct{ A []int; B map[string]float64 }\n\thidden struct{ a int }\n)\ntype Embeds struct {\n\tPoint\n}\nvar _ = fmt.Sprint\n";
+        let prefix = "package main\n\nimport \"fmt\"\n\n// type Commented struct { A int }\ntype Point struct {\n\tX, Y int\n\tLabel string `json:\"label\"`\n}\n\ntype (\n\tPair struct{ A []int; B map[string]float64 }\n\thidden struct{ a int }\n\tThird struct{ C int }\n)\ntype Nested struct {\n\tInner struct{ A int }\n\tB int\n}\ntype After struct{ D string }\ntype Embeds struct {\n\tPoint\n}\nvar _ = fmt.Sprint\n";
         let shown: Vec<String> = read(prefix)
             .iter()
             .map(|s| {
@@ -101,7 +90,10 @@ mod tests {
             shown,
             [
                 "Point{X int; Y int; Label string}",
-                "Pair{A []int; B map[string]float64}"
+                "Pair{A []int; B map[string]float64}",
+                "Third{C int}",
+                "Nested{Inner struct{ A int }; B int}",
+                "After{D string}",
             ]
         );
     }
