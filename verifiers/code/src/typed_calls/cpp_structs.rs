@@ -166,12 +166,12 @@ fn held_structs(ty: &Ty, names: &mut Vec<String>) {
 }
 
 /// A codec of the C++ wire (`rewardbox_wire::Codec<P>`: its fields in order) for each of
-/// `structs` that `types` (the entry point's parameters and result) hold, in definition order,
-/// for the candidate's server, after the candidate's program. Only those: a codec's functions
-/// are compiled whether used or not.
-pub fn codecs(structs: &[StructDef], types: &[Ty]) -> String {
+/// `structs` (those the entry point's types hold, [`used`], in definition order: a codec's
+/// functions are compiled whether used or not), for the candidate's server, after the
+/// candidate's program.
+pub fn codecs(structs: &[&StructDef]) -> String {
     let mut out = String::new();
-    for s in used(structs, types) {
+    for s in structs {
         let field_type =
             |f: &str| format!("std::decay_t<decltype(std::declval<::{}&>().{f})>", s.name);
         let puts: String = s
@@ -227,7 +227,7 @@ mod tests {
             name: "P".into(),
             fields: Vec::new(),
         };
-        let codec = codecs(&structs, &[Ty::Seq(Box::new(p))]);
+        let codec = codecs(&used(&structs, &[Ty::Seq(Box::new(p))]));
         assert!(!codec.contains("Codec<::Q>"), "{codec}");
         assert!(codec.contains("template <> struct Codec<::P>"), "{codec}");
         assert!(

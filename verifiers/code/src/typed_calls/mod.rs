@@ -21,6 +21,7 @@ use crate::grade::{CaseResult, CaseStatus, GradeError, Sandbox};
 use crate::program_tests::{c, cpp, go, rust};
 use crate::served_calls::{self, Call, Server};
 use crate::spec::CallCase;
+use cpp_structs::StructDef;
 use types::Ty;
 use values::Val;
 use wire::{Answer, Dialect};
@@ -47,107 +48,119 @@ pub fn takes_typed_calls(language: &str) -> bool {
     matches!(language, "c" | "cpp" | "rust" | "rust-release" | "go")
 }
 
-/// The entry point's parameter and result types, as its declaration writes them.
-fn signature(
-    language: &str,
-    declaration: &str,
-    entry: &str,
-) -> Result<(Dialect, Vec<Ty>, Vec<Ty>), String> {
-    match language {
-        // C's server speaks the C++ wire's tokens.
-        "c" => {
-            let plan = c::CallPlan::read(declaration, entry)?;
-            Ok((
-                Dialect::Cpp,
-                plan.parameter_types(),
-                vec![plan.result_type()],
-            ))
+/// The entry point's parameter and result types as its declaration writes them, with the
+/// structs the declaration defines.
+struct EntryPoint {
+    dialect: Dialect,
+    parameters: Vec<Ty>,
+    results: Vec<Ty>,
+    structs: Vec<StructDef>,
+}
+
+impl EntryPoint {
+    fn read(language: &str, declaration: &str, entry: &str) -> Result<EntryPoint, String> {
+        match language {
+            // C's server speaks the C++ wire's tokens.
+            "c" => {
+                let plan = c::CallPlan::read(declaration, entry)?;
+                Ok(EntryPoint {
+                    dialect: Dialect::Cpp,
+                    parameters: plan.parameter_types(),
+                    results: vec![plan.result_type()],
+                    structs: Vec::new(),
+                })
+            }
+            "cpp" => {
+                let found = cpp::entry_types(declaration, entry)?;
+                let aliases = types::cpp_aliases(&found.prefix);
+                let structs = cpp_structs::read(&found.prefix);
+                let ty = |text: &str| types::cpp_with_structs(text, &aliases, &structs);
+                let parameters = found
+                    .parameters
+                    .iter()
+                    .map(|p| ty(p))
+                    .collect::<Result<_, _>>()?;
+                let results = vec![ty(&found.returns)?];
+                Ok(EntryPoint {
+                    dialect: Dialect::Cpp,
+                    parameters,
+                    results,
+                    structs,
+                })
+            }
+            "rust" | "rust-release" => {
+                let (parameters, returns) = rust::entry_types(declaration, entry)?;
+                let structs = rust_structs::read(rust::prefix(declaration, entry)?);
+                let ty = |text: &str| types::rust_with_structs(text, &structs);
+                let parameters = parameters.iter().map(|p| ty(p)).collect::<Result<_, _>>()?;
+                let results = vec![ty(&returns)?];
+                Ok(EntryPoint {
+                    dialect: Dialect::Rust,
+                    parameters,
+                    results,
+                    structs,
+                })
+            }
+            "go" => {
+                let (parameters, results) = go::entry_types(declaration, entry)?;
+                let structs = go_structs::read(go::prefix(declaration, entry)?);
+                let ty = |text: &str| types::go_with_structs(text, &structs);
+                let parameters = parameters.iter().map(|p| ty(p)).collect::<Result<_, _>>()?;
+                let results = results.iter().map(|r| ty(r)).collect::<Result<_, _>>()?;
+                Ok(EntryPoint {
+                    dialect: Dialect::Go,
+                    parameters,
+                    results,
+                    structs,
+                })
+            }
+            other => Err(format!("{other} candidates do not take typed call tests")),
         }
-        "cpp" => {
-            let found = cpp::entry_types(declaration, entry)?;
-            let aliases = types::cpp_aliases(&found.prefix);
-            let structs = cpp_structs::read(&found.prefix);
-            let parameters = found
-                .parameters
-                .iter()
-                .map(|p| types::cpp_with_structs(p, &aliases, &structs))
-                .collect::<Result<_, _>>()?;
-            let returns = types::cpp_with_structs(&found.returns, &aliases, &structs)?;
-            Ok((Dialect::Cpp, parameters, vec![returns]))
-        }
-        "rust" | "rust-release" => {
-            let (parameters, returns) = rust::entry_types(declaration, entry)?;
-            let structs = rust_structs::read(rust::prefix(declaration, entry)?);
-            let parameters = parameters
-                .iter()
-                .map(|p| types::rust_with_structs(p, &structs))
-                .collect::<Result<_, _>>()?;
-            let returns = types::rust_with_structs(&returns, &structs)?;
-            Ok((Dialect::Rust, parameters, vec![returns]))
-        }
-        "go" => {
-            let (parameters, results) = go::entry_types(declaration, entry)?;
-            let structs = go_structs::read(go::prefix(declaration, entry)?);
-            let parameters = parameters
-                .iter()
-                .map(|p| types::go_with_structs(p, &structs))
-                .collect::<Result<_, _>>()?;
-            let results = results
-                .iter()
-                .map(|r| types::go_with_structs(r, &structs))
-                .collect::<Result<_, _>>()?;
-            Ok((Dialect::Go, parameters, results))
-        }
-        other => Err(format!("{other} candidates do not take typed call tests")),
+    }
+
+    /// The structs its types hold, at any depth.
+    fn used_structs(&self) -> Vec<&StructDef> {
+        let types: Vec<Ty> = self
+            .parameters
+            .iter()
+            .chain(&self.results)
+            .cloned()
+            .collect();
+        cpp_structs::used(&self.structs, &types)
     }
 }
 
-/// The candidate's program with its server.
-fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
+/// The candidate's program with its server. A `main` of the candidate's own (a program that
+/// tried itself on an example) is renamed out of the way of the server's; Go's runs after the
+/// server has ended the program. The structs the entry point's types hold cross by codecs (C++)
+/// or the wire's traits (Rust) written from their definitions; Go's wire reads them by
+/// reflection.
+fn candidate(calls: &TypedCalls, entry: &EntryPoint, program: &str) -> Result<String, String> {
     match calls.language {
         "c" => Ok(c::candidate_program(
             program,
             &c::CallPlan::read(calls.declaration, calls.entry_point)?,
         )),
-        // A `main` of the candidate's own (a program that tried itself on an example) is
-        // renamed out of the way of the server's; Go's runs after the server has ended the
-        // program.
-        // The structs the declaration defines cross by codecs written from their definitions.
         "cpp" => cpp::candidate_program(
             &format!(
                 "#define main rewardbox_candidate_main\n{program}\n#undef main\n{}",
-                struct_codecs(calls)?
+                cpp_structs::codecs(&entry.used_structs())
             ),
             calls.declaration,
             calls.entry_point,
         ),
-        // The structs the declaration defines cross by the wire's traits, implemented for them
-        // from their definitions.
         "rust" | "rust-release" => rust::candidate_program(
-            &format!("{}\n{}", rust::without_main(program), struct_codecs(calls)?),
+            &format!(
+                "{}\n{}",
+                rust::without_main(program),
+                rust_structs::impls(&entry.used_structs())
+            ),
             calls.declaration,
             calls.entry_point,
             &[],
         ),
         _ => go::candidate_program(program, calls.entry_point, &[], calls.add_imports),
     }
-}
-
-/// The wire's codecs (C++) or trait implementations (Rust) of the structs the entry point's
-/// types hold.
-fn struct_codecs(calls: &TypedCalls) -> Result<String, String> {
-    let (_, parameters, results) = signature(calls.language, calls.declaration, calls.entry_point)?;
-    let types: Vec<Ty> = parameters.into_iter().chain(results).collect();
-    Ok(match calls.language {
-        "cpp" => cpp_structs::codecs(
-            &cpp_structs::read(&cpp::entry_types(calls.declaration, calls.entry_point)?.prefix),
-            &types,
-        ),
-        _ => rust_structs::impls(
-            &rust_structs::read(rust::prefix(calls.declaration, calls.entry_point)?),
-            &types,
-        ),
-    })
 }
 
 /// A case read by the declared types.
@@ -260,18 +273,20 @@ pub fn grade(
     program: &str,
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
-    let (dialect, parameters, mut results) =
-        signature(calls.language, calls.declaration, calls.entry_point).map_err(|why| {
+    let entry =
+        EntryPoint::read(calls.language, calls.declaration, calls.entry_point).map_err(|why| {
             GradeError::InvalidTask(format!(
                 "\"tests.declaration\" cannot type the calls of `{}`: {why}",
                 calls.entry_point
             ))
         })?;
+    let (dialect, parameters) = (entry.dialect, &entry.parameters);
+    let mut results = entry.results.clone();
     if results == [Ty::Unit] {
         results.clear();
     }
-    let cases = typed_cases(calls, dialect, &parameters, &results)?;
-    let source = candidate(calls, program).map_err(|why| {
+    let cases = typed_cases(calls, dialect, parameters, &results)?;
+    let source = candidate(calls, &entry, program).map_err(|why| {
         GradeError::InvalidTask(format!(
             "\"tests.declaration\" cannot serve calls of `{}`: {why}",
             calls.entry_point

@@ -6,8 +6,7 @@
 use crate::program_tests::source::{
     blank, is_identifier, matching, split_top_level, top_level_words,
 };
-use crate::typed_calls::cpp_structs::{StructDef, used};
-use crate::typed_calls::types::Ty;
+use crate::typed_calls::cpp_structs::StructDef;
 
 /// Rust's comments and literals, blanked before the definitions are read.
 fn literals() -> &'static [(&'static str, &'static str)] {
@@ -65,11 +64,12 @@ fn fields(body: &str) -> Option<Vec<(String, String)>> {
     (!fields.is_empty()).then_some(fields)
 }
 
-/// The wire's `Put` and `Take` for each of `structs` that `types` (the entry point's parameters
-/// and result) hold, for the candidate's server, after the candidate's program.
-pub fn impls(structs: &[StructDef], types: &[Ty]) -> String {
+/// The wire's `Put` and `Take` for each of `structs` (those the entry point's types hold,
+/// [`crate::typed_calls::cpp_structs::used`]), for the candidate's server, after the
+/// candidate's program.
+pub fn impls(structs: &[&StructDef]) -> String {
     let mut out = String::new();
-    for s in used(structs, types) {
+    for s in structs {
         let puts: String = s
             .fields
             .iter()
@@ -91,6 +91,8 @@ pub fn impls(structs: &[StructDef], types: &[Ty]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::typed_calls::cpp_structs::used;
+    use crate::typed_calls::types::Ty;
 
     #[test]
     fn structs_with_named_fields_are_read() {
@@ -119,7 +121,7 @@ mod tests {
             name: "P".into(),
             fields: Vec::new(),
         };
-        let code = impls(&structs, &[Ty::Option(Box::new(p))]);
+        let code = impls(&used(&structs, &[Ty::Option(Box::new(p))]));
         assert!(code.contains("impl rewardbox_wire::Put for P"), "{code}");
         assert!(
             code.contains(
@@ -131,6 +133,6 @@ mod tests {
             code.contains("P { x: rewardbox_wire::Take::take(input), s:"),
             "{code}"
         );
-        assert!(impls(&structs, &[Ty::Bool]).is_empty());
+        assert!(impls(&used(&structs, &[Ty::Bool])).is_empty());
     }
 }
