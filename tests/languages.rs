@@ -511,7 +511,8 @@ fn language_spellings_and_unfenced_programs() {
 }
 
 /// JavaScript call tests: a function declared, assigned to a `const`, or exported through
-/// `module.exports`; an `undefined` result is `not_json`, an exception `exited_nonzero`.
+/// `module.exports`, or (an ES module) exported or declared in its scope; an `undefined` result
+/// is `not_json`, an exception `exited_nonzero`.
 #[test]
 fn javascript_functions_are_called_on_json_arguments() {
     let s = scorer();
@@ -528,6 +529,9 @@ fn javascript_functions_are_called_on_json_arguments() {
             "```js\nmodule.exports = { merge(a, b) { return a.concat(b).sort((x, y) => x - y); } };\n```",
             "```js\nfunction merge(a, b) { }\n```",
             "```js\nfunction merge(a, b) { if (a.length === 0) throw new RangeError('empty'); return [1, 2, 3]; }\n```",
+            // ES modules: an exported function, and one declared in the module's scope only.
+            "```js\nexport function merge(a, b) { return [...a, ...b].sort((x, y) => x - y); }\n```",
+            "```js\nimport { inspect } from 'util';\nconst merge = (a, b) => JSON.parse(inspect([...a, ...b].sort((x, y) => x - y)));\nexport const unused = 1;\n```",
         ],
     });
     let result = s.score_task(&Task::from_value(task).unwrap());
@@ -550,4 +554,7 @@ fn javascript_functions_are_called_on_json_arguments() {
         "{}",
         r[4].detail
     );
+    for module in &r[5..] {
+        assert_eq!(module.score, 1.0, "{}", module.detail);
+    }
 }

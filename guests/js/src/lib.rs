@@ -423,29 +423,33 @@ fn with_wire(context: &mut Context) -> Result<(), String> {
         .map_err(|e| format!("rewardbox: the JavaScript wire failed: {e}"))
 }
 
-/// Runs a live candidate's program, then answers the test program's calls until they end. An
-/// ES module's functions are found in its scope (`__rb_module_scope`, a line after the program's
-/// own that looks a name up there) or among its exports (`__rb_exports`).
+/// Evaluates a program whose functions are then called, and what its evaluation queued. An ES
+/// module's functions are found in its scope (`__rb_module_scope(name)`, a line after the
+/// program's own that looks a name up there) or among its exports (`__rb_exports`).
+fn evaluate_for_calls(program: &Program, context: &mut Context) -> JsResult<()> {
+    if !program.es_module {
+        context.eval(Source::from_bytes(program.code.as_bytes()))?;
+        return settle(context);
+    }
+    let code = format!(
+        "{}\n;globalThis.__rb_module_scope = (__rb_name) => eval(__rb_name);\n",
+        program.code
+    );
+    let module = modules::Running::start(&code, context)?;
+    settle(context)?;
+    module.failed()?;
+    let exports = module.namespace(context);
+    context.register_global_property(
+        js_string!("__rb_exports"),
+        exports,
+        boa_engine::property::Attribute::all(),
+    )
+}
+
+/// Runs a live candidate's program, then answers the test program's calls until they end.
 fn serve(program: &Program, context: &mut Context) -> Result<(), String> {
     let steps = |context: &mut Context| -> JsResult<()> {
-        if program.es_module {
-            let code = format!(
-                "{}\n;globalThis.__rb_module_scope = (__rb_name) => eval(__rb_name);\n",
-                program.code
-            );
-            let module = modules::Running::start(&code, context)?;
-            settle(context)?;
-            module.failed()?;
-            let exports = module.namespace(context);
-            context.register_global_property(
-                js_string!("__rb_exports"),
-                exports,
-                boa_engine::property::Attribute::all(),
-            )?;
-        } else {
-            context.eval(Source::from_bytes(program.code.as_bytes()))?;
-            settle(context)?;
-        }
+        evaluate_for_calls(program, context)?;
         context.eval(Source::from_bytes("__rb_serve()"))?;
         Ok(())
     };
@@ -604,28 +608,7 @@ impl Guest for Runner {
             Ok(context) => context,
             Err(message) => return failed(message),
         };
-        // An ES module's functions: what it exports, or the entry point declared in its scope
-        // (a line after the program's own hands it over).
-        let evaluated = if program.es_module {
-            let code = format!(
-                "{}\n;globalThis.__rb_entry = typeof {entry} !== 'undefined' ? {entry} : undefined;\n",
-                program.code
-            );
-            modules::Running::start(&code, &mut context).and_then(|module| {
-                settle(&mut context)?;
-                module.failed()?;
-                let exports = module.namespace(&mut context);
-                context.register_global_property(
-                    js_string!("__rb_exports"),
-                    exports,
-                    boa_engine::property::Attribute::all(),
-                )
-            })
-        } else {
-            context
-                .eval(Source::from_bytes(program.code.as_bytes()))
-                .and_then(|_| settle(&mut context))
-        };
+        let evaluated = evaluate_for_calls(&program, &mut context);
         if let Err(message) = evaluated.map_err(|e| uncaught(e, &mut context)) {
             flush();
             return match EXIT.with(Cell::get) {
@@ -634,10 +617,10 @@ impl Guest for Runner {
             };
         }
         // A function declared at the top level, or exported through `module.exports`; an ES
-        // module's export.
+        // module's export, or a function declared in its scope.
         let lookup = if program.es_module {
             format!(
-                "(__rb_exports[{0}] !== undefined ? __rb_exports[{0}] : __rb_entry)",
+                "(__rb_exports[{0}] !== undefined ? __rb_exports[{0}] : (() => {{ try {{ return __rb_module_scope({0}); }} catch (e) {{ return undefined; }} }})())",
                 literal(&entry)
             )
         } else {
