@@ -374,6 +374,105 @@ fn a_dynamic_value_of_a_type_the_wire_does_not_carry_is_the_fault_of_its_sender(
     );
 }
 
+/// Our own verdicts on `bodies` (each completing `declaration`) under `test`, beside the native
+/// toolchain's on the same program.
+fn ours_and_native(
+    language: &'static str,
+    task: Value,
+    declaration: &str,
+    test: &str,
+    bodies: &[&str],
+) -> Vec<(rewardbox::CompletionResult, bool)> {
+    let results = score(&common::scorer(), &[task]);
+    assert_eq!(results[0].status, None, "{:?}", results[0].detail);
+    let problem = Problem {
+        task_id: "own".into(),
+        language,
+        program_prefix: declaration.into(),
+        program_suffix: String::new(),
+        tests: Value::Null,
+        canonical_solution: String::new(),
+        time_limit_ms: 0,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    bodies
+        .iter()
+        .zip(&results[0].results)
+        .map(|(body, ours)| {
+            (
+                ours.clone(),
+                passes_natively(&problem, body, test, dir.path()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn structs_cross_in_the_test_codes_own_calls() {
+    // LeetCode's and contest problems' value types: the test code builds structs, passes them
+    // (nested, in containers, by reference) and compares the structs the candidate returns.
+    // `Tally` is the test's own (a field no codec carries): it must not break either program.
+    let declaration = "#include<bits/stdc++.h>\nusing namespace std;\nstruct Point {\n    long long x, y;\n    bool operator==(const Point& o) const { return x == o.x && y == o.y; }\n};\nstruct Segment { Point a, b; string label; };\nstruct Tally { atomic<long long> calls; };\nvector<Point> endpoints(const vector<Segment>& segments, Point shift){\n";
+    let test = "#include<cassert>\nint main(){\n    vector<Segment> s = {{{1, 2}, {3, 4}, \"s\"}};\n    assert((endpoints(s, {10, -1}) == vector<Point>{{11, 1}, {13, 3}}));\n    assert(endpoints({}, {0, 0}).empty());\n    Segment far{{0, 0}, {LLONG_MIN + 1, 5}, \"\\x1e\\n\"};\n    assert((endpoints({far}, {-1, 0}) == vector<Point>{{-1, 0}, {LLONG_MIN, 5}}));\n    Tally t{}; t.calls++;\n    assert(t.calls == 1);\n}\n";
+    let right = "    vector<Point> out;\n    for (auto& s : segments) for (auto p : {s.a, s.b}) out.push_back({p.x + shift.x, p.y + shift.y});\n    return out;\n}\n";
+    // Shifts x only.
+    let wrong = "    vector<Point> out;\n    for (auto& s : segments) for (auto p : {s.a, s.b}) out.push_back({p.x + shift.x, p.y});\n    return out;\n}\n";
+    let verdicts = ours_and_native(
+        "cpp",
+        cpp_task(declaration, test, &[right, wrong]),
+        declaration,
+        test,
+        &[right, wrong],
+    );
+    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
+        unreachable!()
+    };
+    assert!(
+        right.passed && *right_native,
+        "{} {:?}",
+        right.detail,
+        right.cases
+    );
+    assert!(!wrong.passed && !wrong_native);
+    use CaseStatus::{Passed, Wrong};
+    assert_eq!(
+        case_statuses(wrong),
+        [
+            ("line 4", Wrong),
+            ("line 5", Passed),
+            ("line 7", Passed),
+            ("line 9", Passed)
+        ]
+    );
+
+    let declaration = "#[derive(Debug, Clone, Copy, PartialEq)]\npub struct Point {\n    pub x: i64,\n    pub y: i64,\n}\n#[derive(Debug, Clone, PartialEq)]\npub struct Segment { a: Point, b: Point, label: String }\nstruct Tally { calls: std::cell::Cell<u32> }\nfn endpoints(segments: &[Segment], shift: Point) -> Vec<Point> {\n";
+    let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    fn p(x: i64, y: i64) -> Point { Point { x, y } }\n    #[test]\n    fn extremes() {\n        assert!(endpoints(&[], p(0, 0)).is_empty());\n        let far = Segment { a: p(0, 0), b: p(i64::MIN + 1, 5), label: \"\\u{1e}\\n\".into() };\n        assert_eq!(endpoints(&[far], p(-1, 0)), vec![p(-1, 0), p(i64::MIN, 5)]);\n        let t = Tally { calls: std::cell::Cell::new(0) };\n        t.calls.set(t.calls.get() + 1);\n        assert_eq!(t.calls.get(), 1);\n    }\n    #[test]\n    fn shifted() {\n        let s = vec![Segment { a: p(1, 2), b: p(3, 4), label: \"s\".into() }];\n        assert_eq!(endpoints(&s, p(10, -1)), vec![p(11, 1), p(13, 3)]);\n    }\n}\n";
+    let right = "    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point { x: p.x + shift.x, y: p.y + shift.y }).collect()\n}\n";
+    let wrong = "    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point { x: p.x + shift.x, y: p.y }).collect()\n}\n";
+    let verdicts = ours_and_native(
+        "rust",
+        rust_task("rust", declaration, test, &[right, wrong]),
+        declaration,
+        test,
+        &[right, wrong],
+    );
+    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
+        unreachable!()
+    };
+    assert!(
+        right.passed && *right_native,
+        "{} {:?}",
+        right.detail,
+        right.cases
+    );
+    assert!(!wrong.passed && !wrong_native);
+    assert_eq!(
+        case_statuses(wrong),
+        // A failed test function ends the run (panic = "abort"): `shifted` is the last.
+        [("tests::extremes", Passed), ("tests::shifted", Wrong)]
+    );
+}
+
 #[test]
 fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
     let declaration = "#include<vector>\nusing namespace std;\nint twice(int x){\n";

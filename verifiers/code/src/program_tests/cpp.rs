@@ -4,13 +4,16 @@
 //! The trusted program is the task's declaration with the entry point's body replaced by a call
 //! through the wire, followed by the test code, whose `assert(...)` statements report each result
 //! and go on ([`crate::program_tests::source::rewrite_calls`]). The candidate's program is its
-//! own source followed by a `main` that answers calls of the entry point.
+//! own source followed by a `main` that answers calls of the entry point. Both get a codec of
+//! the wire for each struct the declaration defines whose values cross
+//! ([`crate::program_tests::structs::cpp`]).
 
 use crate::program_tests::StaticCase;
 use crate::program_tests::source::{
     Signature, blank, call_lines, last_definition, rewrite_calls, split_top_level,
     trailing_identifier, without_closing_brace,
 };
+use crate::program_tests::structs;
 
 /// The wire header, included in both programs.
 pub const WIRE: &str = include_str!("wire.hpp");
@@ -30,10 +33,21 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
     } else {
         format!(", {list}")
     };
+    // The structs' codecs between their definitions and the entry point, the signature's line
+    // number kept for the compiler's messages.
+    let codecs = struct_codecs(&signature, entry)?;
+    let prefix = if codecs.is_empty() {
+        signature.prefix.to_string()
+    } else {
+        let line = signature.prefix.matches('\n').count() + 1;
+        format!(
+            "{}\n{codecs}#line {line} \"declaration\"\n",
+            signature.prefix
+        )
+    };
     Ok(format!(
         "{options}{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
         options = wire_options(&[declaration, test]),
-        prefix = signature.prefix,
         text = signature.text,
         test = rewrite_calls(
             &without_closing_brace(test, cpp_comments),
@@ -49,15 +63,33 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
 /// function with the declaration's parameters, which calls `entry` as the test code does, so
 /// that overload resolution picks the candidate's function where a standard one has its name
 /// (`strlen`, `unique`). `signed main`: a candidate's `#define int long long` leaves it valid.
+/// The codecs of the structs whose values cross come after the program, which defines them.
 pub fn candidate_program(program: &str, declaration: &str, entry: &str) -> Result<String, String> {
     let signature = find_signature(declaration, entry)?;
     let names = parameter_names(signature.parameters)?;
     let parameters = declarators(signature.parameters).join(", ");
     Ok(format!(
-        "{}{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\nstatic decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
+        "{}{WIRE}\n#line 1 \"solution\"\n{program}\n#line 1 \"rewardbox-serve\"\n{}static decltype(auto) rewardbox_entry({parameters}) {{ return {entry}({}); }}\nsigned main() {{ return ::rewardbox_wire::serve(&rewardbox_entry); }}\n",
         wire_options(&[program]),
+        struct_codecs(&signature, entry)?,
         names.join(", ")
     ))
+}
+
+/// The wire's codecs of the structs defined before `signature` whose values cross: those its
+/// parameter and return types name, at any depth.
+fn struct_codecs(signature: &Signature, entry: &str) -> Result<String, String> {
+    let defined = structs::cpp::read(signature.prefix);
+    if defined.is_empty() {
+        return Ok(String::new());
+    }
+    let returns = return_type(signature.text, entry);
+    let mut types: Vec<&str> = named_declarators(signature.parameters)?
+        .into_iter()
+        .map(|d| d.before_name)
+        .collect();
+    types.push(&returns);
+    Ok(structs::cpp::codecs(&structs::used_by(&defined, &types)))
 }
 
 /// The parts of [`WIRE`] a program needs beyond the standard library's: the codec of
@@ -309,6 +341,35 @@ mod tests {
         assert!(trusted.contains("static_assert(1 == 1);"));
         assert!(trusted.contains("// assert(no)"));
         assert!(trusted.contains("puts(\"assert(no)\");"));
+    }
+
+    #[test]
+    fn structs_that_cross_get_codecs_between_their_definitions_and_the_entry_point() {
+        let declaration = "#include<bits/stdc++.h>\nusing namespace std;\nstruct Point { long long x, y; };\nstruct Local { function<int()> f; };\nstruct Named { string name; vector<Point> at; };\nvector<Named> near(const Point& p, int k){\n";
+        let trusted = trusted_program(declaration, "near", "int main(){}\n").unwrap();
+        let codec = |s: &str| format!("template <> struct Codec<::{s}>");
+        let at = |text: &str| {
+            trusted
+                .find(text)
+                .unwrap_or_else(|| panic!("{text}: {trusted}"))
+        };
+        assert!(at(&codec("Point")) < at(&codec("Named")));
+        assert!(at("struct Named {") < at(&codec("Point")));
+        // A struct only the test code's side would use gets none (its field has no codec).
+        assert!(!trusted.contains(&codec("Local")), "{trusted}");
+        // The signature keeps its line (6) in the compiler's messages.
+        assert!(
+            trusted.contains("#line 6 \"declaration\"\nvector<Named> near("),
+            "{trusted}"
+        );
+        let candidate = candidate_program(declaration, declaration, "near").unwrap();
+        let in_candidate = |text: &str| candidate.find(text).unwrap_or_else(|| panic!("{text}"));
+        assert!(in_candidate("#line 1 \"rewardbox-serve\"") < in_candidate(&codec("Point")));
+        assert!(in_candidate(&codec("Point")) < in_candidate(&codec("Named")));
+        assert!(!candidate.contains(&codec("Local")));
+        // Without structs the programs are as before.
+        let plain = trusted_program("int f(int a){\n", "f", "").unwrap();
+        assert!(!plain.contains("template <> struct Codec<::"), "{plain}");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod go;
 pub mod js;
 pub mod rust;
 pub mod source;
+pub mod structs;
 
 use crate::grade::{
     CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox, compile_detail, exit_detail,

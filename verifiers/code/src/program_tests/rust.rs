@@ -17,6 +17,7 @@ use crate::program_tests::source::{
     Signature, blank, call_lines, last_definition, rewrite_calls, split_top_level,
     trailing_identifier, without_closing_brace,
 };
+use crate::program_tests::structs;
 
 /// The wire module, appended to both programs.
 pub const WIRE: &str = include_str!("wire.rs");
@@ -186,7 +187,7 @@ pub fn trusted_program(
     let others = braced(others);
     let functions = forwarded(declaration, entry, &others)?;
     let prefix = functions[0].signature.prefix;
-    let stubs = stubs(&functions);
+    let stubs = stubs(&functions) + &struct_impls(prefix, &functions);
     let tests = test_functions(test);
     if tests.is_empty()
         && let Some(main) = top_level_main(test)
@@ -217,7 +218,8 @@ pub fn candidate_program(
 ) -> Result<String, String> {
     let mut arms = String::new();
     let others = braced(others);
-    for (id, function) in forwarded(declaration, entry, &others)?.iter().enumerate() {
+    let functions = forwarded(declaration, entry, &others)?;
+    for (id, function) in functions.iter().enumerate() {
         let mut receive = String::new();
         let mut arguments = Vec::new();
         for (i, p) in function.parameters.iter().enumerate() {
@@ -234,7 +236,8 @@ pub fn candidate_program(
         ));
     }
     Ok(format!(
-        "{program}\nfn main() {{\n    rewardbox_wire::serve(|function, input, out| match function {{\n{arms}        _ => input.malformed(\"call\"),\n    }});\n}}\n{WIRE}"
+        "{program}\n{}fn main() {{\n    rewardbox_wire::serve(|function, input, out| match function {{\n{arms}        _ => input.malformed(\"call\"),\n    }});\n}}\n{WIRE}",
+        struct_impls(functions[0].signature.prefix, &functions)
     ))
 }
 
@@ -251,15 +254,36 @@ pub fn entry_types(declaration: &str, entry: &str) -> Result<(Vec<String>, Strin
         .into_iter()
         .map(|p| p.ty)
         .collect();
-    let after = signature.after;
-    let returns = match after.find("->") {
+    Ok((parameters, return_type(signature.after).to_string()))
+}
+
+/// The return type written after a signature's parameter list (`-> Vec<i64> where ...`), `()`
+/// when it has no `->`.
+fn return_type(after: &str) -> &str {
+    match after.find("->") {
         Some(at) => {
             let ty = after[at + 2..].trim();
-            ty.split(" where ").next().unwrap_or(ty).trim().to_string()
+            ty.split(" where ").next().unwrap_or(ty).trim()
         }
-        None => "()".to_string(),
-    };
-    Ok((parameters, returns))
+        None => "()",
+    }
+}
+
+/// The wire's `Put` and `Take` for the structs `prefix` defines whose values cross: those the
+/// forwarded functions' parameter and return types name, at any depth
+/// ([`crate::program_tests::structs::rust`]).
+fn struct_impls(prefix: &str, functions: &[Forwarded]) -> String {
+    let defined = structs::rust::read(prefix);
+    let types: Vec<&str> = functions
+        .iter()
+        .flat_map(|f| {
+            f.parameters
+                .iter()
+                .map(|p| p.ty.as_str())
+                .chain([return_type(f.signature.after)])
+        })
+        .collect();
+    structs::rust::impls(&structs::used_by(&defined, &types))
 }
 
 /// The test functions of `test` (`#[test] fn name` inside `mod tests`), as paths from the
@@ -480,6 +504,25 @@ mod tests {
         let callable = callable_tests(test);
         assert!(!callable.contains("#[cfg(test)]"));
         assert!(callable.contains("#[allow(dead_code)] pub(crate)\n    fn test_a()"));
+    }
+
+    #[test]
+    fn structs_that_cross_get_the_wires_traits_in_both_programs() {
+        // The entry point takes a Point; a forwarded function returns a Shape holding Points; a
+        // struct of the test's own side (a field without a codec) gets nothing.
+        let declaration = "struct Point { x: i64, y: i64 }\nstruct Shape { corners: Vec<Point>, name: String }\nstruct Local { f: fn() -> i32 }\nfn area(p: &Point) -> i64 {\n";
+        let others = ["fn square(side: i64) -> Option<Shape>".to_string()];
+        let trusted = trusted_program(declaration, "area", &others, "").unwrap();
+        let candidate = candidate_program(declaration, declaration, "area", &others).unwrap();
+        for program in [&trusted, &candidate] {
+            for s in ["Point", "Shape"] {
+                assert!(program.contains(&format!("impl rewardbox_wire::Put for {s} ")));
+                assert!(program.contains(&format!("impl rewardbox_wire::Take for {s} ")));
+            }
+            assert!(!program.contains("for Local "), "{program}");
+        }
+        let plain = trusted_program("fn f(x: i32) -> i32 {\n", "f", &[], "").unwrap();
+        assert!(!plain.contains("impl rewardbox_wire::Put for"), "{plain}");
     }
 
     #[test]

@@ -8,20 +8,17 @@
 //! The candidate sees the arguments it is called with, never the expected values.
 
 pub mod cpp_any;
-pub mod cpp_structs;
 pub mod dynamic;
-pub mod go_structs;
-pub mod rust_structs;
 pub mod types;
 pub mod values;
 pub mod wire;
 
 use crate::compare::preview;
 use crate::grade::{CaseResult, CaseStatus, GradeError, Sandbox};
+use crate::program_tests::structs;
 use crate::program_tests::{c, cpp, go, rust};
 use crate::served_calls::{self, Call, Server};
 use crate::spec::CallCase;
-use cpp_structs::StructDef;
 use types::Ty;
 use values::Val;
 use wire::{Answer, Dialect};
@@ -48,13 +45,12 @@ pub fn takes_typed_calls(language: &str) -> bool {
     matches!(language, "c" | "cpp" | "rust" | "rust-release" | "go")
 }
 
-/// The entry point's parameter and result types as its declaration writes them, with the
-/// structs the declaration defines.
+/// The entry point's parameter and result types as its declaration writes them (a struct the
+/// declaration defines typed as its fields).
 struct EntryPoint {
     dialect: Dialect,
     parameters: Vec<Ty>,
     results: Vec<Ty>,
-    structs: Vec<StructDef>,
 }
 
 impl EntryPoint {
@@ -67,13 +63,12 @@ impl EntryPoint {
                     dialect: Dialect::Cpp,
                     parameters: plan.parameter_types(),
                     results: vec![plan.result_type()],
-                    structs: Vec::new(),
                 })
             }
             "cpp" => {
                 let found = cpp::entry_types(declaration, entry)?;
                 let aliases = types::cpp_aliases(&found.prefix);
-                let structs = cpp_structs::read(&found.prefix);
+                let structs = structs::cpp::read(&found.prefix);
                 let ty = |text: &str| types::cpp_with_structs(text, &aliases, &structs);
                 let parameters = found
                     .parameters
@@ -85,12 +80,11 @@ impl EntryPoint {
                     dialect: Dialect::Cpp,
                     parameters,
                     results,
-                    structs,
                 })
             }
             "rust" | "rust-release" => {
                 let (parameters, returns) = rust::entry_types(declaration, entry)?;
-                let structs = rust_structs::read(rust::prefix(declaration, entry)?);
+                let structs = structs::rust::read(rust::prefix(declaration, entry)?);
                 let ty = |text: &str| types::rust_with_structs(text, &structs);
                 let parameters = parameters.iter().map(|p| ty(p)).collect::<Result<_, _>>()?;
                 let results = vec![ty(&returns)?];
@@ -98,12 +92,11 @@ impl EntryPoint {
                     dialect: Dialect::Rust,
                     parameters,
                     results,
-                    structs,
                 })
             }
             "go" => {
                 let (parameters, results) = go::entry_types(declaration, entry)?;
-                let structs = go_structs::read(go::prefix(declaration, entry)?);
+                let structs = structs::go::read(go::prefix(declaration, entry)?);
                 let ty = |text: &str| types::go_with_structs(text, &structs);
                 let parameters = parameters.iter().map(|p| ty(p)).collect::<Result<_, _>>()?;
                 let results = results.iter().map(|r| ty(r)).collect::<Result<_, _>>()?;
@@ -111,50 +104,29 @@ impl EntryPoint {
                     dialect: Dialect::Go,
                     parameters,
                     results,
-                    structs,
                 })
             }
             other => Err(format!("{other} candidates do not take typed call tests")),
         }
     }
-
-    /// The structs its types hold, at any depth.
-    fn used_structs(&self) -> Vec<&StructDef> {
-        let types: Vec<Ty> = self
-            .parameters
-            .iter()
-            .chain(&self.results)
-            .cloned()
-            .collect();
-        cpp_structs::used(&self.structs, &types)
-    }
 }
 
 /// The candidate's program with its server. A `main` of the candidate's own (a program that
 /// tried itself on an example) is renamed out of the way of the server's; Go's runs after the
-/// server has ended the program. The structs the entry point's types hold cross by codecs (C++)
-/// or the wire's traits (Rust) written from their definitions; Go's wire reads them by
-/// reflection.
-fn candidate(calls: &TypedCalls, entry: &EntryPoint, program: &str) -> Result<String, String> {
+/// server has ended the program.
+fn candidate(calls: &TypedCalls, program: &str) -> Result<String, String> {
     match calls.language {
         "c" => Ok(c::candidate_program(
             program,
             &c::CallPlan::read(calls.declaration, calls.entry_point)?,
         )),
         "cpp" => cpp::candidate_program(
-            &format!(
-                "#define main rewardbox_candidate_main\n{program}\n#undef main\n{}",
-                cpp_structs::codecs(&entry.used_structs())
-            ),
+            &format!("#define main rewardbox_candidate_main\n{program}\n#undef main\n"),
             calls.declaration,
             calls.entry_point,
         ),
         "rust" | "rust-release" => rust::candidate_program(
-            &format!(
-                "{}\n{}",
-                rust::without_main(program),
-                rust_structs::impls(&entry.used_structs())
-            ),
+            &rust::without_main(program),
             calls.declaration,
             calls.entry_point,
             &[],
@@ -286,7 +258,7 @@ pub fn grade(
         results.clear();
     }
     let cases = typed_cases(calls, dialect, parameters, &results)?;
-    let source = candidate(calls, &entry, program).map_err(|why| {
+    let source = candidate(calls, program).map_err(|why| {
         GradeError::InvalidTask(format!(
             "\"tests.declaration\" cannot serve calls of `{}`: {why}",
             calls.entry_point

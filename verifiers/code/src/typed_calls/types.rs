@@ -5,7 +5,7 @@
 //! so that the task says what to change instead of grading on a guess.
 
 use crate::program_tests::source::split_top_level;
-use crate::typed_calls::cpp_structs::StructDef;
+use crate::program_tests::structs::StructDef;
 
 /// A type of the entry point's parameters or results.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +50,7 @@ pub enum Ty {
     /// [`crate::typed_calls::cpp_any::CPP_TYPES`], or empty.
     CppAny,
     /// A C++ struct the declaration defines: its fields in order, each named
-    /// ([`crate::typed_calls::cpp_structs`]).
+    /// ([`crate::program_tests::structs`]).
     Struct {
         /// The struct's name.
         name: String,

@@ -1,12 +1,12 @@
-//! Rust structs in typed calls: a struct with named fields the declaration defines (`struct
-//! Point { x: i64, y: i64 }`) crosses as its fields in order, as a C++ one does
-//! ([`crate::typed_calls::cpp_structs`]); the candidate's server gets the wire's `Put` and `Take`
-//! for it, written here from the same definition.
+//! Rust structs: a struct with named fields the declaration defines (`struct Point { x: i64,
+//! y: i64 }`) crosses as its fields in order, as a C++ one does
+//! ([`crate::program_tests::structs::cpp`]), by the wire's `Put` and `Take` implemented for it
+//! ([`impls`]), written here from the definition.
 
 use crate::program_tests::source::{
     blank, is_identifier, matching, split_top_level, top_level_words,
 };
-use crate::typed_calls::cpp_structs::StructDef;
+use crate::program_tests::structs::StructDef;
 
 /// Rust's comments and literals, blanked before the definitions are read.
 fn literals() -> &'static [(&'static str, &'static str)] {
@@ -64,9 +64,8 @@ fn fields(body: &str) -> Option<Vec<(String, String)>> {
     (!fields.is_empty()).then_some(fields)
 }
 
-/// The wire's `Put` and `Take` for each of `structs` (those the entry point's types hold,
-/// [`crate::typed_calls::cpp_structs::used`]), for the candidate's server, after the
-/// candidate's program.
+/// The wire's `Put` and `Take` for each of `structs` (those whose values cross,
+/// [`crate::program_tests::structs::used_by`]: an impl is compiled whether used or not).
 pub fn impls(structs: &[&StructDef]) -> String {
     let mut out = String::new();
     for s in structs {
@@ -91,8 +90,7 @@ pub fn impls(structs: &[&StructDef]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::typed_calls::cpp_structs::used;
-    use crate::typed_calls::types::Ty;
+    use crate::program_tests::structs::used_by;
 
     #[test]
     fn structs_with_named_fields_are_read() {
@@ -117,11 +115,7 @@ mod tests {
     #[test]
     fn the_impls_put_and_take_each_field_in_order() {
         let structs = read("struct P { x: i32, s: String }");
-        let p = Ty::Struct {
-            name: "P".into(),
-            fields: Vec::new(),
-        };
-        let code = impls(&used(&structs, &[Ty::Option(Box::new(p))]));
+        let code = impls(&used_by(&structs, &["Option<P>"]));
         assert!(code.contains("impl rewardbox_wire::Put for P"), "{code}");
         assert!(
             code.contains(
@@ -133,6 +127,6 @@ mod tests {
             code.contains("P { x: rewardbox_wire::Take::take(input), s:"),
             "{code}"
         );
-        assert!(impls(&used(&structs, &[Ty::Bool])).is_empty());
+        assert!(impls(&used_by(&structs, &["bool"])).is_empty());
     }
 }

@@ -1,23 +1,11 @@
-//! C++ structs in typed calls: a plain struct the declaration defines (`struct Point { int x;
-//! int y; };`, LeetCode's and contest problems' value types) crosses as its fields in order, each
-//! by its own type. A case's JSON writes one as an object of its fields by name (`{"x": 1, "y":
-//! 2}`) or as the list of their values in order. The candidate's server gets a codec for each
-//! such struct ([`codecs`]), written here from the same definition.
+//! C++ structs: a plain struct the declaration defines (`struct Point { int x; int y; };`,
+//! LeetCode's and contest problems' value types) crosses as its fields in order, each by its
+//! own type, through a codec of the wire ([`codecs`]) written here from the definition.
 
 use crate::program_tests::source::{
     blank, is_identifier, matching, split_top_level, top_level_words, trailing_identifier,
 };
-use crate::typed_calls::types::Ty;
-
-/// A struct the declaration defines (C++'s here, Rust's in [`crate::typed_calls::rust_structs`]):
-/// its name and its fields (name, type as written), in order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StructDef {
-    /// The struct's name.
-    pub name: String,
-    /// Each field: its name and its type as the definition writes it.
-    pub fields: Vec<(String, String)>,
-}
+use crate::program_tests::structs::StructDef;
 
 /// C and C++ comments and literals, blanked before the definitions are read.
 fn literals() -> &'static [(&'static str, &'static str)] {
@@ -135,40 +123,10 @@ fn split_name(declarator: &str) -> Option<(&str, &str)> {
     (!ty.is_empty()).then_some((ty, name))
 }
 
-/// The structs of `structs` that `types` hold, at any depth, in definition order.
-pub fn used<'a>(structs: &'a [StructDef], types: &[Ty]) -> Vec<&'a StructDef> {
-    let mut names = Vec::new();
-    for ty in types {
-        held_structs(ty, &mut names);
-    }
-    structs.iter().filter(|s| names.contains(&s.name)).collect()
-}
-
-/// The names of the structs `ty` holds, at any depth.
-fn held_structs(ty: &Ty, names: &mut Vec<String>) {
-    match ty {
-        Ty::Struct { name, fields } => {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-            for (_, field) in fields {
-                held_structs(field, names);
-            }
-        }
-        Ty::Seq(t) | Ty::Array(t, _) | Ty::Set(t) | Ty::Option(t) => held_structs(t, names),
-        Ty::Map(k, v) => {
-            held_structs(k, names);
-            held_structs(v, names);
-        }
-        Ty::Tuple(types) => types.iter().for_each(|t| held_structs(t, names)),
-        _ => {}
-    }
-}
-
 /// A codec of the C++ wire (`rewardbox_wire::Codec<P>`: its fields in order) for each of
-/// `structs` (those the entry point's types hold, [`used`], in definition order: a codec's
-/// functions are compiled whether used or not), for the candidate's server, after the
-/// candidate's program.
+/// `structs` (those whose values cross, [`crate::program_tests::structs::used_by`], in
+/// definition order, so that a field's codec comes before the codec using it), for a program
+/// after the structs' definitions.
 pub fn codecs(structs: &[&StructDef]) -> String {
     let mut out = String::new();
     for s in structs {
@@ -223,11 +181,7 @@ mod tests {
     #[test]
     fn a_codec_writes_and_reads_each_field_by_its_type() {
         let structs = read("struct P { int x; std::string s; };\nstruct Q { int unused; };");
-        let p = Ty::Struct {
-            name: "P".into(),
-            fields: Vec::new(),
-        };
-        let codec = codecs(&used(&structs, &[Ty::Seq(Box::new(p))]));
+        let codec = codecs(&[&structs[0]]);
         assert!(!codec.contains("Codec<::Q>"), "{codec}");
         assert!(codec.contains("template <> struct Codec<::P>"), "{codec}");
         assert!(

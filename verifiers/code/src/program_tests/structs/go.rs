@@ -1,4 +1,4 @@
-//! Go structs in typed calls: a struct type the declaration defines (`type Point struct { X, Y
+//! Go structs: a struct type the declaration defines (`type Point struct { X, Y
 //! int }`) crosses as its fields in order, as C++'s and Rust's do; Go's wire
 //! (`program_tests/wire.go`) carries a struct by reflection, so the candidate's server needs
 //! nothing more. Its fields must be exported, as the wire reads only those.
@@ -6,7 +6,7 @@
 use crate::program_tests::source::{
     blank, is_identifier, matching, top_level_words, trailing_identifier,
 };
-use crate::typed_calls::cpp_structs::StructDef;
+use crate::program_tests::structs::StructDef;
 
 /// Go's comments and literals (a field's tag among them), blanked before the definitions are read.
 fn literals() -> &'static [(&'static str, &'static str)] {
