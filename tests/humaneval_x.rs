@@ -474,6 +474,67 @@ fn structs_cross_in_the_test_codes_own_calls() {
 }
 
 #[test]
+fn arguments_taken_by_mutable_reference_come_back_changed() {
+    // LeetCode's in-place functions (`void sortColors(vector<int>& nums)`): the test code sees
+    // its variables as the function left them, as natively; a by-value or const argument stays
+    // the caller's own. The wrong program works on a copy of `nums`.
+    let declaration = "#include<bits/stdc++.h>\nusing namespace std;\nint compact(vector<int>& nums, vector<int> scratch, const string& tag, map<string, int>& seen, int val){\n";
+    let test = "#include<cassert>\nint main(){\n    vector<int> nums = {3, 2, 2, 3}, scratch = {9, 1};\n    map<string, int> seen;\n    assert(compact(nums, scratch, \"a\", seen, 3) == 2);\n    assert((nums == vector<int>{2, 2}));\n    assert((scratch == vector<int>{9, 1}));\n    assert(seen[\"a\"] == 1);\n    compact(nums, scratch, \"a\", seen, 2);\n    assert(nums.empty() && seen[\"a\"] == 2);\n}\n";
+    let right = "    nums.erase(remove(nums.begin(), nums.end(), val), nums.end());\n    sort(scratch.begin(), scratch.end());\n    seen[tag]++;\n    return nums.size();\n}\n";
+    let wrong = "    vector<int> kept = nums;\n    kept.erase(remove(kept.begin(), kept.end(), val), kept.end());\n    seen[tag]++;\n    return kept.size();\n}\n";
+    let verdicts = ours_and_native(
+        "cpp",
+        cpp_task(declaration, test, &[right, wrong]),
+        declaration,
+        test,
+        &[right, wrong],
+    );
+    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
+        unreachable!()
+    };
+    assert!(
+        right.passed && *right_native,
+        "{} {:?}",
+        right.detail,
+        right.cases
+    );
+    assert!(!wrong.passed && !wrong_native);
+    use CaseStatus::{Passed, Wrong};
+    assert_eq!(
+        case_statuses(wrong),
+        [
+            ("line 5", Passed),
+            ("line 6", Wrong),
+            ("line 7", Passed),
+            ("line 8", Passed),
+            ("line 10", Wrong)
+        ]
+    );
+
+    let declaration = "use std::collections::HashMap;\nfn compact(nums: &mut Vec<i32>, scratch: Vec<i32>, window: &mut [i32], seen: &mut HashMap<String, i32>, val: i32) -> usize {\n";
+    let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn compacts_in_place() {\n        let (mut nums, scratch, mut window) = (vec![3, 2, 2, 3], vec![9, 1], [1, 2, 3]);\n        let mut seen = HashMap::new();\n        assert_eq!(compact(&mut nums, scratch.clone(), &mut window, &mut seen, 3), 2);\n        assert_eq!((nums.clone(), scratch, window, seen[\"calls\"]), (vec![2, 2], vec![9, 1], [3, 2, 1], 1));\n        compact(&mut nums, vec![], &mut window[1..], &mut seen, 2);\n        assert_eq!((nums, window, seen[\"calls\"]), (vec![], [3, 1, 2], 2));\n    }\n}\n";
+    let right = "    let mut scratch = scratch;\n    scratch.sort();\n    nums.retain(|&x| x != val);\n    window.reverse();\n    *seen.entry(\"calls\".to_string()).or_insert(0) += 1;\n    nums.len()\n}\n";
+    let wrong = "    let mut kept = nums.clone();\n    kept.retain(|&x| x != val);\n    window.reverse();\n    *seen.entry(\"calls\".to_string()).or_insert(0) += 1;\n    kept.len()\n}\n";
+    let verdicts = ours_and_native(
+        "rust",
+        rust_task("rust", declaration, test, &[right, wrong]),
+        declaration,
+        test,
+        &[right, wrong],
+    );
+    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
+        unreachable!()
+    };
+    assert!(
+        right.passed && *right_native,
+        "{} {:?}",
+        right.detail,
+        right.cases
+    );
+    assert!(!wrong.passed && !wrong_native, "{}", wrong.detail);
+}
+
+#[test]
 fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
     let declaration = "#include<vector>\nusing namespace std;\nint twice(int x){\n";
     let test = "#include<assert.h>\nint main(){\n    assert(twice(1) == 2);\n    assert(twice(2) == 4);\n    for (int i = 0; i < 5; i++)\n        assert (twice(i) == i + i);\n    assert(twice(-3) == -6);\n}\n";

@@ -210,6 +210,46 @@ func TestEcho(t *testing.T) {
 }
 
 #[test]
+fn arguments_the_caller_shares_come_back_changed() {
+    // Natively a function sorts its slice argument's elements, fills its map and sets what its
+    // pointer points to, and the caller sees it: so does the test code here. An array is a
+    // copy, natively and here. The wrong program sorts a copy of the slice.
+    let declaration =
+        "func Arrange(nums []int, seen map[string]int, total *int, fixed [2]int) int {\n";
+    let test = "package main\n\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n)\n\nfunc TestArrange(t *testing.T) {\n    nums := []int{5, 1, 4, 2}\n    seen := map[string]int{\"old\": 1}\n    total := 0\n    fixed := [2]int{7, 8}\n    assert.Equal(t, 2, Arrange(nums, seen, &total, fixed))\n    assert.Equal(t, []int{1, 2, 4, 5}, nums)\n    assert.Equal(t, map[string]int{\"calls\": 1}, seen)\n    assert.Equal(t, 12, total)\n    assert.Equal(t, [2]int{7, 8}, fixed)\n    Arrange(nums[2:], seen, &total, fixed)\n    assert.Equal(t, []int{1, 2, 4, 5}, nums)\n    assert.Equal(t, 21, total)\n}\n";
+    let program = |sorted: &str| {
+        format!(
+            "func Arrange(nums []int, seen map[string]int, total *int, fixed [2]int) int {{\n\t{sorted}\n\tfor i := 1; i < len(s); i++ {{\n\t\tfor j := i; j > 0 && s[j] < s[j-1]; j-- {{\n\t\t\ts[j], s[j-1] = s[j-1], s[j]\n\t\t}}\n\t}}\n\tdelete(seen, \"old\")\n\tseen[\"calls\"]++\n\tfixed[0] = 0\n\tsmall := 0\n\tfor _, x := range s {{\n\t\t*total += x\n\t\tif x < 3 {{\n\t\t\tsmall++\n\t\t}}\n\t}}\n\treturn small\n}}\n"
+        )
+    };
+    let right = program("s := nums");
+    let wrong = program("s := append([]int(nil), nums...)");
+    let results = score(
+        &common::scorer(),
+        &[own_task("go", declaration, test, &[&right, &wrong])],
+    );
+    assert!(results[0].status.is_none(), "{:?}", results[0].detail);
+    let r = &results[0].results;
+    assert!(r[0].passed, "{}", failed_cases(&r[0]));
+    assert!(!r[1].passed);
+    assert_eq!(
+        failed_cases(&r[1]).lines().count(),
+        3,
+        "only the slice's two checks and the total summed from its second half fail: {}",
+        failed_cases(&r[1])
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (program, expected) in [(&right, true), (&wrong, false)] {
+        let native = test.replacen(
+            "func TestArrange",
+            &format!("{program}\nfunc TestArrange"),
+            1,
+        );
+        assert_eq!(passes_under_go_test(&native, dir.path()), expected);
+    }
+}
+
+#[test]
 fn each_go_assertion_is_a_case_and_a_candidate_cannot_end_the_run_as_passed() {
     let declaration = "func Twice(x int) int {\n";
     let test = "package main\n\nimport (\n    \"testing\"\n    \"github.com/stretchr/testify/assert\"\n)\n\nfunc TestTwice(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal(2, Twice(1))\n    assert.Equal(-6, Twice(-3), \"negative\")\n    assert.Equal(0, Twice(0))\n}\n";

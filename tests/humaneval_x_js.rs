@@ -194,6 +194,58 @@ assert.deepStrictEqual(got.slice(15), [true, '']);
 }
 
 #[test]
+fn arguments_the_candidate_changes_in_place_are_the_test_codes_changed() {
+    // Natively the caller shares its arrays, objects, Maps, Sets and Dates with the function:
+    // sorting, filling and clearing them in place shows in the test code's own variables (the
+    // very objects: `alias` is `nums`). A number is the caller's own. The wrong program sorts a
+    // copy.
+    let declaration = "function arrange(nums, seen, index, tags, when, count) {\n";
+    let test = r#"const assert = require('node:assert');
+const nums = [5, 1, 4, , 2], alias = nums;
+const seen = {old: 1}, index = new Map([['a', 1]]), tags = new Set(['x']);
+const when = new Date(0);
+let count = 3;
+assert.strictEqual(arrange(nums, seen, index, tags, when, count), 4);
+assert.deepStrictEqual(alias, [1, 2, 4, 5, ,]);
+assert.deepStrictEqual(seen, {calls: 1});
+assert.deepStrictEqual([...index], [['a', 1], ['n', 4]]);
+assert.deepStrictEqual([...tags], []);
+assert.strictEqual(when.getTime(), 1000);
+assert.strictEqual(count, 3);
+"#;
+    let program = |copy: &str| {
+        format!(
+            "{declaration}  const sorted = {copy}.sort((a, b) => a - b);\n  delete seen.old;\n  seen.calls = (seen.calls || 0) + 1;\n  index.set('n', sorted.filter((x) => x !== undefined).length);\n  tags.clear();\n  when.setTime(1000);\n  count++;\n  return index.get('n');\n}}\n"
+        )
+    };
+    let right = program("nums");
+    let wrong = program("[...nums]");
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &[&right, &wrong])],
+    );
+    assert!(results[0].status.is_none(), "{:?}", results[0].detail);
+    let r = &results[0].results;
+    assert!(r[0].passed, "{:?}", r[0].cases);
+    assert_eq!(r[0].cases.len(), 7);
+    // The copy's program returns the right count; the test code ends at the unsorted array.
+    assert_eq!(
+        case_statuses(&r[1])[..2],
+        [
+            ("line 6", CaseStatus::Passed),
+            ("line 7", CaseStatus::Wrong)
+        ]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (program, expected) in [(&right, true), (&wrong, false)] {
+        assert_eq!(
+            passes_under_node(&format!("{program}{test}"), dir.path()),
+            expected
+        );
+    }
+}
+
+#[test]
 fn each_javascript_assert_is_a_case_with_nodes_control_flow() {
     let declaration = "const twice = (x) => {\n";
     let test = "const assert = require('assert');\nconsole.assert(twice(1) === 2)\nconsole.assert(twice(-3) === -6, 'negative')\nconsole.assert(twice(0) === 0)\nassert.strictEqual(twice(5), 10);\nassert.deepEqual([twice(2)], [4]);\nassert(twice(7) === 14);\n";

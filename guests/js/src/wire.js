@@ -6,7 +6,10 @@
 //
 // A message is one line: the byte 0x1e, then JSON, then a newline; anything else on a line is
 // skipped. A call is `{"f": name, "a": [value...]}`, an answer `{"r": value}` or, when the
-// function threw, `{"x": {"name", "message"}}`. Values are tagged JSON, so that every value of
+// function threw, `{"x": {"name", "message"}}`. The test code's calls ask (`"c": 1`) for the
+// arguments the call changed, as natively the caller shares its arrays and objects with the
+// function: the answer then holds them by position (`"c": {"0": value}`), and the test code's
+// own arguments are changed in place to match. Values are tagged JSON, so that every value of
 // the language crosses as itself: numbers (with -0, NaN and the infinities), BigInts,
 // `undefined` (and array holes) apart from `null`, strings, arrays, plain objects (keys in their
 // order, `__proto__` as a key), Maps, Sets and Dates.
@@ -17,6 +20,9 @@
   const isArray = Array.isArray, keys = Object.keys, defineProperty = Object.defineProperty;
   const getPrototypeOf = Object.getPrototypeOf, ObjectProto = Object.prototype;
   const MapCtor = Map, SetCtor = Set, DateCtor = Date, ErrorCtor = Error;
+  const mapClear = Map.prototype.clear, mapSet = Map.prototype.set;
+  const setClear = Set.prototype.clear, setAdd = Set.prototype.add;
+  const dateGetTime = Date.prototype.getTime, dateSetTime = Date.prototype.setTime;
   const FRAME = "\x1e";
   // How deep a value may nest before it is taken for a cycle.
   const MAX_DEPTH = 1000;
@@ -193,12 +199,36 @@
 
   let lastCall = "";
 
+  // The trusted side: makes the test code's `target` (an argument of a call) what the candidate
+  // left it, `value`, in place, so that the test code's references to it see the change.
+  function takeBack(target, value) {
+    if (target === null || typeof target !== "object" || value === null || typeof value !== "object") return;
+    if (isArray(target) && isArray(value)) {
+      target.length = 0;
+      for (let i = 0; i < value.length; i++) if (i in value) target[i] = value[i];
+      target.length = value.length;
+    } else if (target instanceof MapCtor && value instanceof MapCtor) {
+      mapClear.call(target);
+      value.forEach((v, k) => mapSet.call(target, k, v));
+    } else if (target instanceof SetCtor && value instanceof SetCtor) {
+      setClear.call(target);
+      value.forEach((v) => setAdd.call(target, v));
+    } else if (target instanceof DateCtor && value instanceof DateCtor) {
+      dateSetTime.call(target, dateGetTime.call(value));
+    } else if (!isArray(target) && !isArray(value)) {
+      for (const k of keys(target)) delete target[k];
+      for (const k of keys(value)) {
+        defineProperty(target, k, { value: value[k], writable: true, enumerable: true, configurable: true });
+      }
+    }
+  }
+
   // The trusted side: calls `name` in the candidate with `args` and returns its answer.
   globalThis.__rb_remote = function (name, args) {
     let message, encoded;
     try {
       encoded = args.map((a) => encode(a, 0));
-      message = frame({ f: name, a: encoded });
+      message = frame({ f: name, a: encoded, c: 1 });
     } catch (e) {
       if (!(e instanceof Untyped)) throw e;
       report("wire untyped " + brief(e.message));
@@ -219,6 +249,15 @@
       } else if ("r" in reply) {
         result = decode(reply.r);
         lastCall = name + "(" + showArgs(encoded) + ") returned " + brief(show(reply.r));
+        const changed = reply.c;
+        if (changed !== undefined) {
+          if (changed === null || typeof changed !== "object") throw new Malformed("answer");
+          for (const i of keys(changed)) {
+            // A position of the arguments, nothing else (`__proto__` is "in" every array).
+            if (!/^(0|[1-9][0-9]*)$/.test(i) || +i >= args.length) throw new Malformed("answer");
+            takeBack(args[i], decode(changed[i]));
+          }
+        }
       } else {
         throw new Malformed("answer");
       }
@@ -276,12 +315,34 @@
         }
         if (typeof fn !== "function" && typeof __rb_exports !== "undefined") fn = __rb_exports[name];
         if (typeof fn !== "function") throw new ReferenceError(name + " is not defined");
-        const result = fn(...request.a.map(decode));
+        const args = request.a.map(decode);
+        const result = fn(...args);
         try {
           reply = { r: encode(result, 0) };
         } catch (e) {
           if (!(e instanceof Untyped)) throw e;
           throw new TypeError(name + " returned " + e.message + ", which is not a value the test code can receive");
+        }
+        // The arrays and objects the call changed, when the caller asks: natively it shares them.
+        if (request.c) {
+          const changed = {};
+          let any = false;
+          for (let i = 0; i < args.length; i++) {
+            const a = args[i];
+            if (a === null || typeof a !== "object") continue;
+            let now;
+            try {
+              now = encode(a, 0);
+            } catch (e) {
+              if (!(e instanceof Untyped)) throw e;
+              throw new TypeError(name + " left its argument holding " + e.message + ", which is not a value the test code can receive");
+            }
+            if (stringify(now) !== stringify(request.a[i])) {
+              changed[i] = now;
+              any = true;
+            }
+          }
+          if (any) reply.c = changed;
         }
       } catch (e) {
         reply = { x: describe(e) };

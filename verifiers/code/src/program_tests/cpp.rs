@@ -23,16 +23,17 @@ pub const WIRE: &str = include_str!("wire.hpp");
 const ASSERT_MACRO: &str = "RB_ASSERT_";
 
 /// The trusted test program: `declaration` (the task's, ending with the entry point's opening
-/// brace) with the entry point forwarding to the candidate, then `test`.
+/// brace) with the entry point forwarding to the candidate, then `test`. The forwarding passes
+/// each parameter's declared type (`decltype` of the parameter), so that an argument taken by
+/// non-const reference comes back changed, as natively.
 pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<String, String> {
     let signature = find_signature(declaration, entry)?;
     let names = parameter_names(signature.parameters)?;
     let list = names.join(", ");
-    let args = if names.is_empty() {
-        String::new()
-    } else {
-        format!(", {list}")
-    };
+    let (types, args): (String, String) = names
+        .iter()
+        .map(|n| (format!(", decltype({n})"), format!(", {n}")))
+        .unzip();
     // The structs' codecs between their definitions and the entry point, the signature's line
     // number kept for the compiler's messages.
     let codecs = struct_codecs(&signature, entry)?;
@@ -46,7 +47,7 @@ pub fn trusted_program(declaration: &str, entry: &str, test: &str) -> Result<Str
         )
     };
     Ok(format!(
-        "{options}{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list}))>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
+        "{options}{WIRE}\n#line 1 \"declaration\"\n{prefix}{text} {{\n    return ::rewardbox_wire::call<decltype({entry}({list})){types}>(0{args});\n}}\n#line 1 \"test\"\n{test}\n",
         options = wire_options(&[declaration, test]),
         text = signature.text,
         test = rewrite_calls(
@@ -335,7 +336,7 @@ mod tests {
             trusted.contains("double poly(vector<double> xs, double x){\n    return xs[0] + x;\n}")
         );
         assert!(trusted.contains(
-            "double find_zero(vector<double> xs) {\n    return ::rewardbox_wire::call<decltype(find_zero(xs))>(0, xs);\n}"
+            "double find_zero(vector<double> xs) {\n    return ::rewardbox_wire::call<decltype(find_zero(xs)), decltype(xs)>(0, xs);\n}"
         ));
         assert!(trusted.contains("    RB_ASSERT_ (abs(poly({1}, find_zero({1, 2})))< 1e-3);"));
         assert!(trusted.contains("static_assert(1 == 1);"));

@@ -82,32 +82,62 @@ fn owned_and_passing(ty: &str) -> Result<(String, &'static str), String> {
              cross between the test program and the candidate)"
         ));
     }
-    let Some(referenced) = ty.strip_prefix('&') else {
+    let Some((inner, mutable)) = borrowed(ty) else {
         return Ok((ty.to_string(), ""));
     };
-    let mut inner = referenced.trim_start();
+    let passing = if mutable { "&mut " } else { "&" };
+    let owned = if inner == "str" {
+        "String".to_string()
+    } else if let Some(element) = slice_element(inner) {
+        format!("Vec<{element}>")
+    } else {
+        inner.to_string()
+    };
+    Ok((owned, passing))
+}
+
+/// What a reference type borrows, and whether mutably: `&'a mut Vec<i32>` → (`Vec<i32>`, true);
+/// `None` for a type that is not a reference.
+fn borrowed(ty: &str) -> Option<(&str, bool)> {
+    let mut inner = ty.trim().strip_prefix('&')?.trim_start();
     if inner.starts_with('\'') {
         inner = inner
             .split_once(char::is_whitespace)
             .map_or("", |(_, rest)| rest)
             .trim_start();
     }
-    let (inner, passing) = match inner.strip_prefix("mut ") {
-        Some(rest) => (rest.trim(), "&mut "),
-        None => (inner.trim(), "&"),
+    Some(match inner.strip_prefix("mut ") {
+        Some(rest) => (rest.trim(), true),
+        None => (inner.trim(), false),
+    })
+}
+
+/// The element type of a slice type (`[i32]` → `i32`); `None` for an array (`[i32; 3]`) or
+/// another type.
+fn slice_element(ty: &str) -> Option<&str> {
+    let element = ty.strip_prefix('[')?.strip_suffix(']')?;
+    (split_top_level(element, ';').len() == 1).then_some(element)
+}
+
+/// How the test code's variable that a `&mut` parameter borrows takes the candidate's value of
+/// it after the call (read from the answer's `input`), as natively the function changes it: a
+/// slice element by element (its length cannot change), another type whole. `None` for a
+/// parameter that is not `&mut`, and for a `&mut str` (which only changes in place, case
+/// conversions; not carried back).
+fn write_back(p: &Parameter) -> Option<String> {
+    let (inner, true) = borrowed(&p.ty)? else {
+        return None;
     };
-    let owned = if inner == "str" {
-        "String".to_string()
-    } else if let Some(element) = inner.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-        if split_top_level(element, ';').len() > 1 {
-            inner.to_string()
-        } else {
-            format!("Vec<{element}>")
-        }
-    } else {
-        inner.to_string()
-    };
-    Ok((owned, passing))
+    let name = &p.name;
+    match inner {
+        "str" => None,
+        _ if slice_element(inner).is_some() => Some(format!(
+            "    let changed: Vec<_> = rewardbox_wire::Take::take(&mut input);\n    for (to, from) in {name}.iter_mut().zip(changed) {{\n        *to = from;\n    }}\n"
+        )),
+        _ => Some(format!(
+            "    *{name} = rewardbox_wire::Take::take(&mut input);\n"
+        )),
+    }
 }
 
 /// One function of the candidate's that the test code calls: its signature and parameters.
@@ -157,7 +187,8 @@ fn forwarded<'a>(
 }
 
 /// The forwarding functions of the trusted program: each sends its arguments as a call of its
-/// wire number and returns the candidate's answer.
+/// wire number and returns the candidate's answer; one taking arguments by `&mut` first takes
+/// their changed values into the test code's variables ([`write_back`]).
 fn stubs(functions: &[Forwarded]) -> String {
     functions
         .iter()
@@ -170,7 +201,14 @@ fn stubs(functions: &[Forwarded]) -> String {
                 .collect();
             let text = f.signature.text.trim_start();
             let text = text.strip_prefix("pub ").unwrap_or(text);
-            format!("{text} {{\n    rewardbox_wire::call({id}, |out| {{{sends} }})\n}}\n")
+            let changes: String = f.parameters.iter().filter_map(write_back).collect();
+            if changes.is_empty() {
+                format!("{text} {{\n    rewardbox_wire::call({id}, |out| {{{sends} }})\n}}\n")
+            } else {
+                format!(
+                    "{text} {{\n    let (result, mut input) = rewardbox_wire::call_changing({id}, |out| {{{sends} }});\n{changes}    result\n}}\n"
+                )
+            }
         })
         .collect()
 }
@@ -222,21 +260,31 @@ pub fn candidate_program(
     for (id, function) in functions.iter().enumerate() {
         let mut receive = String::new();
         let mut arguments = Vec::new();
+        // The arguments the caller's variables take back (the same as its stub's, [`stubs`]).
+        let mut changes = String::new();
         for (i, p) in function.parameters.iter().enumerate() {
             let (owned, passing) = owned_and_passing(&p.ty)?;
             receive.push_str(&format!(
                 "            let mut a{i}: {owned} = rewardbox_wire::Take::take(input);\n"
             ));
             arguments.push(format!("{passing}a{i}"));
+            if write_back(p).is_some() {
+                changes.push_str(&format!(" rewardbox_wire::Put::put(&a{i}, out);"));
+            }
         }
+        let changes = if changes.is_empty() {
+            changes
+        } else {
+            format!("            if changed {{{changes} }}\n")
+        };
         arms.push_str(&format!(
-            "        {id} => {{\n{receive}            let answer = {}({});\n            rewardbox_wire::Put::put(&answer, out);\n        }}\n",
+            "        {id} => {{\n{receive}            let answer = {}({});\n            rewardbox_wire::Put::put(&answer, out);\n{changes}        }}\n",
             function.name,
             arguments.join(", ")
         ));
     }
     Ok(format!(
-        "{program}\n{}fn main() {{\n    rewardbox_wire::serve(|function, input, out| match function {{\n{arms}        _ => input.malformed(\"call\"),\n    }});\n}}\n{WIRE}",
+        "{program}\n{}fn main() {{\n    rewardbox_wire::serve(|function, changed, input, out| match function {{\n{arms}        _ => input.malformed(\"call\"),\n    }});\n}}\n{WIRE}",
         struct_impls(functions[0].signature.prefix, &functions)
     ))
 }
@@ -504,6 +552,59 @@ mod tests {
         let callable = callable_tests(test);
         assert!(!callable.contains("#[cfg(test)]"));
         assert!(callable.contains("#[allow(dead_code)] pub(crate)\n    fn test_a()"));
+    }
+
+    #[test]
+    fn mutably_borrowed_arguments_are_taken_back_whole_or_element_by_element() {
+        let table: &[(&str, Option<&str>)] = &[
+            (
+                "&mut Vec<i32>",
+                Some("*v = rewardbox_wire::Take::take(&mut input);"),
+            ),
+            (
+                "&'a mut HashMap<String, i32>",
+                Some("*v = rewardbox_wire::Take::take(&mut input);"),
+            ),
+            (
+                "&mut [i64]",
+                Some("for (to, from) in v.iter_mut().zip(changed)"),
+            ),
+            (
+                "&mut [u8; 4]",
+                Some("*v = rewardbox_wire::Take::take(&mut input);"),
+            ),
+            ("&mut str", None),
+            ("&[i64]", None),
+            ("&Vec<i32>", None),
+            ("Vec<i32>", None),
+            ("i32", None),
+        ];
+        for (ty, expected) in table {
+            let p = Parameter {
+                name: "v".into(),
+                ty: ty.to_string(),
+            };
+            match (write_back(&p), expected) {
+                (Some(code), Some(part)) => assert!(code.contains(part), "{ty}: {code}"),
+                (got, expected) => assert_eq!(got.is_some(), expected.is_some(), "{ty}: {got:?}"),
+            }
+        }
+        // The stub asks for them and the server sends them, for the same parameters.
+        let declaration = "fn f(a: &mut Vec<i32>, b: &[i32], c: &mut [i32]) -> usize {\n";
+        let trusted = trusted_program(declaration, "f", &[], "").unwrap();
+        assert!(
+            trusted.contains("rewardbox_wire::call_changing(0, |out|"),
+            "{trusted}"
+        );
+        let candidate = candidate_program("", declaration, "f", &[]).unwrap();
+        assert!(
+            candidate.contains(
+                "if changed { rewardbox_wire::Put::put(&a0, out); rewardbox_wire::Put::put(&a2, out); }"
+            ),
+            "{candidate}"
+        );
+        let plain = trusted_program("fn g(b: &[i32]) -> usize {\n", "g", &[], "").unwrap();
+        assert!(!plain.contains("rewardbox_wire::call_changing("), "{plain}");
     }
 
     #[test]

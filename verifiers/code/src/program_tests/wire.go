@@ -302,7 +302,16 @@ var rewardboxWireLastCall string
 // values `args` point to, and stores its results through `results` (pointers). The trusted
 // side.
 func rewardboxWireCall(function int, name string, args []interface{}, results ...interface{}) {
-	tokens := []string{"C" + rewardboxWireStrconv.Itoa(function)}
+	argsShown := make([]string, len(args))
+	kind := "C"
+	for i, p := range args {
+		v := rewardboxWireReflect.ValueOf(p).Elem()
+		argsShown[i] = rewardboxWireFmt.Sprintf("%#v", v.Interface())
+		if rewardboxWireShared(v) {
+			kind = "M"
+		}
+	}
+	tokens := []string{kind + rewardboxWireStrconv.Itoa(function)}
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -343,18 +352,57 @@ func rewardboxWireCall(function int, name string, args []interface{}, results ..
 			r.decode(v)
 			shown = append(shown, rewardboxWireFmt.Sprintf("%#v", v.Interface()))
 		}
+		// The arguments the test code shares with the function, as the function left them.
+		for _, p := range args {
+			if v := rewardboxWireReflect.ValueOf(p).Elem(); rewardboxWireShared(v) {
+				changed := rewardboxWireReflect.New(v.Type()).Elem()
+				r.decode(changed)
+				rewardboxWireTakeBack(v, changed)
+			}
+		}
 		if r.at != len(r.tokens) {
 			panic(rewardboxWireMalformed{"answer"})
 		}
 	}()
-	argsShown := make([]string, len(args))
-	for i, p := range args {
-		argsShown[i] = rewardboxWireFmt.Sprintf("%#v", rewardboxWireReflect.ValueOf(p).Elem().Interface())
-	}
 	rewardboxWireLastCall = name + "(" + rewardboxWireStrings.Join(argsShown, ", ") + ") returned " +
 		rewardboxWireStrings.Join(shown, ", ")
 	if len(rewardboxWireLastCall) > 300 {
 		rewardboxWireLastCall = rewardboxWireLastCall[:300] + "..."
+	}
+}
+
+// rewardboxWireShared says whether an argument is one the caller shares with the function
+// natively (a slice's elements, a map, a pointer's target), so sees changed after the call: the
+// candidate then answers with it as the call left it, after the results (a call `M`, not `C`).
+func rewardboxWireShared(v rewardboxWireReflect.Value) bool {
+	switch v.Kind() {
+	case rewardboxWireReflect.Slice, rewardboxWireReflect.Map, rewardboxWireReflect.Ptr:
+		return !v.IsNil()
+	}
+	return false
+}
+
+// rewardboxWireTakeBack makes the test code's argument `v` what the function left it, `changed`,
+// as far as the function could change it natively: a slice's elements within its length, a
+// map's entries, a pointer's target.
+func rewardboxWireTakeBack(v, changed rewardboxWireReflect.Value) {
+	switch v.Kind() {
+	case rewardboxWireReflect.Slice:
+		rewardboxWireReflect.Copy(v, changed)
+	case rewardboxWireReflect.Map:
+		for _, k := range v.MapKeys() {
+			v.SetMapIndex(k, rewardboxWireReflect.Value{})
+		}
+		if !changed.IsNil() {
+			iter := changed.MapRange()
+			for iter.Next() {
+				v.SetMapIndex(iter.Key(), iter.Value())
+			}
+		}
+	case rewardboxWireReflect.Ptr:
+		if !changed.IsNil() {
+			v.Elem().Set(changed.Elem())
+		}
 	}
 }
 
@@ -369,7 +417,7 @@ func rewardboxWireServe(functions []interface{}) {
 		r := &rewardboxWireReader{tokens: request}
 		head := r.next("call")
 		number, err := rewardboxWireStrconv.Atoi(head[1:])
-		if head[0] != 'C' || err != nil || number < 0 || number >= len(functions) {
+		if (head[0] != 'C' && head[0] != 'M') || err != nil || number < 0 || number >= len(functions) {
 			rewardboxWireOs.Stderr.WriteString("rewardbox: a malformed call on the wire\n")
 			rewardboxWireOs.Exit(3)
 		}
@@ -389,6 +437,13 @@ func rewardboxWireServe(functions []interface{}) {
 		tokens := []string{"R"}
 		for _, v := range results {
 			rewardboxWireEncode(&tokens, v, 0)
+		}
+		if head[0] == 'M' {
+			for _, v := range args {
+				if rewardboxWireShared(v) {
+					rewardboxWireEncode(&tokens, v, 0)
+				}
+			}
 		}
 		rewardboxWireSend(tokens)
 	}

@@ -8,6 +8,11 @@
 // the byte 0x1e and ends with a newline; bytes outside a frame (the candidate's own prints) are
 // skipped.
 //
+// A parameter the function takes by non-const reference (`void sortColors(vector<int>& nums)`)
+// is the caller's to see changed, as natively: the trusted side asks for it (a call `M` instead
+// of `C`), and the answer holds, after the result, each such argument's value after the call,
+// which the trusted side assigns to the test code's variable.
+//
 // Dynamic values (`std::any`, and `boost::any` when the program includes <boost/any.hpp>: the
 // generated program defines REWARDBOX_WIRE_BOOST_ANY) cross as a tag naming the type they hold,
 // one of `DynamicTypes`, then that value; an empty one as `-`. A value of another type cannot
@@ -456,16 +461,25 @@ inline void send(Out& o) {
     std::fflush(stdout);
 }
 
-/// The trusted side: calls the candidate's function `fn` with `args` and returns its value. An
-/// exception the candidate's function threw is thrown here as `std::runtime_error`; a candidate
-/// that ended during the call ends the test program.
-template <class R, class... A>
-R call(int fn, const A&... args) {
+/// Whether a parameter of type `P` is the caller's variable to see changed: a non-const lvalue
+/// reference.
+template <class P>
+constexpr bool is_mutable_reference =
+    std::is_lvalue_reference_v<P> && !std::is_const_v<std::remove_reference_t<P>>;
+
+/// The trusted side: calls the candidate's function `fn` with `args`, of the function's
+/// parameter types `P` (as declared: `decltype` of each parameter), and returns its value. An
+/// argument a non-const reference parameter takes is assigned its value after the candidate's
+/// call. An exception the candidate's function threw is thrown here as `std::runtime_error`; a
+/// candidate that ended during the call ends the test program.
+template <class R, class... P>
+R call(int fn, std::add_lvalue_reference_t<P>... args) {
+    constexpr bool mutates = (is_mutable_reference<P> || ...);
     Out o;
-    o.token("C");
+    o.token(mutates ? "M" : "C");
     o.token(std::to_string(fn));
     try {
-        (Codec<std::decay_t<A>>::put(o, args), ...);
+        (Codec<std::decay_t<P>>::put(o, args), ...);
     } catch (const Untyped& e) {
         // The test code's value: the task's fault.
         std::fprintf(stderr, "\x1erb-wire untyped %s\n", e.what());
@@ -490,10 +504,19 @@ R call(int fn, const A&... args) {
         throw std::runtime_error(what);
     }
     if (kind != "R") in.malformed("answer");
+    auto changed = [&]() {
+        (
+            [&] {
+                if constexpr (is_mutable_reference<P>) args = Codec<std::decay_t<P>>::take(in);
+            }(),
+            ...);
+    };
     if constexpr (std::is_void_v<R>) {
-        return;
+        changed();
     } else {
-        return Codec<std::decay_t<R>>::take(in);
+        R result = Codec<std::decay_t<R>>::take(in);
+        changed();
+        return result;
     }
 }
 
@@ -508,9 +531,21 @@ inline void check(bool ok, const char* expression, int line) {
     std::fflush(stderr);
 }
 
-/// The candidate's side: answers one call of `f`.
+/// The candidate's side: puts the value after the call of each argument `f` takes by non-const
+/// reference, in order.
+template <class... A, class Args, std::size_t... I>
+void put_changed(Out& o, Args& args, std::index_sequence<I...>) {
+    (
+        [&] {
+            if constexpr (is_mutable_reference<A>) Codec<std::decay_t<A>>::put(o, std::get<I>(args));
+        }(),
+        ...);
+}
+
+/// The candidate's side: answers one call of `f`; `changed`: the caller asks for the arguments
+/// `f` takes by non-const reference, after the call.
 template <class R, class... A>
-void answer(R (*f)(A...), In& in) {
+void answer(R (*f)(A...), In& in, bool changed) {
     std::tuple<std::decay_t<A>...> args{Codec<std::decay_t<A>>::take(in)...};
     Out o;
     try {
@@ -522,6 +557,7 @@ void answer(R (*f)(A...), In& in) {
             o.token("R");
             Codec<std::decay_t<R>>::put(o, result);
         }
+        if (changed) put_changed<A...>(o, args, std::index_sequence_for<A...>{});
     } catch (const Untyped& e) {
         // The function returned a value the wire does not carry: not an exception of its own.
         o = Out();
@@ -545,9 +581,9 @@ int serve(R (*f)(A...)) {
     In in;
     while (in.frame()) {
         std::string kind = in.token();
-        if (kind != "C") in.malformed("call");
+        if (kind != "C" && kind != "M") in.malformed("call");
         in.integer();
-        answer(f, in);
+        answer(f, in, kind == "M");
     }
     return 0;
 }

@@ -362,8 +362,21 @@ mod rewardbox_wire {
     /// and returns the candidate's answer. A candidate that ended during the call ends the test
     /// program.
     pub fn call<R: Take>(function: u32, arguments: impl FnOnce(&mut Out)) -> R {
+        exchange("C", function, arguments).0
+    }
+
+    /// [`call`] of a function that takes arguments by `&mut`: the candidate answers with their
+    /// values after the call, after its result. Returns the result and the answer's input, from
+    /// which the caller then takes each changed argument into the test code's variable, as
+    /// natively the function changes it.
+    pub fn call_changing<R: Take>(function: u32, arguments: impl FnOnce(&mut Out)) -> (R, In) {
+        exchange("M", function, arguments)
+    }
+
+    /// A call (`C`), or one asking for the changed arguments too (`M`), and its result.
+    fn exchange<R: Take>(kind: &str, function: u32, arguments: impl FnOnce(&mut Out)) -> (R, In) {
         let mut out = Out(Vec::new());
-        out.token("C");
+        out.token(kind);
         out.token(&function.to_string());
         arguments(&mut out);
         send(out);
@@ -375,21 +388,24 @@ mod rewardbox_wire {
         if input.token() != "R" {
             input.malformed("answer");
         }
-        R::take(&mut input)
+        (R::take(&mut input), input)
     }
 
-    /// The candidate's side: answers calls with `answer` (given the function's wire number)
-    /// until the test program ends.
-    pub fn serve(mut answer: impl FnMut(u32, &mut In, &mut Out)) {
+    /// The candidate's side: answers calls with `answer`, given the function's wire number and
+    /// whether the caller asks for the arguments taken by `&mut` (put after the result), until
+    /// the test program ends.
+    pub fn serve(mut answer: impl FnMut(u32, bool, &mut In, &mut Out)) {
         let mut input = In::new();
         while input.frame() {
-            if input.token() != "C" {
-                input.malformed("call");
-            }
+            let changed = match input.token().as_str() {
+                "C" => false,
+                "M" => true,
+                _ => input.malformed("call"),
+            };
             let function: u32 = input.parse("call");
             let mut out = Out(Vec::new());
             out.token("R");
-            answer(function, &mut input, &mut out);
+            answer(function, changed, &mut input, &mut out);
             send(out);
         }
     }
