@@ -326,7 +326,7 @@ int main(){{
         let wrong = &results[0].results[1];
         assert!(!wrong.passed, "{any}");
         assert_eq!(
-            case_statuses(wrong)[..3],
+            case_statuses(&wrong)[..3],
             [
                 ("line 5", CaseStatus::Passed),
                 ("line 6", CaseStatus::Wrong),
@@ -374,15 +374,16 @@ fn a_dynamic_value_of_a_type_the_wire_does_not_carry_is_the_fault_of_its_sender(
     );
 }
 
-/// Our own verdicts on `bodies` (each completing `declaration`) under `test`, beside the native
-/// toolchain's on the same program.
-fn ours_and_native(
+/// Scores `task` (its completions: `right`, then `wrong`, each completing `declaration`) and
+/// checks the verdicts against the native toolchain's on the same programs under `test`:
+/// `right` passes and `wrong` fails, for us and natively. Returns our result for `wrong`.
+fn right_passes_wrong_fails_as_natively(
     language: &'static str,
     task: Value,
     declaration: &str,
     test: &str,
-    bodies: &[&str],
-) -> Vec<(rewardbox::CompletionResult, bool)> {
+    [right, wrong]: [&str; 2],
+) -> rewardbox::CompletionResult {
     let results = score(&common::scorer(), &[task]);
     assert_eq!(results[0].status, None, "{:?}", results[0].detail);
     let problem = Problem {
@@ -395,16 +396,18 @@ fn ours_and_native(
         time_limit_ms: 0,
     };
     let dir = tempfile::tempdir().unwrap();
-    bodies
-        .iter()
-        .zip(&results[0].results)
-        .map(|(body, ours)| {
-            (
-                ours.clone(),
-                passes_natively(&problem, body, test, dir.path()),
-            )
-        })
-        .collect()
+    let [ours_right, ours_wrong] = &results[0].results[..] else {
+        panic!("two completions scored: {:?}", results[0].results)
+    };
+    assert!(
+        ours_right.passed,
+        "{} {:?}",
+        ours_right.detail, ours_right.cases
+    );
+    assert!(passes_natively(&problem, right, test, dir.path()));
+    assert!(!ours_wrong.passed, "{}", ours_wrong.detail);
+    assert!(!passes_natively(&problem, wrong, test, dir.path()));
+    ours_wrong.clone()
 }
 
 #[test]
@@ -417,26 +420,16 @@ fn structs_cross_in_the_test_codes_own_calls() {
     let right = "    vector<Point> out;\n    for (auto& s : segments) for (auto p : {s.a, s.b}) out.push_back({p.x + shift.x, p.y + shift.y});\n    return out;\n}\n";
     // Shifts x only.
     let wrong = "    vector<Point> out;\n    for (auto& s : segments) for (auto p : {s.a, s.b}) out.push_back({p.x + shift.x, p.y});\n    return out;\n}\n";
-    let verdicts = ours_and_native(
+    let wrong = right_passes_wrong_fails_as_natively(
         "cpp",
         cpp_task(declaration, test, &[right, wrong]),
         declaration,
         test,
-        &[right, wrong],
+        [right, wrong],
     );
-    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
-        unreachable!()
-    };
-    assert!(
-        right.passed && *right_native,
-        "{} {:?}",
-        right.detail,
-        right.cases
-    );
-    assert!(!wrong.passed && !wrong_native);
     use CaseStatus::{Passed, Wrong};
     assert_eq!(
-        case_statuses(wrong),
+        case_statuses(&wrong),
         [
             ("line 4", Wrong),
             ("line 5", Passed),
@@ -449,25 +442,15 @@ fn structs_cross_in_the_test_codes_own_calls() {
     let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    fn p(x: i64, y: i64) -> Point { Point { x, y } }\n    #[test]\n    fn extremes() {\n        assert!(endpoints(&[], p(0, 0)).is_empty());\n        let far = Segment { a: p(0, 0), b: p(i64::MIN + 1, 5), label: \"\\u{1e}\\n\".into() };\n        assert_eq!(endpoints(&[far], p(-1, 0)), vec![p(-1, 0), p(i64::MIN, 5)]);\n        let t = Tally { calls: std::cell::Cell::new(0) };\n        t.calls.set(t.calls.get() + 1);\n        assert_eq!(t.calls.get(), 1);\n    }\n    #[test]\n    fn shifted() {\n        let s = vec![Segment { a: p(1, 2), b: p(3, 4), label: \"s\".into() }];\n        assert_eq!(endpoints(&s, p(10, -1)), vec![p(11, 1), p(13, 3)]);\n    }\n}\n";
     let right = "    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point { x: p.x + shift.x, y: p.y + shift.y }).collect()\n}\n";
     let wrong = "    segments.iter().flat_map(|s| [s.a, s.b]).map(|p| Point { x: p.x + shift.x, y: p.y }).collect()\n}\n";
-    let verdicts = ours_and_native(
+    let wrong = right_passes_wrong_fails_as_natively(
         "rust",
         rust_task("rust", declaration, test, &[right, wrong]),
         declaration,
         test,
-        &[right, wrong],
+        [right, wrong],
     );
-    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
-        unreachable!()
-    };
-    assert!(
-        right.passed && *right_native,
-        "{} {:?}",
-        right.detail,
-        right.cases
-    );
-    assert!(!wrong.passed && !wrong_native);
     assert_eq!(
-        case_statuses(wrong),
+        case_statuses(&wrong),
         // A failed test function ends the run (panic = "abort"): `shifted` is the last.
         [("tests::extremes", Passed), ("tests::shifted", Wrong)]
     );
@@ -482,26 +465,16 @@ fn arguments_taken_by_mutable_reference_come_back_changed() {
     let test = "#include<cassert>\nint main(){\n    vector<int> nums = {3, 2, 2, 3}, scratch = {9, 1};\n    map<string, int> seen;\n    assert(compact(nums, scratch, \"a\", seen, 3) == 2);\n    assert((nums == vector<int>{2, 2}));\n    assert((scratch == vector<int>{9, 1}));\n    assert(seen[\"a\"] == 1);\n    compact(nums, scratch, \"a\", seen, 2);\n    assert(nums.empty() && seen[\"a\"] == 2);\n}\n";
     let right = "    nums.erase(remove(nums.begin(), nums.end(), val), nums.end());\n    sort(scratch.begin(), scratch.end());\n    seen[tag]++;\n    return nums.size();\n}\n";
     let wrong = "    vector<int> kept = nums;\n    kept.erase(remove(kept.begin(), kept.end(), val), kept.end());\n    seen[tag]++;\n    return kept.size();\n}\n";
-    let verdicts = ours_and_native(
+    let wrong = right_passes_wrong_fails_as_natively(
         "cpp",
         cpp_task(declaration, test, &[right, wrong]),
         declaration,
         test,
-        &[right, wrong],
+        [right, wrong],
     );
-    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
-        unreachable!()
-    };
-    assert!(
-        right.passed && *right_native,
-        "{} {:?}",
-        right.detail,
-        right.cases
-    );
-    assert!(!wrong.passed && !wrong_native);
     use CaseStatus::{Passed, Wrong};
     assert_eq!(
-        case_statuses(wrong),
+        case_statuses(&wrong),
         [
             ("line 5", Passed),
             ("line 6", Wrong),
@@ -515,23 +488,13 @@ fn arguments_taken_by_mutable_reference_come_back_changed() {
     let test = "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn compacts_in_place() {\n        let (mut nums, scratch, mut window) = (vec![3, 2, 2, 3], vec![9, 1], [1, 2, 3]);\n        let mut seen = HashMap::new();\n        assert_eq!(compact(&mut nums, scratch.clone(), &mut window, &mut seen, 3), 2);\n        assert_eq!((nums.clone(), scratch, window, seen[\"calls\"]), (vec![2, 2], vec![9, 1], [3, 2, 1], 1));\n        compact(&mut nums, vec![], &mut window[1..], &mut seen, 2);\n        assert_eq!((nums, window, seen[\"calls\"]), (vec![], [3, 1, 2], 2));\n    }\n}\n";
     let right = "    let mut scratch = scratch;\n    scratch.sort();\n    nums.retain(|&x| x != val);\n    window.reverse();\n    *seen.entry(\"calls\".to_string()).or_insert(0) += 1;\n    nums.len()\n}\n";
     let wrong = "    let mut kept = nums.clone();\n    kept.retain(|&x| x != val);\n    window.reverse();\n    *seen.entry(\"calls\".to_string()).or_insert(0) += 1;\n    kept.len()\n}\n";
-    let verdicts = ours_and_native(
+    right_passes_wrong_fails_as_natively(
         "rust",
         rust_task("rust", declaration, test, &[right, wrong]),
         declaration,
         test,
-        &[right, wrong],
+        [right, wrong],
     );
-    let [(right, right_native), (wrong, wrong_native)] = &verdicts[..] else {
-        unreachable!()
-    };
-    assert!(
-        right.passed && *right_native,
-        "{} {:?}",
-        right.detail,
-        right.cases
-    );
-    assert!(!wrong.passed && !wrong_native, "{}", wrong.detail);
 }
 
 #[test]
@@ -553,7 +516,7 @@ fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
     let wrong = &results[0].results[1];
     assert!(!wrong.passed);
     assert_eq!(
-        case_statuses(wrong),
+        case_statuses(&wrong),
         vec![
             ("line 3", CaseStatus::Passed),
             ("line 4", CaseStatus::Passed),
