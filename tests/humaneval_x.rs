@@ -326,7 +326,7 @@ int main(){{
         let wrong = &results[0].results[1];
         assert!(!wrong.passed, "{any}");
         assert_eq!(
-            case_statuses(&wrong)[..3],
+            case_statuses(wrong)[..3],
             [
                 ("line 5", CaseStatus::Passed),
                 ("line 6", CaseStatus::Wrong),
@@ -516,7 +516,7 @@ fn each_cpp_assert_is_a_case_and_a_wrong_one_names_its_line() {
     let wrong = &results[0].results[1];
     assert!(!wrong.passed);
     assert_eq!(
-        case_statuses(&wrong),
+        case_statuses(wrong),
         vec![
             ("line 3", CaseStatus::Passed),
             ("line 4", CaseStatus::Passed),
