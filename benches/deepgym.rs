@@ -71,7 +71,8 @@ fn main() {
     let mut out = std::io::BufWriter::new(std::fs::File::create(&tasks).expect("tasks"));
     let mut count = 0;
     for name in ENVS {
-        let mut task = rewardbox::deepgym::task_from_folder(&envs_dir.join(name)).expect("import");
+        let mut task =
+            rewardbox_kattis::deepgym::task_from_folder(&envs_dir.join(name)).expect("import");
         let solution = task["solution"].clone();
         task["completions"] = Value::Array(vec![solution; COPIES]);
         writeln!(out, "{task}").expect("write");

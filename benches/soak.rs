@@ -6,13 +6,21 @@
 //! Python `verifier_code`, `/run_code` in Python and C) and hostile ones (a program that fills its
 //! working directory, a sparse GiB read back with `fetch_files`, an infinite loop, a memory bomb, a
 //! hostile verifier that loops, a verifier fed 200,000 nested brackets, a candidate that sleeps an
-//! hour, a body that stalls, an idle connection, half a request). Every 10 s it samples the
-//! server's resident memory, its open file descriptors and what its temp directories hold.
+//! hour, a body that stalls, an idle connection, half a request). Beside them, hostile clients
+//! (the hostile mix) abandon long work on every route (a request hung up, a WebSocket closed in
+//! the middle of a reset), flood a WebSocket with frames while a step runs, send one frame past
+//! `--max-body-mb`, start episodes whose setup sleeps, and hold sessions that fill their budgets
+//! (a REPL holding 200 MiB, an episode with a 60 MiB file). Every 10 s it samples the server's
+//! resident memory, threads, open file descriptors and what its temp directories hold.
 //!
-//! It reports requests served, refusals, the samples over time, and the disk and memory before and
-//! after; it fails if any sound request got a wrong answer.
+//! It reports requests served, refusals, the samples over time, the honest requests' latency
+//! (p50, p99), and the disk and memory before and after; it fails if any sound request got a
+//! wrong answer or none, or if RSS or disk went past the server's budgets (`--session-memory-mb`
+//! plus what the scorer itself holds, `--disk-budget-mb`).
 //!
-//! Run: `cargo bench --bench soak` (`REWARDBOX_SOAK_SECONDS=60` for a short one).
+//! Run: `cargo bench --bench soak` (`REWARDBOX_SOAK_SECONDS=60` for a short one;
+//! `REWARDBOX_BENCH_BIN` to soak an earlier build, `REWARDBOX_SOAK_BUDGETS=0` when it has no
+//! budget flags).
 
 mod support;
 
@@ -30,6 +38,13 @@ const MAX_INFLIGHT: usize = 8;
 const CLIENTS: usize = 12;
 /// How often the server is sampled.
 const SAMPLE_EVERY: Duration = Duration::from_secs(10);
+/// Clients of the hostile mix.
+const HOSTILE_CLIENTS: usize = 4;
+/// The server's budgets in the soak: sessions' memory, and disk (MiB).
+const SESSION_MEMORY_MB: u64 = 1536;
+const DISK_BUDGET_MB: u64 = 4096;
+/// The largest body (and WebSocket frame), MiB.
+const MAX_BODY_MB: u64 = 4;
 
 /// What a kind of request is and what its answer must be.
 struct Kind {
@@ -147,6 +162,166 @@ fn kinds(hostile_verifier: &str) -> Vec<Kind> {
     ]
 }
 
+/// Long work for each route, to be abandoned: (route, body).
+fn abandoned_work() -> Vec<(&'static str, Value)> {
+    let busy = json!({"id": "busy", "verifier": "python", "verifier_code": "def verify(task, completion):\n    while True:\n        pass\n",
+                      "limits": {"fuel": 1_000_000_000_000u64, "wall_ms": 100_000}, "completions": ["x"]});
+    let deepgym = json!({"task": "t", "verifier_code": "def verify(solution_path):\n    from deepgym_solution import run_solution\n    for _ in range(10 ** 6):\n        run_solution(solution_path)\n    return 1.0\n"});
+    let looping = "while True:\n    pass\n";
+    let sleeping = json!({"task": "t", "setup_code": "import time\ntime.sleep(100)\n", "timeout_per_step": 100,
+                          "final_verifier_code": "print('{\"score\": 1}')"});
+    vec![
+        ("/score", busy.clone()),
+        (
+            "/run_code",
+            json!({"code": looping, "language": "python", "run_timeout": 100}),
+        ),
+        (
+            "/get_reward",
+            json!({"query": ["x"], "labels": [busy.to_string()]}),
+        ),
+        (
+            "/verify",
+            json!({"responses_create_params": {"input": []}, "response": {"output": [{"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]}]}, "verifier_metadata": busy}),
+        ),
+        (
+            "/v1/run",
+            json!({"environment": deepgym, "model_output": looping}),
+        ),
+        (
+            "/v1/run/batch",
+            json!({"environment": deepgym, "outputs": [looping, looping]}),
+        ),
+        (
+            "/openenv/coding/step",
+            json!({"action": {"code": looping, "timeout_s": 100}}),
+        ),
+        (
+            "/openenv/coding/mcp",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "step", "arguments": {"code": looping, "timeout_s": 100}}}),
+        ),
+        ("/openenv/episode/reset", sleeping.clone()),
+        (
+            "/openenv/episode/mcp",
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "reset", "arguments": sleeping}}),
+        ),
+    ]
+}
+
+type Socket = tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>>;
+
+fn websocket(address: &str, path: &str) -> Option<Socket> {
+    tungstenite::connect(format!("ws://{address}{path}"))
+        .ok()
+        .map(|(s, _)| s)
+}
+
+fn send_frame(socket: &mut Socket, frame: &Value) -> bool {
+    socket
+        .send(tungstenite::Message::text(frame.to_string()))
+        .is_ok()
+}
+
+/// Reads frames until a text frame (its JSON) or the end.
+fn read_frame(socket: &mut Socket) -> Option<Value> {
+    loop {
+        match socket.read().ok()? {
+            tungstenite::Message::Text(text) => return serde_json::from_str(&text).ok(),
+            tungstenite::Message::Close(_) => return None,
+            _ => {}
+        }
+    }
+}
+
+/// One act of the hostile mix (the `which`th): abandoned work on a route, a WebSocket abandoned
+/// mid-reset, a flood of frames during a step, a frame past the body limit, or a session that
+/// fills its budget (held until the next act of its client). Returns the session it holds.
+fn hostile_act(address: &str, base: &str, which: usize, held: &mut Vec<Socket>) {
+    let routes = abandoned_work();
+    match which % 6 {
+        0 | 1 => {
+            let (route, body) = &routes[(which / 6) % routes.len()];
+            let Ok(mut stream) = std::net::TcpStream::connect(address) else {
+                return;
+            };
+            let body = body.to_string();
+            let request = format!(
+                "POST {route} HTTP/1.1\r\nHost: {address}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(request.as_bytes());
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        2 => {
+            if let Some(mut socket) = websocket(address, "/openenv/episode/ws") {
+                send_frame(
+                    &mut socket,
+                    &json!({"type": "reset", "data": routes[8].1.clone()}),
+                );
+                std::thread::sleep(Duration::from_millis(300));
+            }
+        }
+        3 => {
+            if let Some(mut socket) = websocket(address, "/openenv/coding/ws")
+                && send_frame(&mut socket, &json!({"type": "reset", "data": {}}))
+            {
+                let _ = read_frame(&mut socket);
+                let step = json!({"type": "step", "data": {"code": "while True:\n    pass\n", "timeout_s": 2}});
+                for _ in 0..200 {
+                    if !send_frame(&mut socket, &step) {
+                        break;
+                    }
+                }
+                while read_frame(&mut socket).is_some() {}
+            }
+        }
+        4 => {
+            if let Some(mut socket) = websocket(address, "/openenv/coding/ws") {
+                let huge = "x".repeat(((MAX_BODY_MB + 1) << 20) as usize);
+                let _ = send_frame(
+                    &mut socket,
+                    &json!({"type": "reset", "data": {"pad": huge}}),
+                );
+                while read_frame(&mut socket).is_some() {}
+            }
+        }
+        _ => {
+            // Sessions that fill their budgets, held until this client's next such act: a REPL
+            // holding 200 MiB, and an episode holding a 60 MiB file.
+            held.clear();
+            if let Some(mut socket) = websocket(address, "/openenv/coding/ws")
+                && send_frame(&mut socket, &json!({"type": "reset", "data": {}}))
+                && read_frame(&mut socket).is_some()
+            {
+                send_frame(
+                    &mut socket,
+                    &json!({"type": "step", "data": {"code": "hog = bytearray(200 << 20)", "timeout_s": 10}}),
+                );
+                let _ = read_frame(&mut socket);
+                held.push(socket);
+            }
+            let environment =
+                json!({"task": "t", "final_verifier_code": "print('{\"score\": 1}')"});
+            let created = agent()
+                .post(&format!("{base}/v1/sessions"))
+                .header("content-type", "application/json")
+                .send(&json!({"environment": environment}).to_string());
+            if let Ok(mut created) = created {
+                let created: Value =
+                    serde_json::from_str(&created.body_mut().read_to_string().unwrap_or_default())
+                        .unwrap_or(Value::Null);
+                if let Some(id) = created["session_id"].as_str() {
+                    let fill = "with open('big', 'wb') as f:\n    f.write(b'x' * (60 << 20))\n";
+                    let _ = agent()
+                        .post(&format!("{base}/v1/sessions/{id}/step"))
+                        .header("content-type", "application/json")
+                        .send(&json!({"action_type": "code", "content": fill}).to_string());
+                }
+            }
+        }
+    }
+}
+
 /// Connection-level abuse: a body that stalls, an idle connection, half a request.
 fn abuse(address: &str, which: usize) {
     let Ok(mut socket) = std::net::TcpStream::connect(address) else {
@@ -155,16 +330,20 @@ fn abuse(address: &str, which: usize) {
     match which % 3 {
         0 => {
             let _ = socket.write_all(
-                b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":",
+                b"POST /score HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":",
             );
             std::thread::sleep(Duration::from_millis(200));
         }
         1 => std::thread::sleep(Duration::from_millis(200)),
         _ => {
-            let _ = socket.write_all(b"POST /run_code HTTP/1.1\r\nhost: x\r\n");
+            let _ = socket.write_all(b"POST /run_code HTTP/1.1\r\nhost: 127.0.0.1\r\n");
         }
     }
 }
+
+/// One sample of the server: (seconds since the start, RSS bytes, threads, open fds, temp bytes,
+/// requests answered, refused).
+type Sample = (u64, u64, usize, usize, u64, u64, u64);
 
 /// A line of `/proc/<pid>/status`, in bytes.
 fn status_bytes(pid: u32, field: &str) -> u64 {
@@ -216,8 +395,15 @@ fn main() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("soak");
     std::fs::create_dir_all(&dir).expect("bench directory");
     let hostile = PathBuf::from(test_guests::HOSTILE_VERIFIER);
+    let budgets = std::env::var("REWARDBOX_SOAK_BUDGETS").map_or(true, |v| v != "0");
     let server = Served::start(|c| {
+        if budgets {
+            c.args(["--session-memory-mb", &SESSION_MEMORY_MB.to_string()])
+                .args(["--disk-budget-mb", &DISK_BUDGET_MB.to_string()]);
+        }
         c.args(["--max-inflight", &MAX_INFLIGHT.to_string()])
+            .args(["--max-body-mb", &MAX_BODY_MB.to_string()])
+            .args(["--session-ttl-s", "30"])
             .args([
                 "--max-connections",
                 "64",
@@ -249,6 +435,8 @@ fn main() {
     let (disk_before, rss_before) = (temp_bytes(), status_bytes(pid, "VmRSS:"));
 
     let served: Vec<AtomicU64> = kinds.iter().map(|_| AtomicU64::new(0)).collect();
+    let latencies = Mutex::new(Vec::<f64>::new());
+    let hostile_acts = AtomicU64::new(0);
     let refused = AtomicU64::new(0);
     let abuses = AtomicU64::new(0);
     let wrong = Mutex::new(Vec::<String>::new());
@@ -262,6 +450,7 @@ fn main() {
                 samples.lock().unwrap().push((
                     started.elapsed().as_secs(),
                     status_bytes(pid, "VmRSS:"),
+                    threads(pid),
                     open_fds(pid),
                     temp_bytes(),
                     total,
@@ -273,9 +462,23 @@ fn main() {
                 }
             }
         });
+        for client in 0..HOSTILE_CLIENTS {
+            let (hostile_acts, base, address) = (&hostile_acts, &base, &address);
+            let started = &started;
+            s.spawn(move || {
+                let mut held = Vec::new();
+                let mut i = client;
+                while started.elapsed() < Duration::from_secs(seconds) {
+                    hostile_act(address, base, i, &mut held);
+                    hostile_acts.fetch_add(1, Ordering::Relaxed);
+                    i += HOSTILE_CLIENTS;
+                }
+            });
+        }
         for client in 0..CLIENTS {
-            let (kinds, served, refused, abuses, wrong, base, address) =
-                (&kinds, &served, &refused, &abuses, &wrong, &base, &address);
+            let (kinds, served, refused, abuses, wrong, base, address, latencies) = (
+                &kinds, &served, &refused, &abuses, &wrong, &base, &address, &latencies,
+            );
             let started = &started;
             s.spawn(move || {
                 let agent = agent();
@@ -289,6 +492,7 @@ fn main() {
                     }
                     let k = i % kinds.len();
                     let kind = &kinds[k];
+                    let sent = Instant::now();
                     let response = agent
                         .post(&format!("{base}{}", kind.path))
                         .header("content-type", "application/json")
@@ -300,7 +504,9 @@ fn main() {
                             .push(format!("{}: no answer", kind.name));
                         continue;
                     };
-                    if response.status() == 429 {
+                    // 429 (no slot) and 503 (a budget is held): refused, tried again, as a
+                    // well-behaved client does.
+                    if response.status() == 429 || response.status() == 503 {
                         refused.fetch_add(1, Ordering::Relaxed);
                         let _ = response.body_mut().read_to_string();
                         std::thread::sleep(Duration::from_millis(20));
@@ -310,6 +516,9 @@ fn main() {
                     let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
                     if response.status() == 200 && (kind.check)(&answer) {
                         served[k].fetch_add(1, Ordering::Relaxed);
+                        if kind.name.starts_with("sound") {
+                            latencies.lock().unwrap().push(sent.elapsed().as_secs_f64());
+                        }
                     } else {
                         let mut text = text;
                         text.truncate(300);
@@ -349,6 +558,26 @@ fn main() {
         "| connection abuse (stalled body, idle, half a request) | {} |",
         abuses.load(Ordering::Relaxed)
     );
+    println!(
+        "| hostile mix (abandoned work on every route, floods, oversize frames, budget fillers) | {} acts |",
+        hostile_acts.load(Ordering::Relaxed)
+    );
+    let mut latencies = latencies.into_inner().unwrap();
+    latencies.sort_by(f64::total_cmp);
+    let quantile = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(f64::NAN)
+    };
+    println!();
+    println!(
+        "honest requests' latency: p50 {:.3} s, p99 {:.3} s, max {:.3} s ({} requests)",
+        quantile(0.5),
+        quantile(0.99),
+        quantile(1.0),
+        latencies.len()
+    );
     println!();
     println!(
         "requests answered right: {total} ({:.1}/s); refused with 429 and tried again: {}",
@@ -356,15 +585,25 @@ fn main() {
         refused.load(Ordering::Relaxed)
     );
     println!();
-    println!("| t (s) | server RSS (MiB) | open fds | temp dirs (MiB) | answered | refused |");
-    println!("|---|---|---|---|---|---|");
-    for (t, rss, fds, disk, answered, refusals) in samples.into_inner().unwrap() {
+    println!(
+        "| t (s) | server RSS (MiB) | threads | open fds | temp dirs (MiB) | answered | refused |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let samples = samples.into_inner().unwrap();
+    for (t, rss, threads, fds, disk, answered, refusals) in &samples {
         println!(
-            "| {t} | {:.0} | {fds} | {:.1} | {answered} | {refusals} |",
-            rss as f64 / 1048576.0,
-            disk as f64 / 1048576.0
+            "| {t} | {:.0} | {threads} | {fds} | {:.1} | {answered} | {refusals} |",
+            *rss as f64 / 1048576.0,
+            *disk as f64 / 1048576.0
         );
     }
+    let peak = |f: fn(&Sample) -> u64| samples.iter().map(f).max().unwrap_or(0);
+    let (peak_rss, peak_threads, peak_disk) = (peak(|s| s.1), peak(|s| s.2 as u64), peak(|s| s.4));
+    println!(
+        "peaks: RSS {:.0} MiB, {peak_threads} threads, temp dirs {:.1} MiB",
+        peak_rss as f64 / 1048576.0,
+        peak_disk as f64 / 1048576.0
+    );
     println!();
     println!(
         "server RSS before {:.0} MiB, after {:.0} MiB; temp dirs before {:.1} MiB, after {:.1} MiB; /healthz after: {}",
@@ -383,4 +622,29 @@ fn main() {
         wrong.is_empty() && healthy,
         "the soak found wrong answers or a dead server"
     );
+    if budgets {
+        // The scorer's own instances (at most --max-inflight verifications at their memory
+        // limit of 256 MiB each... in practice far less) come on top of the sessions' budget.
+        let bound = (SESSION_MEMORY_MB + MAX_INFLIGHT as u64 * 256 + 1024) << 20;
+        assert!(
+            peak_rss <= bound,
+            "RSS {} MiB went past the budgets ({} MiB)",
+            peak_rss >> 20,
+            bound >> 20
+        );
+        assert!(
+            peak_disk <= DISK_BUDGET_MB << 20,
+            "the temp dirs held {} MiB, past the disk budget",
+            peak_disk >> 20
+        );
+    }
+}
+
+fn threads(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
 }

@@ -134,10 +134,35 @@ fn deepgym_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The task `rewardbox import deepgym` makes of the folder `dir` (tests/cli.rs checks the importer
+/// itself): its verifier, reference solution, test cases and support files.
+fn deepgym_folder(dir: &std::path::Path) -> Value {
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let mut task = json!({"id": dir.file_name().unwrap().to_str(), "verifier": "python",
+                          "verifier_code": read("verifier.py").unwrap()});
+    if let Some(solution) = read("reference_solution.py") {
+        task["solution"] = json!(solution);
+    }
+    if let Some(cases) = read("test_cases.json") {
+        task["test_cases"] = serde_json::from_str(&cases).unwrap();
+    }
+    let metadata: Value =
+        read("metadata.json").map_or(json!({}), |m| serde_json::from_str(&m).unwrap());
+    if let Some(names) = metadata["support_files"].as_array() {
+        let files: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .map(|n| (n.to_string(), json!(read(n).unwrap())))
+            .collect();
+        task["support_files"] = Value::Object(files);
+    }
+    task
+}
+
 /// The project's DeepGym-format environments, as `rewardbox import deepgym` writes them, with
 /// the reference solution and a wrong one as completions.
 fn deepgym_task(name: &str, wrong: &str) -> Value {
-    let mut task = rewardbox::deepgym::task_from_folder(&deepgym_dir(name)).unwrap();
+    let mut task = deepgym_folder(&deepgym_dir(name));
     let solution = task["solution"].as_str().unwrap().to_string();
     task["completions"] = json!([solution, wrong]);
     task

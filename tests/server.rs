@@ -27,7 +27,7 @@ fn send_json_post(socket: &mut std::net::TcpStream, path: &str, body: &str) {
     socket
         .write_all(
             format!(
-                "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                "POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
                 body.len()
             )
             .as_bytes(),
@@ -643,7 +643,7 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
     // A client that sends half a request and goes away.
     let mut socket = std::net::TcpStream::connect(server.address).unwrap();
     socket
-        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{\"id\":")
+        .write_all(b"POST /score HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{\"id\":")
         .unwrap();
     drop(socket);
     // One that sends a slow batch and goes away before the answer.
@@ -652,7 +652,7 @@ fn floods_disconnects_and_hanging_verifiers_leave_the_server_up() {
     socket
         .write_all(
             format!(
-                "POST /score?format=jsonl HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\n\r\n{body}",
+                "POST /score?format=jsonl HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: {}\r\n\r\n{body}",
                 body.len()
             )
             .as_bytes(),
@@ -752,7 +752,8 @@ fn connections_are_bounded_and_stalled_clients_let_go() {
             .map(|_| std::net::TcpStream::connect(server.address).unwrap())
             .collect();
         let mut extra = std::net::TcpStream::connect(server.address).unwrap();
-        let _ = extra.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+        let _ = extra
+            .write_all(b"GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n");
         let refused = read_until_closed(&mut extra, CLOSED_WITHIN).as_deref() == Some("");
         if !refused {
             std::thread::sleep(Duration::from_millis(50));
@@ -771,7 +772,7 @@ fn connections_are_bounded_and_stalled_clients_let_go() {
     // A body that stalls: 408, and the only in-flight slot is free again.
     let mut stalled = std::net::TcpStream::connect(server.address).unwrap();
     stalled
-        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":")
+        .write_all(b"POST /score HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{\"id\":")
         .unwrap();
     let answer = read_until_closed(&mut stalled, CLOSED_WITHIN)
         .expect("the server let the stalled body hang");
@@ -790,7 +791,7 @@ fn shutdown_is_bounded_by_the_drain_time() {
     });
     let mut stalled = std::net::TcpStream::connect(server.address).unwrap();
     stalled
-        .write_all(b"POST /score HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\n\r\n{")
+        .write_all(b"POST /score HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-length: 1000\r\n\r\n{")
         .unwrap();
     // The request is in flight once the server counts it.
     // The /metrics request itself is one.

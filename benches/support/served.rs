@@ -11,13 +11,16 @@ pub struct Served {
 
 impl Served {
     /// Starts `rewardbox serve --port <a free port>` with the arguments `configure` adds (its
-    /// stderr dropped) and waits until `/healthz` answers.
+    /// stderr dropped) and waits until `/healthz` answers. `REWARDBOX_BENCH_BIN` names another
+    /// `rewardbox` binary to start instead (an earlier build, for a before/after comparison).
     pub fn start(configure: impl FnOnce(&mut Command)) -> Served {
         let port = {
             let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
             l.local_addr().expect("address").port()
         };
-        let mut command = Command::new(env!("CARGO_BIN_EXE_rewardbox"));
+        let binary = std::env::var("REWARDBOX_BENCH_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_rewardbox").to_string());
+        let mut command = Command::new(binary);
         command.args(["serve", "--port", &port.to_string()]);
         configure(&mut command);
         let child = command

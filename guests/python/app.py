@@ -49,7 +49,7 @@ from componentize_py_types import Err, Ok
 from wit_world.imports import types as wit_types
 
 # The live-candidate and verifier runtimes, and the modules Python verifiers import.
-import rb_values, rb_live, rb_proxy, rb_asserts, rb_plan, rb_sandbox, rb_fences, rb_verify  # noqa: E401,F401
+import rb_values, rb_live, rb_proxy, rb_asserts, rb_plan, rb_sandbox, rb_fences, rb_verify, rb_agent_code  # noqa: E401,F401
 import deepgym_solution, rewardbox  # noqa: E401,F401
 # Environments held in sessions, and the small gymnasium their files import.
 import gymnasium, gymnasium.spaces, rb_env  # noqa: E401,F401
@@ -222,6 +222,10 @@ class _InProcessCandidate:
 
     @classmethod
     def open(cls, language, source, limits):
+        return cls(source)
+
+    @classmethod
+    def open_named(cls, language, source, filename, limits):
         return cls(source)
 
     def members(self):

@@ -13,6 +13,7 @@ which rewardbox reports as a masked `verifier_error` naming the call, never as a
 
 import ast
 import functools
+import os
 import subprocess
 
 import rb_proxy
@@ -119,10 +120,20 @@ def _read(path):
 def open_live(solution_path):
     """The solution at `solution_path` as a live candidate (`rb_proxy.LiveCandidate`)."""
     rb_sandbox.consult()
+    return _open(_read(solution_path), os.path.abspath(solution_path), _State.language)
+
+
+def _open(source, filename, language):
     try:
-        return rb_proxy.LiveCandidate(_read(solution_path), _State.language, _State.limits, filename=solution_path)
+        return rb_proxy.LiveCandidate(source, language, _State.limits, filename=filename)
     except rb_proxy.CandidateError as e:
         raise translate(e) from None
+
+
+def open_agent_code(source, filename):
+    """The agent's Python `source` (named `filename`), found where a verifier loads it (see
+    `rb_agent_code`), as a module whose calls run in a sandbox of its own."""
+    return _Solution(_open(source, filename, "python").module())
 
 
 def load_solution(solution_path):

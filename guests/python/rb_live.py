@@ -7,6 +7,7 @@ the owner rebuilds as exact built-in values, or a handle that only this instance
 
 import builtins as _builtins
 import linecache as _linecache
+import os as _os
 import sys as _sys
 import types as _types
 
@@ -99,7 +100,14 @@ def flush():
 
 
 def load(source, filename):
-    """Executes `source` as module `solution` and lists its public names."""
+    """Executes `source` as module `solution` and lists its public names. When `filename` is an
+    absolute path in a directory this sandbox sees (an episode's workspace), the program runs
+    there, as natively: that directory is its working directory and the first place it imports
+    from."""
+    directory = _os.path.dirname(filename)
+    if _os.path.isabs(filename) and _os.path.isdir(directory):
+        _os.chdir(directory)
+        _sys.path.insert(0, directory)
     module = _ModuleType("solution")
     module.__file__ = filename
     _sys.modules["solution"] = module

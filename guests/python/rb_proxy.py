@@ -130,7 +130,7 @@ class LiveCandidate:
         self.filename = filename
         self.ended = None
         try:
-            self._candidate = sandbox.Candidate.open(language, source, limits or limits_from(None))
+            self._candidate = sandbox.Candidate.open_named(language, source, filename, limits or limits_from(None))
         except Err as e:
             raise _error(e.value) from None
         self.members = {m.name: m for m in self._candidate.members()}

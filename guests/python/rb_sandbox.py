@@ -17,6 +17,7 @@ class SandboxUnavailable(BaseException):
 class _State:
     unavailable = None
     consulted = False
+    quiet = 0
 
 
 #: Where the host mounts the solution a DeepGym verifier reads.
@@ -41,6 +42,23 @@ def consult():
     """Records that the verifier has read or run the solution: from now on, its failures are the
     solution's doing (DeepGym's rule)."""
     _State.consulted = True
+
+
+class quietly:
+    """Within it, what rewardbox itself reads (looking for the agent's text) is not the verifier
+    consulting the solution."""
+
+    def __enter__(self):
+        _State.quiet += 1
+
+    def __exit__(self, *exc):
+        _State.quiet -= 1
+        return False
+
+
+def quiet():
+    """Whether rewardbox itself is reading (see `quietly`)."""
+    return _State.quiet > 0
 
 
 def consulted():
@@ -73,6 +91,8 @@ _EVENTS = {
 
 def _audit(event, args):
     if event == "open":
+        if _State.quiet:
+            return
         path = args[0] if args else None
         if isinstance(path, str) and path.startswith(SOLUTION_DIR):
             _State.consulted = True

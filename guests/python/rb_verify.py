@@ -18,6 +18,7 @@ import traceback
 import types as pytypes
 
 import deepgym_solution
+import rb_agent_code
 import rb_asserts
 import rb_proxy
 import rb_sandbox
@@ -191,47 +192,6 @@ def normalize(result, kind):
                          % type(result).__name__)
 
 
-class _SolutionLoader:
-    """Imports of the solution's file (`import solution`, `spec_from_file_location`, `runpy`)
-    give a module of live-candidate proxies: the solution never runs in the judge."""
-
-    installed = False
-
-    @classmethod
-    def install(cls):
-        if cls.installed:
-            return
-        cls.installed = True
-        from importlib import _bootstrap_external
-        import runpy
-
-        original_exec = _bootstrap_external.SourceFileLoader.exec_module
-        original_run_path = runpy.run_path
-
-        def exec_module(loader, module):
-            if _is_solution(loader.path):
-                proxy = deepgym_solution.load_solution(loader.path)
-                for name in dir(proxy):
-                    setattr(module, name, getattr(proxy, name))
-                return None
-            return original_exec(loader, module)
-
-        def run_path(path_name, init_globals=None, run_name=None):
-            if _is_solution(os.fspath(path_name)):
-                return deepgym_solution.solution_namespace(deepgym_solution.load_solution(os.fspath(path_name)))
-            return original_run_path(path_name, init_globals, run_name)
-
-        _bootstrap_external.SourceFileLoader.exec_module = exec_module
-        runpy.run_path = run_path
-
-
-def _is_solution(path):
-    try:
-        return os.path.realpath(path).startswith(SOLUTION_DIR + "/")
-    except (TypeError, ValueError):
-        return False
-
-
 def _run_verifier(kind, code, task, completion):
     module = pytypes.ModuleType("verifier")
     module.__file__ = JUDGE_DIR + "/verifier.py"
@@ -239,7 +199,9 @@ def _run_verifier(kind, code, task, completion):
     if kind == "deepgym":
         if JUDGE_DIR not in sys.path:
             sys.path.insert(0, JUDGE_DIR)
-        _SolutionLoader.install()
+        # The solution is the agent's: however the verifier loads it, it runs as a live
+        # candidate (rb_agent_code), never in this sandbox.
+        rb_agent_code.install([SOLUTION_DIR], deepgym_solution.open_agent_code, on_load=rb_sandbox.consult)
         try:
             os.chdir(JUDGE_DIR)
         except OSError:

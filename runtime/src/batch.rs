@@ -52,7 +52,8 @@ impl Scorer {
 
     /// [`Scorer::score_lines`], given up once `cancelled` is set (the one who asked went away):
     /// completions not yet started are not judged but answered as masked `verifier_error`s
-    /// saying so; those under way finish within their limits.
+    /// saying so. Those under way stop too when the calling thread's cancellation flag is set
+    /// ([`crate::sandbox::cancel`]): their jobs end at their next check.
     pub fn score_lines_until(
         &self,
         lines: &[InputLine],
@@ -112,13 +113,17 @@ impl Scorer {
                 Prepared::Rejected(_) => Vec::new(),
             })
             .collect();
+        // The caller's cancellation flag follows every judgement onto the pool's threads.
+        let cancel = crate::sandbox::cancel::current();
         let judged: Vec<Judged> = self.pool.install(|| {
             jobs.par_iter()
                 .map(|&(t, c)| {
                     let Prepared::Ready { task, verifier, .. } = &prepared[t] else {
                         unreachable!("only ready tasks have jobs")
                     };
-                    if cancelled.load(Ordering::Relaxed) {
+                    if cancelled.load(Ordering::Relaxed)
+                        || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+                    {
                         return Judged::Result(CompletionResult::verifier_error(
                             "not judged: the request was cancelled (its client went away)",
                             0,
@@ -129,13 +134,15 @@ impl Scorer {
                     if let Some(max) = &self.options.max_limits {
                         limits = limits.clamp_to(max);
                     }
-                    verifier.judge(
-                        &self.engine,
-                        &task.verifier_input,
-                        &task.completions[c],
-                        &limits,
-                        self.options.seed,
-                    )
+                    crate::sandbox::cancel::with_cancel(cancel.clone(), || {
+                        verifier.judge(
+                            &self.engine,
+                            &task.verifier_input,
+                            &task.completions[c],
+                            &limits,
+                            self.options.seed,
+                        )
+                    })
                 })
                 .collect()
         });

@@ -36,7 +36,6 @@ pub mod sandbox;
 pub mod advantages;
 pub mod batch;
 pub mod builtin;
-pub mod deepgym;
 pub mod input;
 pub mod jsonl;
 pub mod registry;

@@ -18,7 +18,8 @@ pub struct AuditArgs {
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// An external attacker: a shell command that reads the task JSON on stdin and prints
-    /// completions as JSON lines.
+    /// completions as JSON lines. Trusted operator code: it runs as you, unsandboxed, with your
+    /// environment.
     #[arg(long)]
     attacker_cmd: Option<String>,
     /// A score at or above this passes.
@@ -50,7 +51,8 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0)]
     tier5_seed: u64,
     /// Tier 5: an external policy instead of the grammar, a shell command speaking Tier 5's line
-    /// protocol (README, "Tier 5").
+    /// protocol (README, "Tier 5"). Trusted operator code: it runs as you, unsandboxed, with
+    /// your environment.
     #[arg(long)]
     policy_cmd: Option<String>,
     /// Also write the report as HTML (findings, and Tier 5's reward and judge curves).

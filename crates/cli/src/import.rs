@@ -98,7 +98,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
             Format::Kattis | Format::Humanevalx | Format::MultiplE => {
                 unreachable!("imported above")
             }
-            Format::Deepgym => match rewardbox::deepgym::task_from_folder(&dir) {
+            Format::Deepgym => match rewardbox_kattis::deepgym::task_from_folder(&dir) {
                 Ok(task) => {
                     writeln!(out, "{task}")?;
                     written += 1;

@@ -31,6 +31,14 @@ pub struct ServeArgs {
     /// Serve an address other than loopback without a token (anyone who reaches it may run code).
     #[arg(long)]
     allow_no_token: bool,
+    /// Without a token, a host name requests may be sent to besides IP addresses and localhost
+    /// (any other is refused, against DNS rebinding); repeat for more; "*" allows any.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_hosts: Vec<String>,
+    /// Without a token, a web origin (https://app.example:8443) whose pages may send requests
+    /// and open WebSockets (any other page is refused); repeat for more; "*" allows any.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
     /// The largest request body, in MiB (413 past it).
     #[arg(long, default_value_t = 64)]
     max_body_mb: usize,
@@ -89,6 +97,16 @@ pub struct ServeArgs {
     /// MiB of files fetch_files reads back in one /run_code answer.
     #[arg(long, default_value_t = 16)]
     fetch_mb: u64,
+    /// MiB of memory the sessions alive may hold together, each that keeps an instance counted
+    /// at its whole memory limit (past it a new session is refused with 503) [default: half of
+    /// this machine's memory].
+    #[arg(long)]
+    session_memory_mb: Option<u64>,
+    /// MiB of disk the episodes' workspaces and /run_code's working directories may hold
+    /// together, each counted at its whole budget (past it one more is refused with 503)
+    /// [default: half of the temporary directory's free space at start].
+    #[arg(long)]
+    disk_budget_mb: Option<u64>,
     #[command(flatten)]
     cache: crate::CacheArgs,
 }
@@ -116,6 +134,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         env_dir: args.env_dir,
         openenv: args.openenv,
         token: args.token,
+        allowed_hosts: args.allow_hosts,
+        allowed_origins: args.allow_origins,
         max_body_bytes: args.max_body_mb << 20,
         max_inflight: args.max_inflight.max(1),
         verifier_dir: args.verifier_dir,
@@ -142,5 +162,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             entries: args.workdir_entries,
         },
         fetch_bytes: args.fetch_mb.saturating_mul(1 << 20),
+        session_memory_budget: args.session_memory_mb.map(|mb| mb.saturating_mul(1 << 20)),
+        disk_budget: args.disk_budget_mb.map(|mb| mb.saturating_mul(1 << 20)),
     })
 }

@@ -4,6 +4,7 @@
 //! thousands can be alive), the compiled CPython component, and the session table. Starting a
 //! session is a fresh instance that loads the environment's file and creates the environment.
 
+use crate::budget::{Amount, Budgets, Hold};
 use crate::env_str::EnvString;
 use crate::error::EnvError;
 use crate::session::{Session, SessionCell, SessionState, SessionTable, call_driver, status_name};
@@ -18,7 +19,7 @@ use rewardbox::{ComponentCache, Limits};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,14 @@ pub struct EnvOptions {
     pub seed: u64,
     /// What an episode's workspace may hold, enforced while its code writes and on `write_file`.
     pub workspace_budget: DiskBudget,
+    /// The most any request may ask for: an episode's `timeout_per_step` is clamped to its wall
+    /// clock (none: no bound beyond the episode's own).
+    pub max_limits: Option<Limits>,
+    /// What the sessions alive may hold together, shared with whatever else of the process
+    /// holds memory or disk for its clients: each session that keeps an instance (a CodeGym
+    /// environment, a REPL) holds its whole memory limit, each episode its whole workspace
+    /// budget. Unbounded by default.
+    pub budgets: Arc<Budgets>,
 }
 
 impl EnvOptions {
@@ -77,6 +86,8 @@ impl EnvOptions {
                 bytes: 64 << 20,
                 entries: DiskBudget::DEFAULT.entries,
             },
+            max_limits: None,
+            budgets: Budgets::unbounded(),
         }
     }
 }
@@ -101,8 +112,8 @@ struct Inner {
     services: Arc<HostServices>,
     sources: Mutex<HashMap<String, Arc<EnvFile>>>,
     sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
-    /// Sessions alive or starting (a slot is taken before a start, so the cap holds).
-    alive: AtomicUsize,
+    /// Sessions alive or starting (a place is taken before a start, so the cap holds).
+    places: Mutex<usize>,
     epoch: Instant,
     _ticker: EpochTicker,
 }
@@ -129,7 +140,7 @@ impl Environments {
                 services,
                 sources: Mutex::default(),
                 sessions: Mutex::default(),
-                alive: AtomicUsize::new(0),
+                places: Mutex::default(),
                 epoch: Instant::now(),
                 _ticker: ticker,
             }),
@@ -171,7 +182,7 @@ impl Environments {
             return Err(EnvError::SessionInUse(id.to_string()));
         }
         let inner = &self.inner;
-        inner.take_slot()?;
+        let hold = inner.take_place(inner.instance())?;
         match inner.open(&parsed, &source) {
             Ok((state, observation)) => {
                 let id = match session_id {
@@ -184,13 +195,14 @@ impl Environments {
                 let cell = Arc::new(SessionCell {
                     state: Mutex::new(state),
                     last_used_ms: AtomicU64::new(inner.now_ms()),
+                    _hold: hold,
                 });
                 {
                     let mut sessions = inner.sessions.lock().expect("sessions lock");
                     if sessions.contains_key(&id) {
                         // A racing start with the same id: the first one keeps it.
                         drop(sessions);
-                        inner.alive.fetch_sub(1, Ordering::AcqRel);
+                        inner.give_back();
                         return Err(EnvError::SessionInUse(id));
                     }
                     sessions.insert(id.clone(), cell.clone());
@@ -203,7 +215,7 @@ impl Environments {
                 })
             }
             Err(e) => {
-                inner.alive.fetch_sub(1, Ordering::AcqRel);
+                inner.give_back();
                 Err(e)
             }
         }
@@ -213,10 +225,30 @@ impl Environments {
     /// across calls outside the CodeGym session table (a REPL, an episode): given back when the
     /// slot is dropped. Fails with [`EnvError::TooManySessions`] when none is free.
     pub fn reserve(&self) -> Result<SessionSlot, EnvError> {
-        self.inner.take_slot()?;
+        self.reserve_for(self.inner.instance())
+    }
+
+    /// A place for an episode, which holds a workspace (its budget, from
+    /// [`EnvOptions::disk_budget`]) and no instance between its steps.
+    pub fn reserve_workspace(&self) -> Result<SessionSlot, EnvError> {
+        self.reserve_for(Amount {
+            memory: 0,
+            disk: self.inner.options.workspace_budget.bytes,
+        })
+    }
+
+    fn reserve_for(&self, amount: Amount) -> Result<SessionSlot, EnvError> {
+        let hold = self.inner.take_place(amount)?;
         Ok(SessionSlot {
             owner: self.inner.clone(),
+            _hold: hold,
         })
+    }
+
+    /// The places taken: sessions alive or starting, of every kind (CodeGym's, REPLs,
+    /// episodes).
+    pub fn places_taken(&self) -> usize {
+        *self.inner.places.lock().expect("places lock")
     }
 
     /// The live session `id`.
@@ -324,33 +356,56 @@ impl SessionTable for Inner {
             .remove(id)
             .is_some();
         if removed {
-            self.alive.fetch_sub(1, Ordering::AcqRel);
+            self.give_back();
         }
         removed
     }
 }
 
-/// A place among the sessions alive at once (see [`Environments::reserve`]).
+/// A place among the sessions alive at once (see [`Environments::reserve`]), and what it holds
+/// of the budgets.
 pub struct SessionSlot {
     owner: Arc<Inner>,
+    _hold: Hold,
 }
 
 impl Drop for SessionSlot {
     fn drop(&mut self) {
-        self.owner.alive.fetch_sub(1, Ordering::AcqRel);
+        self.owner.give_back();
     }
 }
 
 impl Inner {
-    /// Takes one of the `max_sessions` places, or says that none is free.
-    fn take_slot(&self) -> Result<(), EnvError> {
-        if self.alive.fetch_add(1, Ordering::AcqRel) >= self.options.max_sessions {
-            self.alive.fetch_sub(1, Ordering::AcqRel);
+    /// What a session keeping an instance holds: its memory limit.
+    fn instance(&self) -> Amount {
+        Amount {
+            memory: self.options.limits.memory_bytes,
+            disk: 0,
+        }
+    }
+
+    /// Takes one of the `max_sessions` places, holding `amount` of the budgets, or says what is
+    /// exhausted: the places, or a budget.
+    fn take_place(&self, amount: Amount) -> Result<Hold, EnvError> {
+        let mut taken = self.places.lock().expect("places lock");
+        if *taken >= self.options.max_sessions {
             return Err(EnvError::TooManySessions {
                 limit: self.options.max_sessions,
             });
         }
-        Ok(())
+        let hold = self
+            .options
+            .budgets
+            .take(amount, "one more session")
+            .map_err(EnvError::OverBudget)?;
+        *taken += 1;
+        Ok(hold)
+    }
+
+    /// Gives back a place (what it held of the budgets goes back with its hold).
+    fn give_back(&self) {
+        let mut taken = self.places.lock().expect("places lock");
+        *taken = taken.saturating_sub(1);
     }
 
     /// Environment file `stem`.py, read once.

@@ -150,6 +150,10 @@ pub struct Episode {
     /// A private temp directory, removed when the episode is dropped.
     workspace: tempfile::TempDir,
     first_observation: String,
+    /// The SHA-256 of each file the environment put into the workspace (its files and what its
+    /// setup wrote), by path: such a file, still as it was, is the environment's own code, which
+    /// a verifier may load; any other is the agent's and runs as a live candidate.
+    baseline: Vec<(String, String)>,
     state: Mutex<State>,
 }
 
@@ -165,6 +169,7 @@ impl Environments {
             spec,
             workspace,
             first_observation: String::new(),
+            baseline: Vec::new(),
             state: Mutex::new(State {
                 steps: 0,
                 done: false,
@@ -185,6 +190,7 @@ impl Environments {
             }
             episode.first_observation = format!("{}{}", outcome.stdout, outcome.stderr);
         }
+        episode.baseline = file_digests(episode.workspace.path());
         Ok(episode)
     }
 }
@@ -361,10 +367,14 @@ impl Episode {
     fn run_code(&self, code: &str, writable: bool, trusted: bool) -> RunOutcome {
         let program = program_in(WORKSPACE, code, "<step>");
         let options = self.envs.options();
-        let limits = Limits {
+        let mut limits = Limits {
             wall_ms: u64::from(self.spec.timeout_per_step) * 1000,
             ..options.limits
         };
+        // The operator's bound holds over what the episode asks for.
+        if let Some(max) = &options.max_limits {
+            limits = limits.clamp_to(max);
+        }
         let mounts = [Mount {
             host: self.workspace.path(),
             guest: WORKSPACE,
@@ -373,10 +383,15 @@ impl Episode {
         }];
         let services = self.envs.services();
         let outcome = if trusted {
+            // The agent's code a verifier loads runs as a live candidate that sees the workspace
+            // (read-only), so that it imports its other files as natively.
+            let context = services
+                .context(options.seed)
+                .with_candidate_dir(self.workspace.path().to_path_buf(), WORKSPACE);
             services.python().map(|python| {
                 python.run_trusted(
                     services.engine(),
-                    services.context(options.seed),
+                    context,
                     &program,
                     "",
                     &limits,
@@ -414,7 +429,7 @@ impl Episode {
     fn verify(&self, code: &str, acted: bool) -> Result<EpisodeVerdict, EnvError> {
         let mark = crate::environments::new_id()
             .map_err(|e| EnvError::VerifierFailed(format!("no mark for the verifier: {e}")))?;
-        let outcome = self.run_code(&guarded(code, &mark), false, true);
+        let outcome = self.run_code(&guarded(code, &mark, &self.baseline), false, true);
         let line = format!("\n{mark}\n");
         let consulted = acted && outcome.stdout.contains(&line);
         let stdout = outcome.stdout.replace(&line, "\n");
@@ -458,15 +473,59 @@ impl Episode {
     }
 }
 
-/// The verifier `code` run under the guard that prints `mark` once it consults the workspace.
-fn guarded(code: &str, mark: &str) -> String {
+/// The verifier `code` run under the guard that prints `mark` once it consults the workspace and
+/// runs the agent's code the verifier loads as live candidates, the files of `baseline` still as
+/// they were excepted (see `episode_guard.py`).
+fn guarded(code: &str, mark: &str, baseline: &[(String, String)]) -> String {
     let quote = |text: &str| serde_json::to_string(text).expect("a string serialises");
+    let trusted: serde_json::Map<String, Value> = baseline
+        .iter()
+        .map(|(path, digest)| (path.clone(), Value::String(digest.clone())))
+        .collect();
     include_str!("episode_guard.py")
         .replace(
-            "_rb_guard(MARK, WORKSPACE)",
-            &format!("_rb_guard({}, {})", quote(mark), quote(WORKSPACE)),
+            "_rb_guard(MARK, WORKSPACE, TRUSTED)",
+            &format!(
+                "_rb_guard({}, {}, {})",
+                quote(mark),
+                quote(WORKSPACE),
+                Value::Object(trusted)
+            ),
         )
-        .replace("compile(VERIFIER,", &format!("compile({},", quote(code)))
+        .replace(
+            "_rb_compile(VERIFIER,",
+            &format!("_rb_compile({},", quote(code)),
+        )
+}
+
+/// The SHA-256 (hex) of every regular file under `dir`, by its path relative to `dir`
+/// (`/`-separated); links are not followed.
+fn file_digests(dir: &Path) -> Vec<(String, String)> {
+    use sha2::{Digest, Sha256};
+    let mut found = Vec::new();
+    let mut pending = vec![(dir.to_path_buf(), String::new())];
+    while let Some((at, prefix)) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = format!("{prefix}{name}");
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push((entry.path(), format!("{path}/"))),
+                Ok(t) if t.is_file() => {
+                    if let Ok(bytes) = std::fs::read(entry.path()) {
+                        let digest = Sha256::digest(&bytes);
+                        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+                        found.push((path, hex));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// Whether an action's output ends the episode, as DeepGym reads it: a line `DONE`, or a line

@@ -3,21 +3,28 @@
 # files through deepgym_solution, it prints MARK on a line of its own (a fresh random mark per
 # run, which the agent cannot know). A verifier that fails after that failed on the agent's work,
 # as DeepGym judges it; one that fails before it has no verdict.
+#
+# The agent's code never runs here: however the verifier loads a workspace file (import, importlib,
+# runpy, exec of its text), it runs as a live candidate in a sandbox of its own (rb_agent_code),
+# except the files the environment itself put there and the agent left as they were (TRUSTED: their
+# SHA-256 by path).
 
 
-def _rb_guard(mark, workspace):
+def _rb_guard(mark, workspace, trusted):
     import builtins
     import io
     import os
     import sys
 
     import deepgym_solution
+    import rb_agent_code
+    import rb_sandbox
 
     told = []
     fspath, join, normpath, getcwd = os.fspath, os.path.join, os.path.normpath, os.getcwd
 
     def consulted():
-        if not told:
+        if not told and not rb_sandbox.quiet():
             told.append(True)
             sys.stdout.write("\n" + mark + "\n")
             sys.stdout.flush()
@@ -59,8 +66,10 @@ def _rb_guard(mark, workspace):
             hook(owner, name, False)
     for name in ("load_solution", "run_solution", "solution_source", "solution_namespace"):
         hook(deepgym_solution, name, True)
+    rb_agent_code.install([workspace], deepgym_solution.open_agent_code, trusted=trusted, on_load=consulted)
+    return rb_agent_code.original_compile, rb_agent_code.original_exec
 
 
-_rb_guard(MARK, WORKSPACE)
+_rb_compile, _rb_exec = _rb_guard(MARK, WORKSPACE, TRUSTED)
 del _rb_guard
-exec(compile(VERIFIER, "<verifier>", "exec"), {"__name__": "__main__"})
+_rb_exec(_rb_compile(VERIFIER, "<verifier>", "exec"), {"__name__": "__main__"})

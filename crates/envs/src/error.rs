@@ -14,6 +14,8 @@ pub enum EnvError {
     StartFailed { status: String, detail: String },
     /// As many sessions are alive as allowed.
     TooManySessions { limit: usize },
+    /// The sessions alive hold as much memory or disk as the operator's budget allows: says which.
+    OverBudget(String),
     /// No live session has this id (never started, closed, or expired).
     UnknownSession(String),
     /// A live session already has the id a start asked for (another client's, perhaps).
@@ -38,6 +40,7 @@ impl EnvError {
             EnvError::UnknownEnvironment(_) => "unknown_environment",
             EnvError::StartFailed { .. } => "start_error",
             EnvError::TooManySessions { .. } => "too_many_sessions",
+            EnvError::OverBudget(_) => "over_budget",
             EnvError::UnknownSession(_) => "unknown_session",
             EnvError::SessionInUse(_) => "session_in_use",
             EnvError::Broken { .. } => "broken",
@@ -53,6 +56,7 @@ impl fmt::Display for EnvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EnvError::BadEnvString(m) | EnvError::BadRequest(m) => f.write_str(m),
+            EnvError::OverBudget(m) => f.write_str(m),
             EnvError::UnknownEnvironment(m) => f.write_str(m),
             EnvError::VerifierFailed(m) => write!(f, "the verifier gave no verdict: {m}"),
             EnvError::StartFailed { status, detail } => {

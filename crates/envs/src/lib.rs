@@ -18,6 +18,7 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+pub mod budget;
 pub mod check;
 pub mod env_str;
 pub mod environments;
@@ -28,6 +29,7 @@ pub mod replay;
 pub mod session;
 pub mod value;
 
+pub use budget::{Amount, Budgets, Hold};
 pub use environments::{EnvOptions, Environments, SessionSlot};
 pub use episode::{Episode, EpisodeSpec, EpisodeStep, EpisodeVerdict};
 pub use error::EnvError;

@@ -54,6 +54,8 @@ pub(crate) struct SessionCell {
     pub(crate) state: Mutex<SessionState>,
     /// Milliseconds since the environments' start, at the last call.
     pub(crate) last_used_ms: AtomicU64,
+    /// What the session holds of the budgets, given back when it is dropped.
+    pub(crate) _hold: crate::budget::Hold,
 }
 
 /// What a session needs of the table that holds it (the environments that started it).

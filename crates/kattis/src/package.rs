@@ -2,6 +2,7 @@
 //! (cases and the `testdata.yaml` of each group), the output validator, and the jury's
 //! submissions with the verdicts their directories promise.
 
+use crate::files::{PackageDir, Walk};
 use crate::metadata::Metadata;
 use crate::program::{Program, Unusable, read_program};
 use crate::yaml;
@@ -98,67 +99,52 @@ pub struct Package {
     pub notes: Vec<String>,
 }
 
-/// Whether the format ignores an entry (`.gitignore`, `-draft`).
-fn ignored(path: &Path) -> bool {
-    path.file_name()
-        .and_then(|n| n.to_str())
-        .is_none_or(|n| n.starts_with('.') || n.starts_with('-'))
+/// Whether the format ignores an entry (`.gitignore`, `-draft`), by its file name.
+fn ignored(name: &str) -> bool {
+    name.starts_with('.') || name.starts_with('-')
 }
 
-/// A directory's entries the format does not ignore, sorted.
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|listing| {
-            listing
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| !ignored(p))
-                .collect()
-        })
-        .unwrap_or_default();
-    found.sort();
-    found
+/// A directory's entries the format does not ignore, sorted; an entry that leads outside the
+/// package is left out and noted.
+fn entries(package: &PackageDir, dir: &Path, notes: &mut Vec<String>) -> Vec<PathBuf> {
+    let (inside, outside) = package.entries(dir, ignored);
+    notes.extend(outside.into_iter().map(|why| format!("{why}: left out")));
+    inside
 }
 
-/// `path`'s text, which must stay inside the package (`root`) even through links.
-fn read_inside(root: &Path, path: &Path) -> Result<String, String> {
-    let real = path
-        .canonicalize()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if !real.starts_with(root) {
-        return Err(format!("{} links outside the package", path.display()));
-    }
-    let bytes = std::fs::read(&real).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", path.display()))
-}
-
-/// Reads the package in `dir`.
+/// Reads the package in `dir`. Every file is read inside it (see [`PackageDir`]).
 pub fn read_package(dir: &Path) -> Result<Package, String> {
-    let root = dir
-        .canonicalize()
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let package = PackageDir::open(dir)?;
+    let root = package.root().to_path_buf();
     let name = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let problem_yaml = root.join("problem.yaml");
-    if !problem_yaml.is_file() {
+    if !package.is_file(Path::new("problem.yaml")) {
         return Err(format!(
             "{} has no problem.yaml: not a problem package",
             dir.display()
         ));
     }
-    let yaml = yaml::parse(&read_inside(&root, &problem_yaml)?)
+    let yaml = yaml::parse(&package.read_text(Path::new("problem.yaml"))?)
         .map_err(|e| format!("problem.yaml: {e}"))?;
-    let metadata = Metadata::from_yaml(&yaml, root.join("output_validator").is_dir())?;
+    let metadata = Metadata::from_yaml(&yaml, package.is_dir(Path::new("output_validator")))?;
     let mut notes = Vec::new();
-    let data = root.join("data");
-    if !data.is_dir() {
+    if !package.is_dir(Path::new("data")) {
         return Err(format!("{} has no data/ directory", dir.display()));
     }
     let mut cases = Vec::new();
     let mut groups = BTreeMap::new();
-    read_group(&root, &data, "", &mut cases, &mut groups, &mut notes)?;
+    let mut walk = Walk::default();
+    read_group(
+        &package,
+        &mut walk,
+        Path::new("data"),
+        "",
+        &mut cases,
+        &mut groups,
+        &mut notes,
+    )?;
     if cases.is_empty() {
         return Err(format!(
             "{} has no test case (data/**/NAME.in with NAME.ans)",
@@ -166,11 +152,11 @@ pub fn read_package(dir: &Path) -> Result<Package, String> {
         ));
     }
     let validator = if metadata.custom_validation {
-        Some(read_validator(&root)?)
+        Some(read_validator(&package, &mut notes)?)
     } else {
         None
     };
-    let submissions = read_submissions(&root, &mut notes);
+    let submissions = read_submissions(&package, &mut notes);
     Ok(Package {
         name,
         dir: root,
@@ -184,16 +170,18 @@ pub fn read_package(dir: &Path) -> Result<Package, String> {
 }
 
 fn read_group(
-    root: &Path,
+    package: &PackageDir,
+    walk: &mut Walk,
     dir: &Path,
     group: &str,
     cases: &mut Vec<Case>,
     groups: &mut BTreeMap<String, Map<String, Value>>,
     notes: &mut Vec<String>,
 ) -> Result<(), String> {
+    walk.enter(package, dir)?;
     let settings = dir.join("testdata.yaml");
-    if settings.is_file() {
-        let value = yaml::parse(&read_inside(root, &settings)?)
+    if package.is_file(&settings) {
+        let value = yaml::parse(&package.read_text(&settings)?)
             .map_err(|e| format!("{}: {e}", settings.display()))?;
         match value {
             Value::Object(obj) => {
@@ -210,20 +198,20 @@ fn read_group(
             format!("{group}/{base}")
         }
     };
-    for entry in entries(dir) {
+    for entry in entries(package, dir, notes) {
         let base = entry
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        if entry.is_dir() {
-            read_group(root, &entry, &join(&base), cases, groups, notes)?;
+        if package.is_dir(&entry) {
+            read_group(package, walk, &entry, &join(&base), cases, groups, notes)?;
             continue;
         }
         let Some(stem) = base.strip_suffix(".ans") else {
             continue;
         };
         let input = entry.with_extension("in");
-        if !input.is_file() {
+        if !package.is_file(&input) {
             notes.push(format!(
                 "data/{}: an answer without an input, left out",
                 join(&base)
@@ -232,24 +220,26 @@ fn read_group(
         }
         cases.push(Case {
             name: join(stem),
-            input: read_inside(root, &input)?,
-            answer: read_inside(root, &entry)?,
+            input: package.read_text(&input)?,
+            answer: package.read_text(&entry)?,
         });
     }
+    walk.leave();
     Ok(())
 }
 
 /// The output validator: the one program of `output_validators/` (legacy) or of
 /// `output_validator/` (2023-07), which may also be the program itself.
-fn read_validator(root: &Path) -> Result<Program, String> {
-    let singular = root.join("output_validator");
-    let holder = if singular.is_dir() {
-        singular
+fn read_validator(package: &PackageDir, notes: &mut Vec<String>) -> Result<Program, String> {
+    let holder = if package.is_dir(Path::new("output_validator")) {
+        PathBuf::from("output_validator")
     } else {
-        root.join("output_validators")
+        PathBuf::from("output_validators")
     };
-    let found = entries(&holder);
-    let has_source = found.iter().any(|p| p.is_file() && read_program(p).is_ok());
+    let found = entries(package, &holder, notes);
+    let has_source = found
+        .iter()
+        .any(|p| package.is_file(p) && read_program(package, p).is_ok());
     let program = match &found[..] {
         _ if has_source => holder,
         [one] => one.clone(),
@@ -261,19 +251,19 @@ fn read_validator(root: &Path) -> Result<Program, String> {
             ));
         }
     };
-    read_program(&program).map_err(|e| format!("the output validator: {e}"))
+    read_program(package, &program).map_err(|e| format!("the output validator: {e}"))
 }
 
-fn read_submissions(root: &Path, notes: &mut Vec<String>) -> Vec<Submission> {
+fn read_submissions(package: &PackageDir, notes: &mut Vec<String>) -> Vec<Submission> {
     let mut submissions = Vec::new();
-    let dir = root.join("submissions");
-    for entry in entries(&dir) {
+    let dir = Path::new("submissions");
+    for entry in entries(package, dir, notes) {
         let name = entry
             .file_name()
             .unwrap_or_default()
             .to_string_lossy()
             .into_owned();
-        if !entry.is_dir() {
+        if !package.is_dir(&entry) {
             continue;
         }
         let Some(expected) = Expected::ALL.into_iter().find(|e| e.directory() == name) else {
@@ -282,7 +272,7 @@ fn read_submissions(root: &Path, notes: &mut Vec<String>) -> Vec<Submission> {
             ));
             continue;
         };
-        for program in entries(&entry) {
+        for program in entries(package, &entry, notes) {
             let file = program
                 .file_name()
                 .unwrap_or_default()
@@ -291,7 +281,7 @@ fn read_submissions(root: &Path, notes: &mut Vec<String>) -> Vec<Submission> {
             submissions.push(Submission {
                 path: format!("submissions/{name}/{file}"),
                 expected,
-                program: read_program(&program),
+                program: read_program(package, &program),
             });
         }
     }

@@ -7,6 +7,7 @@
 //! translation units, one with `build`/`run` scripts, or one in a language rewardbox does not
 //! run is refused, naming why.
 
+use crate::files::PackageDir;
 use std::path::{Path, PathBuf};
 
 /// A program read from a package.
@@ -85,20 +86,16 @@ fn kind(path: &Path) -> Kind {
 /// How deep headers may include headers.
 const MAX_INCLUDE_DEPTH: usize = 16;
 
-/// Reads the program at `path` (a file, or a directory of files).
-pub fn read_program(path: &Path) -> Result<Program, Unusable> {
+/// Reads the program at `path` of `package` (a file, or a directory of files). Everything it
+/// reads, its headers included, is read inside the package.
+pub fn read_program(package: &PackageDir, path: &Path) -> Result<Program, Unusable> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let files: Vec<PathBuf> = if path.is_dir() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(|e| Unusable::Other(format!("cannot read {}: {e}", path.display())))?
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        files.sort();
+    let files: Vec<PathBuf> = if package.is_dir(path) {
+        let (files, _) = package.entries(path, |_| false);
+        let files: Vec<PathBuf> = files.into_iter().filter(|f| package.is_file(f)).collect();
         if files.iter().any(|f| {
             matches!(
                 f.file_name().and_then(|n| n.to_str()),
@@ -148,7 +145,7 @@ pub fn read_program(path: &Path) -> Result<Program, Unusable> {
         }
     };
     let (file, language) = main;
-    let text = read_text(file)?;
+    let text = package.read_text(file).map_err(Unusable::Other)?;
     if language == "python"
         && text
             .lines()
@@ -158,9 +155,9 @@ pub fn read_program(path: &Path) -> Result<Program, Unusable> {
         return Err(Unusable::Language("Python 2".into()));
     }
     let source = if matches!(language, "c" | "cpp") {
-        let dir = file.parent().unwrap_or(Path::new("."));
+        let dir = file.parent().unwrap_or(Path::new(""));
         let mut once = Vec::new();
-        inline_headers(&text, dir, &file_name(file), 0, &mut once)?
+        inline_headers(package, &text, dir, &file_name(file), 0, &mut once)?
     } else {
         text
     };
@@ -175,13 +172,6 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-fn read_text(path: &Path) -> Result<String, Unusable> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Unusable::Other(format!("cannot read {}: {e}", path.display())))?;
-    String::from_utf8(bytes)
-        .map_err(|_| Unusable::Other(format!("{} is not UTF-8", path.display())))
 }
 
 /// The header a line includes with quotes (`#include "validate.h"`), if it does.
@@ -202,9 +192,12 @@ fn is_pragma_once(line: &str) -> bool {
     line.trim_start().starts_with('#') && words == ["pragma", "once"]
 }
 
-/// `text` with each quoted include of a header beside it written in, recursively; a header
-/// with `#pragma once` is written in once (`once` holds those written so far).
+/// `text` with each quoted include of a header beside it (in `dir` of `package`) written in,
+/// recursively; a header with `#pragma once` is written in once (`once` holds those written so
+/// far). A header is written in only when it is a file inside the package, however its name
+/// is spelt: any other include is left for the compiler, which sees only the program.
 fn inline_headers(
+    package: &PackageDir,
     text: &str,
     dir: &Path,
     name: &str,
@@ -220,18 +213,19 @@ fn inline_headers(
     for (number, line) in text.lines().enumerate() {
         let header = quoted_include(line)
             .map(|h| dir.join(h))
-            .filter(|p| p.is_file() && p.starts_with(dir));
+            .and_then(|p| package.resolve(&p).ok().filter(|real| real.is_file()));
         match header {
             Some(path) if once.contains(&path) => out.push('\n'),
             Some(path) => {
                 let header_name = file_name(&path);
-                let content = read_text(&path)?;
+                let content = package.read_text(&path).map_err(Unusable::Other)?;
                 if content.lines().any(is_pragma_once) {
                     once.push(path.clone());
                 }
                 let parent = path.parent().unwrap_or(dir);
                 out.push_str(&format!("#line 1 \"{header_name}\"\n"));
                 out.push_str(&inline_headers(
+                    package,
                     &content,
                     parent,
                     &header_name,
@@ -278,7 +272,8 @@ mod tests {
         for (name, text, expected) in table {
             let path = dir.path().join(name);
             std::fs::write(&path, text).unwrap();
-            let got = read_program(&path).map(|p| p.language);
+            let package = PackageDir::open(dir.path()).unwrap();
+            let got = read_program(&package, &path).map(|p| p.language);
             assert_eq!(got, expected, "{name}");
         }
     }
@@ -299,7 +294,7 @@ mod tests {
             "#include \"validate.h\"\n#include \"validate.h\"\n#include <cstdio>\nint main(){}\n",
         )
         .unwrap();
-        let read = read_program(&program).unwrap();
+        let read = read_program(&PackageDir::open(dir.path()).unwrap(), &program).unwrap();
         assert_eq!(read.language, "cpp");
         // `#pragma once` keeps its line (empty) and its meaning: the second include is dropped.
         assert_eq!(
@@ -317,7 +312,7 @@ mod tests {
         std::fs::write(two.join("a.cc"), "").unwrap();
         std::fs::write(two.join("b.cc"), "").unwrap();
         assert!(
-            read_program(&two)
+            read_program(&PackageDir::open(dir.path()).unwrap(), &two)
                 .unwrap_err()
                 .to_string()
                 .contains("several source files")
@@ -327,7 +322,7 @@ mod tests {
         std::fs::write(scripted.join("build"), "").unwrap();
         std::fs::write(scripted.join("a.cc"), "").unwrap();
         assert!(
-            read_program(&scripted)
+            read_program(&PackageDir::open(dir.path()).unwrap(), &scripted)
                 .unwrap_err()
                 .to_string()
                 .contains("build/run")

@@ -1,13 +1,80 @@
 //! A package's YAML files (`problem.yaml`, `testdata.yaml`) read as JSON values.
+//!
+//! YAML's aliases repeat what an anchor holds, and a loader copies it at each: a few hundred
+//! bytes of aliases of aliases (a "billion laughs") would grow into gigabytes. So a document's
+//! size with every alias expanded is measured from the parser's events first, without building
+//! anything, and a document past [`MAX_EXPANDED`] is refused before it is loaded.
 
 use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
 use yaml_rust2::{Yaml, YamlLoader};
 
+/// The most a document may hold with its aliases expanded: values, plus the bytes of its scalars.
+pub const MAX_EXPANDED: u64 = 1 << 20;
+
 /// The first document of `text` as a JSON value (an empty file is `null`); an error names the
-/// line and column.
+/// line and column, or says that its aliases expand past [`MAX_EXPANDED`].
 pub fn parse(text: &str) -> Result<Value, String> {
+    let mut size = ExpandedSize::default();
+    Parser::new_from_str(text)
+        .load(&mut size, true)
+        .map_err(|e| e.to_string())?;
+    if size.total > MAX_EXPANDED {
+        return Err(format!(
+            "its aliases expand it past {MAX_EXPANDED} values and bytes (a document of {} bytes); \
+             write the values out",
+            text.len()
+        ));
+    }
     let documents = YamlLoader::load_from_str(text).map_err(|e| e.to_string())?;
     Ok(documents.into_iter().next().map_or(Value::Null, to_json))
+}
+
+/// The size of a stream's documents with every alias expanded, measured from the parser's events:
+/// each value counts 1 and each scalar its bytes too; an alias counts what its anchor counted.
+#[derive(Default)]
+struct ExpandedSize {
+    /// The collections open, innermost last: their anchor and their size so far.
+    open: Vec<(usize, u64)>,
+    /// The size of each anchored value.
+    anchors: HashMap<usize, u64>,
+    total: u64,
+}
+
+impl ExpandedSize {
+    /// A value of `size` ends (anchored as `anchor`, when not 0).
+    fn value(&mut self, anchor: usize, size: u64) {
+        if anchor != 0 {
+            self.anchors.insert(anchor, size);
+        }
+        match self.open.last_mut() {
+            Some((_, parent)) => *parent = parent.saturating_add(size),
+            None => self.total = self.total.saturating_add(size),
+        }
+    }
+}
+
+impl MarkedEventReceiver for ExpandedSize {
+    fn on_event(&mut self, event: Event, _mark: Marker) {
+        match event {
+            Event::Scalar(text, _, anchor, _) => self.value(anchor, 1 + text.len() as u64),
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                self.open.push((anchor, 1));
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((anchor, size)) = self.open.pop() {
+                    self.value(anchor, size);
+                }
+            }
+            Event::Alias(anchor) => {
+                let size = self.anchors.get(&anchor).copied().unwrap_or(1);
+                self.value(0, size);
+            }
+            _ => {}
+        }
+    }
 }
 
 fn to_json(yaml: Yaml) -> Value {
@@ -65,5 +132,23 @@ mod tests {
         );
         assert_eq!(parse("").unwrap(), Value::Null);
         assert!(parse("a: [1, 2").unwrap_err().contains("line"));
+    }
+
+    #[test]
+    fn aliases_are_measured_before_they_are_expanded() {
+        assert_eq!(
+            parse("base: &b {x: 1}\nother: *b\n").unwrap(),
+            json!({"base": {"x": 1}, "other": {"x": 1}})
+        );
+        // Nine levels of ten aliases each: 10^9 values once expanded, in 400 bytes.
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..10 {
+            let p = level - 1;
+            bomb.push_str(&format!(
+                "a{level}: &a{level} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let error = parse(&bomb).unwrap_err();
+        assert!(error.contains("aliases expand"), "{error}");
     }
 }

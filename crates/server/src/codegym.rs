@@ -32,7 +32,9 @@ fn env_error(e: EnvError) -> ApiError {
         }
         EnvError::UnknownEnvironment(_) => StatusCode::NOT_FOUND,
         EnvError::BadEnvString(_) | EnvError::BadRequest(_) => StatusCode::BAD_REQUEST,
-        EnvError::TooManySessions { .. } => StatusCode::SERVICE_UNAVAILABLE,
+        EnvError::TooManySessions { .. } | EnvError::OverBudget(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
         EnvError::StartFailed { .. } => StatusCode::UNPROCESSABLE_ENTITY,
         _ => StatusCode::CONFLICT,
     };

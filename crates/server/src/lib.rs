@@ -77,6 +77,10 @@ fn router(state: Arc<AppState>, root: Option<openenv::EnvName>) -> Router {
         .merge(protected)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
+            guard::same_site,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
             observe::observe,
         ))
         .layer(DefaultBodyLimit::max(state.options.max_body_bytes))
@@ -153,6 +157,9 @@ pub fn run(options: ServerOptions) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("rewardbox-http")
+        // Blocking work runs in a request's in-flight slot (a WebSocket step takes one too), so
+        // that many threads suffice; the rest are for closing sessions and the like.
+        .max_blocking_threads(options.max_inflight.saturating_add(64))
         // Sessions' guests run on its blocking threads: room for their stack.
         .thread_stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
         .build()?;

@@ -107,8 +107,8 @@ impl Metrics {
         h.sum += seconds;
     }
 
-    /// The counters in Prometheus' text format, with `live_sessions` as a gauge.
-    pub fn render(&self, live_sessions: usize) -> String {
+    /// The counters in Prometheus' text format, and `gauges` (name, help, value).
+    pub fn render(&self, gauges: &[(&str, &str, u64)]) -> String {
         let mut out = String::new();
         out.push_str(
             "# HELP rewardbox_http_requests_total HTTP requests by route and status code.\n",
@@ -149,14 +149,17 @@ impl Metrics {
              # HELP rewardbox_cancelled_completions_total Completions not judged because their client went away.\n\
              # TYPE rewardbox_cancelled_completions_total counter\nrewardbox_cancelled_completions_total {}\n\
              # HELP rewardbox_stopped_runs_total /run_code programs stopped because their client hung up.\n\
-             # TYPE rewardbox_stopped_runs_total counter\nrewardbox_stopped_runs_total {}\n\
-             # HELP rewardbox_live_sessions Environment sessions alive.\n\
-             # TYPE rewardbox_live_sessions gauge\nrewardbox_live_sessions {live_sessions}\n",
+             # TYPE rewardbox_stopped_runs_total counter\nrewardbox_stopped_runs_total {}\n",
             self.in_flight.load(Ordering::Relaxed),
             self.rejected.load(Ordering::Relaxed),
             self.cancelled.load(Ordering::Relaxed),
             self.stopped_runs.load(Ordering::Relaxed),
         ));
+        for (name, help, value) in gauges {
+            out.push_str(&format!(
+                "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {value}\n"
+            ));
+        }
         out
     }
 }

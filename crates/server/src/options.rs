@@ -20,6 +20,14 @@ pub struct ServerOptions {
     pub openenv: Option<String>,
     /// Bearer token every request but `/healthz` must carry.
     pub token: Option<String>,
+    /// Without a token, the host names (besides IP addresses and `localhost`) a request's `Host`
+    /// may give: anything else is refused, so that a web page cannot reach the server through a
+    /// name it rebinds to this machine (DNS rebinding). `*` allows any.
+    pub allowed_hosts: Vec<String>,
+    /// Without a token, the web origins (`https://app.example:8443`) whose pages may send
+    /// requests or open WebSockets (a browser says so in `Origin`); a request from any other
+    /// page is refused. Requests without `Origin` (every non-browser client) are not affected.
+    pub allowed_origins: Vec<String>,
     /// The largest request body accepted, in bytes (413 past it).
     pub max_body_bytes: usize,
     /// Requests handled at once; one more is refused with 429 and `Retry-After`.
@@ -59,6 +67,13 @@ pub struct ServerOptions {
     /// The most bytes `fetch_files` reads back in one answer; a file past what is left is left
     /// out and named in the run's stderr.
     pub fetch_bytes: u64,
+    /// The most memory the sessions alive may hold together, each that keeps an instance
+    /// counted at its whole memory limit (none: half of this machine's memory).
+    pub session_memory_budget: Option<u64>,
+    /// The most disk the episodes' workspaces and `/run_code`'s working directories may hold
+    /// together, each counted at its whole budget (none: half of the free space of the
+    /// temporary directory when the server starts).
+    pub disk_budget: Option<u64>,
 }
 
 impl Default for ServerOptions {
@@ -69,6 +84,8 @@ impl Default for ServerOptions {
             env_dir: None,
             openenv: None,
             token: None,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
             max_body_bytes: 64 << 20,
             max_inflight: 256,
             verifier_dir: None,
@@ -92,6 +109,32 @@ impl Default for ServerOptions {
             drain: Duration::from_secs(30),
             workdir_budget: DiskBudget::DEFAULT,
             fetch_bytes: 16 << 20,
+            session_memory_budget: None,
+            disk_budget: None,
         }
     }
+}
+
+/// Half of this machine's physical memory (the default memory budget of sessions).
+pub fn default_memory_budget() -> u64 {
+    // SAFETY: sysconf reads system constants.
+    let (pages, size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages.max(0) as u64).saturating_mul(size.max(0) as u64) / 2
+}
+
+/// Half of the free space of the temporary directory now (the default disk budget).
+pub fn default_disk_budget() -> u64 {
+    let dir = std::ffi::CString::new(std::env::temp_dir().as_os_str().as_encoded_bytes())
+        .unwrap_or_default();
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: statvfs with a valid C string and a pointer to a local.
+    if unsafe { libc::statvfs(dir.as_ptr(), &mut stat) } != 0 {
+        return 8 << 30;
+    }
+    (stat.f_bavail as u64).saturating_mul(stat.f_frsize as u64) / 2
 }

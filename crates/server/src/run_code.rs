@@ -12,7 +12,7 @@
 //! with the compiler's message in `compile_result`; they get stdin but no `files`.
 
 use crate::error::{ApiError, parse_json};
-use crate::state::{AppState, blocking_until_hung_up};
+use crate::state::{AppState, blocking};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -130,7 +130,7 @@ pub async fn run_code(
             ));
         }
         let worker = state.clone();
-        let answer = blocking_until_hung_up(move || {
+        let answer = blocking(move || {
             // Compiled first, apart, so that each of the two times is its own.
             let started = Instant::now();
             let prepared = worker
@@ -165,7 +165,20 @@ pub async fn run_code(
     }
 
     let worker = state.clone();
-    let answer = blocking_until_hung_up(move || {
+    let answer = blocking(move || {
+        // The working directory may grow to its budget: that much of the server's disk budget
+        // is held while the program runs.
+        let workdir_bytes = worker.options.workdir_budget.bytes;
+        let _disk = worker
+            .budgets
+            .take(
+                rewardbox_envs::Amount {
+                    memory: 0,
+                    disk: workdir_bytes,
+                },
+                "this program's working directory",
+            )
+            .map_err(|m| ApiError::status(axum::http::StatusCode::SERVICE_UNAVAILABLE, m))?;
         let workdir = Workdir::new()?;
         for (path, bytes) in &files {
             workdir.write(path, bytes)?;

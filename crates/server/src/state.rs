@@ -7,7 +7,7 @@ use crate::metrics::Metrics;
 use crate::options::ServerOptions;
 use axum::http::StatusCode;
 use rewardbox::{Scorer, ScorerOptions, VerifierPaths};
-use rewardbox_envs::{EnvOptions, Environments};
+use rewardbox_envs::{Budgets, EnvOptions, Environments};
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
 use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
@@ -27,6 +27,8 @@ pub struct AppState {
     pub inflight: Arc<Semaphore>,
     /// The port the server listens on (what CodeGym's `get_instance` answers).
     pub port: AtomicU16,
+    /// What the sessions and the running programs hold of the server's memory and disk budgets.
+    pub budgets: Arc<Budgets>,
 }
 
 impl AppState {
@@ -46,9 +48,21 @@ impl AppState {
             max_candidate_limits: Some(options.max_limits),
             ..ScorerOptions::default()
         })?;
+        let budgets = Budgets::new(
+            Some(
+                options
+                    .session_memory_budget
+                    .unwrap_or_else(crate::options::default_memory_budget),
+            ),
+            Some(
+                options
+                    .disk_budget
+                    .unwrap_or_else(crate::options::default_disk_budget),
+            ),
+        );
         let envs = OnceLock::new();
         if options.env_dir.is_some() {
-            let _ = envs.set(Environments::new(env_options(&options))?);
+            let _ = envs.set(Environments::new(env_options(&options, &budgets))?);
         }
         Ok(AppState {
             inflight: Arc::new(Semaphore::new(options.max_inflight)),
@@ -56,6 +70,7 @@ impl AppState {
             deepgym_sessions: Held::new(options.session_ttl),
             metrics: Metrics::default(),
             port: AtomicU16::new(options.port),
+            budgets,
             options,
             scorer,
             envs,
@@ -84,15 +99,15 @@ impl AppState {
         if let Some(envs) = self.envs.get() {
             return Ok(envs.clone());
         }
-        let built = Environments::new(env_options(&self.options))
+        let built = Environments::new(env_options(&self.options, &self.budgets))
             .map_err(|e| format!("the session engine did not start: {e:#}"))?;
         // A racing first use built its own: the first one set is kept, the other dropped.
         Ok(self.envs.get_or_init(|| built).clone())
     }
 }
 
-/// How the server's sessions run: the operator's limits, seed, cache and session bounds.
-fn env_options(options: &ServerOptions) -> EnvOptions {
+/// How the server's sessions run: the operator's limits, seed, cache, session bounds and budgets.
+fn env_options(options: &ServerOptions, budgets: &Arc<Budgets>) -> EnvOptions {
     let mut env_options = match &options.env_dir {
         Some(dir) => EnvOptions::new(dir),
         None => EnvOptions::without_files(),
@@ -102,13 +117,24 @@ fn env_options(options: &ServerOptions) -> EnvOptions {
     env_options.idle_ttl = options.session_ttl;
     env_options.max_sessions = options.max_sessions;
     env_options.seed = options.seed;
+    env_options.max_limits = Some(options.max_limits);
+    env_options.budgets = budgets.clone();
     env_options
 }
 
-/// [`blocking`], for work whose sandboxes end when the client hangs up: the request's future is
-/// dropped then, which sets the work's cancellation flag, and every job the work runs stops at
-/// its next periodic check (within 10 ms of execution; see `rewardbox::sandbox::cancel`).
-pub async fn blocking_until_hung_up<T: Send + 'static>(
+tokio::task_local! {
+    /// The in-flight slot of the request being handled (taken by `guard::admit`): the blocking
+    /// work it starts holds it too (see [`blocking`]), so that a request whose client went away
+    /// keeps its slot until its work has stopped.
+    pub static INFLIGHT: Arc<tokio::sync::OwnedSemaphorePermit>;
+}
+
+/// Runs blocking (sandboxed) work off the tokio workers, for the request being handled: when its
+/// client hangs up, the request's future is dropped, which sets the work's cancellation flag, and
+/// every job the work runs stops at its next periodic check (within 10 ms of execution; see
+/// `rewardbox::sandbox::cancel`). The work holds the request's in-flight slot until it ends
+/// ([`INFLIGHT`]), so that abandoned work still counts against `--max-inflight`.
+pub async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, crate::error::ApiError> {
     struct SetOnDrop(Arc<AtomicBool>);
@@ -119,14 +145,11 @@ pub async fn blocking_until_hung_up<T: Send + 'static>(
     }
     let flag = Arc::new(AtomicBool::new(false));
     let _hung_up = SetOnDrop(flag.clone());
-    blocking(move || rewardbox::sandbox::cancel::with_cancel(Some(flag), work)).await
-}
-
-/// Runs blocking (sandboxed) work off the tokio workers.
-pub async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Result<T, crate::error::ApiError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| crate::error::ApiError::internal(format!("the work failed: {e}")))
+    let slot = INFLIGHT.try_with(Arc::clone).ok();
+    tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        rewardbox::sandbox::cancel::with_cancel(Some(flag), work)
+    })
+    .await
+    .map_err(|e| crate::error::ApiError::internal(format!("the work failed: {e}")))
 }

@@ -27,6 +27,7 @@ pub mod program;
 pub mod prune;
 pub mod rust_crates;
 pub mod rustc;
+pub mod screen;
 pub mod toolchain;
 pub mod vla;
 pub mod zig;

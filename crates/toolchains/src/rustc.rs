@@ -129,9 +129,11 @@ impl Rustc {
             .arg(output)
             .arg(source)
             .current_dir(work)
+            // The program reads rustc's environment at compile time (`env!`, `option_env!`):
+            // nothing in it may name a host path, so the temp directory is the working directory
+            // by a relative name and there is no HOME.
             .env_clear()
-            .env("TMPDIR", work)
-            .env("HOME", work);
+            .env("TMPDIR", ".");
         command
     }
 }

@@ -38,13 +38,16 @@ pub struct CompileLimits {
 }
 
 impl Default for CompileLimits {
-    /// 20 s of CPU, 120 s of wall clock, 2 GiB, 64 MiB files, 4 KiB of message.
+    /// 20 s of CPU, 120 s of wall clock, 2 GiB, 1 GiB files, 4 KiB of message. The file bound
+    /// is past what a judge's memory limit lets a program declare: a WebAssembly object file
+    /// holds a static array's zeros (a C++ `static int a[30000000]`, 120 MB, common in contest
+    /// programs), which the linked program then no longer carries.
     fn default() -> Self {
         CompileLimits {
             cpu: Duration::from_secs(20),
             wall: Duration::from_secs(120),
             memory_bytes: 2 << 30,
-            file_bytes: 64 << 20,
+            file_bytes: 1 << 30,
             message_bytes: 4096,
         }
     }
@@ -681,20 +684,24 @@ impl Toolchains {
         self.warm_up(language)?;
         let mut wasm = self.run_compiler(language, source, &self.limits, crates)?;
         if language == Language::Go {
-            let (start, end) = crate::adapter_memory::arena(
-                &wasm,
-                go::ARENA_MAGIC,
-                go::ARENA_BYTES,
-            )
-            .ok_or_else(|| {
-                CompileError::Unavailable("the Go program's adapter arena is missing".into())
-            })?;
+            let (start, end) =
+                crate::adapter_memory::arena(&wasm, go::ARENA_MAGIC, go::ARENA_BYTES).ok_or_else(
+                    || {
+                        // The arena is a variable of the file compiled beside the program: a program
+                        // that makes it go missing (its own `main` package rewritten, say) is at fault.
+                        CompileError::Program(
+                    "the Go program's adapter arena is missing: the program must be one `package \
+                     main` file with a `main` function"
+                        .into(),
+                )
+                    },
+                )?;
             // Past the magic, 16-byte aligned.
             let start = (start + go::ARENA_MAGIC.len() as u32 + 15) & !15;
             wasm = crate::adapter_memory::with_adapter_memory(&wasm, start, end)
-                .map_err(CompileError::Unavailable)?;
+                .map_err(CompileError::Program)?;
         }
-        adapt(&wasm).map_err(CompileError::Unavailable)
+        adapt(&wasm)
     }
 
     /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote. A C++
@@ -957,13 +964,20 @@ fn support_hash(language: Language) -> Vec<u8> {
 }
 
 /// How a compiled module becomes a component, as part of the cache key: a component cached by an
-/// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`).
-const ADAPTATION: &str = "adapt-2";
+/// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`; revision 3:
+/// modules screened, see `screen`).
+const ADAPTATION: &str = "adapt-3";
 
 /// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command),
-/// with its `proc_exit` routed to the host's exit interface (`exit_code`).
-fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
-    let module = crate::exit_code::route_exit_codes(module)?;
+/// screened first (`screen`) and with its `proc_exit` routed to the host's exit interface
+/// (`exit_code`). Every failure here is the program's: the module is what the compiler made of
+/// its source alone, and the same source always fails the same way (see `screen`).
+fn adapt(module: &[u8]) -> Result<Vec<u8>, CompileError> {
+    let module = crate::screen::screen(module).map_err(CompileError::Program)?;
+    let program_fault = |message: String| {
+        CompileError::Program(format!("the compiled program cannot run: {message}"))
+    };
+    let module = crate::exit_code::route_exit_codes(&module).map_err(program_fault)?;
     wit_component::ComponentEncoder::default()
         .module(&module)
         .and_then(|e| {
@@ -973,7 +987,7 @@ fn adapt(module: &[u8]) -> Result<Vec<u8>, String> {
             )
         })
         .and_then(|e| e.validate(true).encode())
-        .map_err(|e| format!("adapting the compiled program to a component: {e:#}"))
+        .map_err(|e| program_fault(format!("adapting it to a component: {e:#}")))
 }
 
 /// The compiler's message with each of `hidden`'s host directories replaced by its stand-in, at
@@ -988,7 +1002,7 @@ fn clean_message(stderr: &str, hidden: &[(PathBuf, &str)], max: usize) -> String
             message = message.replace(&format!("{}/", form.display()), stand_in);
         }
     }
-    let mut message = message.trim().to_string();
+    let mut message = uniform_denials(message.trim());
     if message.len() > max {
         let cut = (0..=max)
             .rev()
@@ -998,6 +1012,56 @@ fn clean_message(stderr: &str, hidden: &[(PathBuf, &str)], max: usize) -> String
         message.push_str("\n… (truncated)");
     }
     message
+}
+
+/// `message` with every file the confinement refused reported as a file that does not exist:
+/// whether a host file exists is not the program's to learn (`#include "/home/x/.ssh/id_rsa"`
+/// would otherwise say "Permission denied" where a missing file says "file not found").
+/// The markers under a source line that point at a file that could not be read are one `^`
+/// (clang underlines a missing file's whole name, and marks a refused one's first character).
+fn uniform_denials(message: &str) -> String {
+    const DENIED: [&str; 2] = ["Permission denied", "Operation not permitted"];
+    const NOT_FOUND: [&str; 2] = ["file not found", "No such file or directory"];
+    let mut since_not_found = usize::MAX;
+    message
+        .lines()
+        .map(|line| {
+            since_not_found = since_not_found.saturating_add(1);
+            let line = if !DENIED.iter().any(|d| line.contains(d)) {
+                line.to_string()
+            } else if let Some((before, rest)) = line.split_once("cannot open file '")
+                && let Some((path, _)) = rest.rsplit_once("': ")
+            {
+                // clang: "fatal error: cannot open file 'X': Permission denied".
+                format!("{before}'{path}' file not found")
+            } else {
+                line.replace(
+                    "Permission denied (os error 13)",
+                    "No such file or directory (os error 2)",
+                )
+                .replace(
+                    "Operation not permitted (os error 1)",
+                    "No such file or directory (os error 2)",
+                )
+                .replace("Permission denied", "No such file or directory")
+                .replace("Operation not permitted", "No such file or directory")
+            };
+            if NOT_FOUND.iter().any(|n| line.contains(n)) {
+                since_not_found = 0;
+                return line;
+            }
+            let markers = line.contains('^')
+                && line
+                    .chars()
+                    .all(|c| matches!(c, ' ' | '|' | '^' | '~' | '-'));
+            if markers && since_not_found <= 4 {
+                let start = line.find('^').unwrap_or(0);
+                return format!("{}^", &line[..start]);
+            }
+            line
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A fresh private temp directory for the compiler, removed when dropped.

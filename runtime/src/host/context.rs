@@ -51,6 +51,9 @@ pub struct HostContext {
     /// instance concludes from such a run, its verdict is the host's failure, masked, and never
     /// the candidate's score.
     pub(crate) host_fault: Option<String>,
+    /// A host directory the live candidates this instance opens see read-only, and where (an
+    /// episode's workspace, from which the agent's code imports its other files).
+    pub(crate) candidate_dir: Option<Arc<(std::path::PathBuf, String)>>,
 }
 
 impl HostContext {
@@ -61,7 +64,14 @@ impl HostContext {
             seed,
             open_candidates: 0,
             host_fault: None,
+            candidate_dir: None,
         }
+    }
+
+    /// This context, its live candidates seeing the host directory `host` read-only at `guest`.
+    pub fn with_candidate_dir(mut self, host: std::path::PathBuf, guest: &str) -> Self {
+        self.candidate_dir = Some(Arc::new((host, guest.to_string())));
+        self
     }
 
     /// Why the host failed a run this instance asked for, if it did (see the field's doc).

@@ -4,11 +4,12 @@
 
 use crate::host::bindings::{sandbox, types};
 use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, Services};
-use crate::host::live::LiveCandidate;
+use crate::host::live::{LiveCandidate, SOURCE_FILE};
 use crate::runners::checker::{Checker, run_checker};
 use crate::runners::interactive::{Party, interact};
 use crate::runners::memo;
 use crate::runners::outcome::unsupported;
+use crate::sandbox::Mount;
 use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::component::Resource;
@@ -246,6 +247,16 @@ impl sandbox::HostCandidate for HostState {
         source: String,
         limits: types::Limits,
     ) -> Result<Resource<LiveCandidate>, types::CallError> {
+        self.open_named(language, source, SOURCE_FILE.to_string(), limits)
+    }
+
+    fn open_named(
+        &mut self,
+        language: String,
+        source: String,
+        filename: String,
+        limits: types::Limits,
+    ) -> Result<Resource<LiveCandidate>, types::CallError> {
         let Some(services) = self.services() else {
             return Err(invalid(NO_RUNNERS));
         };
@@ -255,13 +266,29 @@ impl sandbox::HostCandidate for HostState {
             )));
         }
         let seed = self.ext.seed;
+        let dir = self.ext.candidate_dir.clone();
         let live = self.waiting(|_| {
             let runners = services.runners();
             let limits = runners.limits_for(&language, &limits);
+            let mounts: Vec<Mount<'_>> = dir
+                .iter()
+                .map(|dir| Mount {
+                    host: &dir.0,
+                    guest: &dir.1,
+                    writable: false,
+                    budget: None,
+                })
+                .collect();
             match live_runtime(runners, &language) {
-                Ok(python) => {
-                    LiveCandidate::open(&python, runners.engine(), &source, &limits, seed)
-                }
+                Ok(python) => LiveCandidate::open_with_files(
+                    &python,
+                    runners.engine(),
+                    &source,
+                    &filename,
+                    &limits,
+                    seed,
+                    &mounts,
+                ),
                 Err(message) => Err(invalid(&message)),
             }
         });

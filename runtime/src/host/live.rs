@@ -13,9 +13,9 @@ use crate::runners::bindings::types::{CallError, Member, Output, Raised, RunOutc
 use crate::runners::linker::CandidateState;
 use crate::runners::outcome::failed;
 use crate::runners::python::PythonRunner;
-use crate::sandbox::Job;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
+use crate::sandbox::{Job, Mount};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 
@@ -45,18 +45,39 @@ impl LiveCandidate {
         limits: &Limits,
         seed: u64,
     ) -> Result<LiveCandidate, CallError> {
-        with_room(|| LiveCandidate::open_here(python, engine, source, limits, seed))
+        with_room(|| {
+            LiveCandidate::open_here(python, engine, source, SOURCE_FILE, limits, seed, &[])
+        })
     }
 
-    /// [`LiveCandidate::open`] on the current thread.
+    /// [`LiveCandidate::open`], the program named `filename`, the candidate seeing `mounts` too
+    /// (an episode's workspace, from which the agent's code imports its other files): a
+    /// `filename` in one of them is the program's working directory and first import path.
+    pub fn open_with_files(
+        python: &PythonRunner,
+        engine: &Engine,
+        source: &str,
+        filename: &str,
+        limits: &Limits,
+        seed: u64,
+        mounts: &[Mount<'_>],
+    ) -> Result<LiveCandidate, CallError> {
+        with_room(|| {
+            LiveCandidate::open_here(python, engine, source, filename, limits, seed, mounts)
+        })
+    }
+
+    /// [`LiveCandidate::open_with_files`] on the current thread.
     fn open_here(
         python: &PythonRunner,
         engine: &Engine,
         source: &str,
+        filename: &str,
         limits: &Limits,
         seed: u64,
+        mounts: &[Mount<'_>],
     ) -> Result<LiveCandidate, CallError> {
-        let mut job = Job::new(engine, limits, seed, b"", ());
+        let mut job = Job::with_files(engine, limits, seed, b"", (), mounts);
         let started = Instant::now();
         let instance = match python.pre().instantiate(&mut job.store) {
             Ok(instance) => instance,
@@ -70,7 +91,7 @@ impl LiveCandidate {
             ended: None,
         };
         live.wall_left = live.wall_left.saturating_sub(started.elapsed());
-        let loaded = live.enter(|instance, store| instance.call_load(store, source, SOURCE_FILE));
+        let loaded = live.enter(|instance, store| instance.call_load(store, source, filename));
         match loaded {
             Ok(members) => {
                 live.members = members;

@@ -97,6 +97,11 @@ impl<X> JobState<X> {
         capped
     }
 
+    /// The cancellation flag of the job's caller, if it has one.
+    pub(crate) fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.cancel.clone()
+    }
+
     /// The guest's fake time (see [`crate::sandbox::clocks`]).
     pub(crate) fn time(&self) -> &FakeTime {
         &self.time

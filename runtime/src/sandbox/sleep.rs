@@ -14,6 +14,9 @@
 //!   candidate so spends its own budget, deterministically, and none of the host's time.
 
 use crate::sandbox::job::JobState;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 use wasmtime::component::{Linker, Resource};
 use wasmtime::{StoreContextMut, Trap};
 use wasmtime_wasi::clocks::WasiClocksView;
@@ -28,13 +31,41 @@ const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
 pub const SLEEP_FUEL_PER_MS: u64 = 1_000_000;
 
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
-/// already hold WASI) with ones that really wait, capped at the job's wall-clock deadline.
+/// already hold WASI) with ones that really wait, capped at the job's wall-clock deadline, and
+/// that end at once when the job's caller gives up (see [`crate::sandbox::cancel`]).
 pub fn cap_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> anyhow::Result<()> {
     shadow_sleeps(linker, |store, nanos| {
         let state = store.data_mut();
         let capped = state.capped_sleep(nanos);
-        state.clocks().subscribe_duration(capped)
+        let sleep = CancellableSleep {
+            until: tokio::time::Instant::now() + Duration::from_nanos(capped),
+            cancel: state.cancel_flag(),
+        };
+        let resource = state.table().push(sleep)?;
+        wasmtime_wasi::p2::subscribe(state.table(), resource)
     })
+}
+
+/// How often a trusted instance's sleep looks at its job's cancellation flag.
+const CANCEL_CHECK: Duration = Duration::from_millis(10);
+
+/// A trusted instance's sleep: waits until `until`, or until its job's caller gives up.
+struct CancellableSleep {
+    until: tokio::time::Instant,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+#[wasmtime_wasi::async_trait]
+impl wasmtime_wasi::p2::Pollable for CancellableSleep {
+    async fn ready(&mut self) {
+        loop {
+            let now = tokio::time::Instant::now();
+            if now >= self.until || crate::sandbox::cancel::is_set(&self.cancel) {
+                return;
+            }
+            tokio::time::sleep_until(self.until.min(now + CANCEL_CHECK)).await;
+        }
+    }
 }
 
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must

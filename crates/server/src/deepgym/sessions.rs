@@ -175,9 +175,12 @@ pub async fn create(State(state): State<Arc<AppState>>, body: Bytes) -> Result<R
     let app = state.clone();
     let opened = blocking(move || -> Result<(String, String), ApiError> {
         let envs = app.environments().map_err(ApiError::internal)?;
-        let slot = envs
-            .reserve()
-            .map_err(|_| status(StatusCode::TOO_MANY_REQUESTS, "Session limit reached"))?;
+        let slot = envs.reserve_workspace().map_err(|e| {
+            status(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("Session limit reached: {e}"),
+            )
+        })?;
         let episode = envs.start_episode(spec).map_err(|e| match e {
             EnvError::StartFailed { detail, .. } => {
                 status(StatusCode::BAD_REQUEST, format!("DeepGym error: {detail}"))

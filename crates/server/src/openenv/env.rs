@@ -104,6 +104,9 @@ pub enum OpenEnvError {
     Validation(String),
     /// The environment failed to act (`EXECUTION_ERROR`; HTTP 500).
     Execution(String),
+    /// The sessions open hold as much memory or disk as the server's budget allows
+    /// (`CAPACITY_REACHED`; HTTP 503): says which.
+    OverBudget(String),
     /// As many sessions are open as allowed (`CAPACITY_REACHED`; HTTP 503).
     Capacity {
         /// Sessions open.
@@ -119,14 +122,16 @@ impl OpenEnvError {
         match self {
             OpenEnvError::Validation(_) => "VALIDATION_ERROR",
             OpenEnvError::Execution(_) => "EXECUTION_ERROR",
-            OpenEnvError::Capacity { .. } => "CAPACITY_REACHED",
+            OpenEnvError::Capacity { .. } | OpenEnvError::OverBudget(_) => "CAPACITY_REACHED",
         }
     }
 
     /// What to tell the client.
     pub fn message(&self) -> String {
         match self {
-            OpenEnvError::Validation(m) | OpenEnvError::Execution(m) => m.clone(),
+            OpenEnvError::Validation(m)
+            | OpenEnvError::Execution(m)
+            | OpenEnvError::OverBudget(m) => m.clone(),
             OpenEnvError::Capacity { active, max } => format!(
                 "{active} sessions are open, the most this server allows ({max}): close one, or \
                  retry when one ends (idle sessions close by themselves)"
@@ -153,6 +158,7 @@ impl From<rewardbox_envs::EnvError> for OpenEnvError {
                 active: limit,
                 max: limit,
             },
+            EnvError::OverBudget(m) => OpenEnvError::OverBudget(m),
             EnvError::BadEnvString(m) | EnvError::BadRequest(m) => OpenEnvError::Validation(m),
             EnvError::UnknownEnvironment(m) => OpenEnvError::Validation(m),
             other => OpenEnvError::Execution(other.to_string()),

@@ -83,7 +83,7 @@ impl Family for Episodes {
     fn open(&self) -> Result<Box<dyn EnvSession>, OpenEnvError> {
         let envs = self.app.environments().map_err(OpenEnvError::Execution)?;
         Ok(Box::new(EpisodeSession {
-            _slot: envs.reserve()?,
+            _slot: envs.reserve_workspace()?,
             envs,
             episode: None,
             episode_id: None,

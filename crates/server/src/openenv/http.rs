@@ -16,7 +16,9 @@ impl From<OpenEnvError> for ApiError {
     fn from(error: OpenEnvError) -> ApiError {
         let status = match error {
             OpenEnvError::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            OpenEnvError::Capacity { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            OpenEnvError::Capacity { .. } | OpenEnvError::OverBudget(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             OpenEnvError::Execution(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         ApiError::status(status, error.message())

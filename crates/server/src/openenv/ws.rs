@@ -7,7 +7,9 @@
 //!
 //! A connection holds one of `--max-sessions` places and its environment's sandbox; one idle for
 //! `--session-ttl-s` is closed. Resets and steps run on blocking threads, one at a time per
-//! connection.
+//! connection, each holding one of `--max-inflight` slots while it runs, and stop when the client
+//! goes away. Frames that arrive while one runs wait, up to [`MAX_QUEUED_FRAMES`] frames and
+//! `--max-body-mb` bytes together; one more closes the connection with a policy error.
 
 use super::env::{EnvSession, OpenEnvError, Reply, Target};
 use crate::state::AppState;
@@ -17,6 +19,10 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Frames a connection may send while a reset or step runs, answered after it.
+pub const MAX_QUEUED_FRAMES: usize = 64;
 
 /// `GET /ws`: upgrades to a session of the route's environment.
 pub async fn connect(
@@ -76,10 +82,15 @@ async fn serve(app: Arc<AppState>, family: Arc<dyn super::env::Family>, mut sock
     let mut held = Some(session);
     // Frames that arrived while a step ran, answered in order after it.
     let mut queued: VecDeque<String> = VecDeque::new();
+    let mut queued_bytes = 0usize;
     let mut peer_closed = false;
+    let mut overflowed = false;
     while let Some(session) = held.take() {
         let text = match queued.pop_front() {
-            Some(text) => text,
+            Some(text) => {
+                queued_bytes -= text.len();
+                text
+            }
             None if peer_closed => {
                 held = Some(session);
                 break;
@@ -108,19 +119,44 @@ async fn serve(app: Arc<AppState>, family: Arc<dyn super::env::Family>, mut sock
         // The socket is read while the frame is answered: a step may compile for longer than the
         // client's keepalive allows, and its pings must still be answered (the pong goes out on
         // the next read), or the client drops the connection in the middle of the step.
-        let answering = answer(session, &text);
+        // The client going away (or flooding) stops the work: nobody waits for its answer.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let answering = answer(&app, session, &text, cancel.clone());
         tokio::pin!(answering);
         let (reply, kept) = loop {
             tokio::select! {
                 done = &mut answering => break done,
-                incoming = socket.recv(), if !peer_closed => match Incoming::from(incoming) {
-                    Incoming::Frame(text) => queued.push_back(text),
+                incoming = socket.recv(), if !peer_closed && !overflowed => match Incoming::from(incoming) {
+                    Incoming::Frame(text) => {
+                        queued_bytes += text.len();
+                        queued.push_back(text);
+                        if queued.len() > MAX_QUEUED_FRAMES || queued_bytes > app.options.max_body_bytes {
+                            overflowed = true;
+                            cancel.store(true, Ordering::Relaxed);
+                        }
+                    }
                     Incoming::Control => {}
-                    Incoming::Closed => peer_closed = true,
+                    Incoming::Closed => {
+                        peer_closed = true;
+                        cancel.store(true, Ordering::Relaxed);
+                    }
                 },
             }
         };
         held = kept;
+        if overflowed {
+            let data = json!({"message": format!(
+                "more than {MAX_QUEUED_FRAMES} frames or {} bytes arrived while a step ran; the connection is closed",
+                app.options.max_body_bytes), "code": "CAPACITY_REACHED"});
+            let _ = socket.send(error_frame(data)).await;
+            let _ = socket
+                .send(Message::Close(Some(axum::extract::ws::CloseFrame {
+                    code: axum::extract::ws::close_code::POLICY,
+                    reason: "too many frames while a step ran".into(),
+                })))
+                .await;
+            break;
+        }
         // None: the client asked to close.
         let Some(reply) = reply else { break };
         if peer_closed || socket.send(reply).await.is_err() {
@@ -160,8 +196,10 @@ impl From<Option<Result<Message, axum::Error>>> for Incoming {
 /// What to send back for one frame (none: the client closed), and the session (none: it was lost
 /// with a panicked thread).
 async fn answer(
+    app: &AppState,
     mut session: Box<dyn EnvSession>,
     text: &str,
+    cancel: Arc<AtomicBool>,
 ) -> (Option<Message>, Option<Box<dyn EnvSession>>) {
     let frame: Value = match serde_json::from_str(text) {
         Ok(frame) => frame,
@@ -195,12 +233,21 @@ async fn answer(
                 );
             }
             let step = kind == "step";
+            // One of the in-flight slots, held while the work runs.
+            let Ok(slot) = app.inflight.clone().acquire_owned().await else {
+                let data =
+                    json!({"message": "the server is shutting down", "code": "SESSION_ERROR"});
+                return (Some(error_frame(data)), Some(session));
+            };
             let done = tokio::task::spawn_blocking(move || {
-                let reply = if step {
-                    session.step(&data, None)
-                } else {
-                    session.reset(&data)
-                };
+                let _slot = slot;
+                let reply = rewardbox::sandbox::cancel::with_cancel(Some(cancel), || {
+                    if step {
+                        session.step(&data, None)
+                    } else {
+                        session.reset(&data)
+                    }
+                });
                 (reply, session)
             })
             .await;

@@ -7,19 +7,19 @@
 //! runs DeepGym verifiers unmodified; the reference solution becomes the task's `solution` (what
 //! `rewardbox audit` mutates and expects to pass).
 
+use crate::files::PackageDir;
 use serde_json::{Map, Value, json};
 use std::path::Path;
 
 /// Reads the environment folder `dir` as a task (without completions). The error names the file
-/// at fault.
+/// at fault. Every file is read inside the folder (see [`PackageDir`]): a `support_files` name
+/// that is absolute, climbs out with `..` or is a link leading out is refused.
 pub fn task_from_folder(dir: &Path) -> Result<Value, String> {
+    let folder = PackageDir::open(dir)?;
     let read = |name: &str| -> Result<Option<String>, String> {
-        let path = dir.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(format!("{}: {e}", path.display())),
-        }
+        folder
+            .read_optional(Path::new(name))
+            .map_err(|e| format!("{}: {e}", dir.display()))
     };
     let verifier = read("verifier.py")?.ok_or_else(|| {
         format!(
@@ -163,6 +163,24 @@ mod tests {
                 .unwrap_err()
                 .contains("test_cases.json")
         );
+        for escape in ["/etc/passwd", "../outside.py", "/proc/self/environ"] {
+            let sneaky = folder(&[
+                ("verifier.py", "x"),
+                (
+                    "metadata.json",
+                    &format!("{{\"support_files\": [{escape:?}]}}"),
+                ),
+            ]);
+            let error = task_from_folder(&sneaky.0).unwrap_err();
+            assert!(error.contains("outside"), "{escape}: {error}");
+        }
+        let linked = folder(&[
+            ("verifier.py", "x"),
+            ("metadata.json", "{\"support_files\": [\"helpers.py\"]}"),
+        ]);
+        std::os::unix::fs::symlink("/etc/hostname", linked.0.join("helpers.py")).unwrap();
+        let error = task_from_folder(&linked.0).unwrap_err();
+        assert!(error.contains("outside"), "a link out: {error}");
         let multi = folder(&[
             ("verifier.py", "x"),
             ("metadata.json", "{\"type\": \"multi-turn\"}"),
