@@ -198,7 +198,15 @@ fn read_group(
             format!("{group}/{base}")
         }
     };
-    for entry in entries(package, dir, notes) {
+    // Test data that leads outside the package refuses the package: leaving a case out would
+    // make a weaker task than the package describes.
+    let (inside, outside) = package.entries(dir, ignored);
+    if let Some(why) = outside.into_iter().next() {
+        return Err(format!(
+            "{why}; a test case must be a file of the package (copy it in)"
+        ));
+    }
+    for entry in inside {
         let base = entry
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
