@@ -301,10 +301,14 @@ fn each_go_assertion_is_a_case_and_a_candidate_cannot_end_the_run_as_passed() {
         detail.contains("expected: -6, actual: -3") && detail.contains("negative"),
         "{detail}"
     );
-    assert_eq!(
-        r[6].cases[0].status,
-        CaseStatus::FuelExhausted,
-        "{}",
-        r[6].cases[0].detail
-    );
+    // The loop runs out of fuel; on a host too busy to give it half its wall-clock net in CPU it
+    // is stopped by the net instead, and masked as the host's fault: never passed, never a 0.
+    let looping = &r[6];
+    match looping.cases.first() {
+        Some(case) => assert_eq!(case.status, CaseStatus::FuelExhausted, "{}", case.detail),
+        None => assert!(
+            looping.mask && looping.detail.contains("the host was too busy"),
+            "{looping:?}"
+        ),
+    }
 }

@@ -1073,8 +1073,10 @@ fn work_nobody_waits_for_stops_and_gives_its_slot_back() {
             within(120, || server.cpu_seconds_over(1.0) < 0.2);
         }
     }
-    // A WebSocket session's reset stops when its client goes away, and gives its place back.
-    let mut socket = server.websocket("/openenv/episode/ws");
+    // A WebSocket session's reset stops when its client goes away, and gives its place back: on
+    // a server with one session place, the next client gets it.
+    let one_place = Serve::start(&["--max-sessions", "1", "--max-wall-ms", "60000"]);
+    let mut socket = one_place.websocket("/openenv/episode/ws");
     socket
         .send(tungstenite::Message::text(
             json!({"type": "reset", "data": {"task": "t", "setup_code": "import time\ntime.sleep(100)\n", "timeout_per_step": 100, "final_verifier_code": "print('{\"score\": 1}')"}}).to_string(),
@@ -1082,9 +1084,37 @@ fn work_nobody_waits_for_stops_and_gives_its_slot_back() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(500));
     drop(socket);
-    if !within(30, || server.metric("rewardbox_live_sessions") == Some(0.0)) {
-        failures
-            .push("/openenv/episode/ws: an abandoned reset still held its session place".into());
+    let mut last = Value::Null;
+    let place_came_back = within(30, || {
+        let Ok((mut next, _)) =
+            tungstenite::connect(format!("ws://{}/openenv/episode/ws", one_place.address))
+        else {
+            return false;
+        };
+        let reset = json!({"type": "reset", "data": {"task": "t", "final_verifier_code": "print('{\"score\": 1}')"}});
+        if next
+            .send(tungstenite::Message::text(reset.to_string()))
+            .is_err()
+        {
+            return false;
+        }
+        last = match next.read() {
+            Ok(tungstenite::Message::Text(text)) => {
+                serde_json::from_str(&text).unwrap_or(Value::Null)
+            }
+            other => Value::String(format!("{other:?}")),
+        };
+        last["type"] == "observation"
+    });
+    if !place_came_back {
+        failures.push(format!(
+            "/openenv/episode/ws: an abandoned reset still held the only session place 30 s after its client left: {last}"
+        ));
+    }
+    if !within(30, || {
+        one_place.metric("rewardbox_live_sessions") == Some(0.0)
+    }) {
+        failures.push("/openenv/episode/ws: /metrics does not show the place given back".into());
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
