@@ -227,21 +227,44 @@ fn run_code_speaks_sandbox_fusion() {
 /// `run_timeout` is the limit that applies, kept as fuel at the runner's calibrated rate: a Python
 /// loop that natively takes about 0.35 s (4 million iterations, about 1.55e10 fuel) finishes with
 /// 2 s (a quarter of which is more than its native time) and is stopped with 1 s, the same way on
-/// any machine.
+/// any machine that gives the run its CPU (else the run is masked as the host's fault).
 #[test]
 fn run_code_turns_run_timeout_into_the_runners_fuel() {
     let server = Server::start(|_| {});
     let program = "s = 0\nfor i in range(int(input())):\n    s = (s + i * i) % 1000003\nprint(s)\n";
-    let run = |n: u64, seconds: f64| {
-        let (_, answer) = server.json(
-            "/run_code",
-            json!({"code": program, "language": "python", "stdin": format!("{n}\n"), "run_timeout": seconds}),
-        );
-        answer["run_result"]["status"].as_str().unwrap().to_string()
+    // A host too busy to give the run half its wall-clock net in CPU masks it (the host's fault,
+    // never remembered): asked again, as a trainer does; `None` when it stays masked (a machine
+    // with every core taken), never a wrong verdict.
+    let run = |n: u64, seconds: f64| -> Option<String> {
+        for _ in 0..3 {
+            let (_, answer) = server.json(
+                "/run_code",
+                json!({"code": program, "language": "python", "stdin": format!("{n}\n"), "run_timeout": seconds}),
+            );
+            if let Some(status) = answer["run_result"]["status"].as_str() {
+                return Some(status.to_string());
+            }
+            assert!(
+                answer["status"] == "SandboxError"
+                    && answer["message"]
+                        .as_str()
+                        .is_some_and(|m| m.contains("the host was too busy")),
+                "{answer}"
+            );
+        }
+        None
     };
-    assert_eq!(run(4_000_000, 2.0), "Finished");
-    assert_eq!(run(4_000_000, 1.0), "TimeLimitExceeded");
-    assert_eq!(run(100_000, 1.0), "Finished");
+    let enough = run(4_000_000, 2.0);
+    assert!(
+        matches!(enough.as_deref(), None | Some("Finished")),
+        "{enough:?}"
+    );
+    let too_little = run(4_000_000, 1.0);
+    assert!(
+        matches!(too_little.as_deref(), None | Some("TimeLimitExceeded")),
+        "{too_little:?}"
+    );
+    assert_eq!(run(100_000, 1.0).as_deref(), Some("Finished"));
 }
 
 /// The policy reaches `/run_code` (verl sends its code there): a program may not fill the host's
