@@ -27,9 +27,11 @@ export REWARDBOX_REQUIRE_PROBLEMTOOLS=1
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 # The TypeScript stripper the JavaScript runner is built with (host-side unit tests).
-cargo test --release --locked --manifest-path crates/ts-strip/Cargo.toml --target-dir target/ts-strip
+# Unoptimised: these two crates are built for the host only for their unit tests (screens of
+# program text), and an optimised build of their parsers costs minutes more than the tests take.
+cargo test --locked --manifest-path crates/ts-strip/Cargo.toml --target-dir target/ts-strip
 # The Monty runner's screen of what `auto` leaves to CPython (host-side unit tests).
-cargo test --release --locked --ignore-rust-version --manifest-path guests/monty/Cargo.toml
+cargo test --locked --ignore-rust-version --manifest-path guests/monty/Cargo.toml
 
 # The Python package: built into .venv from this checkout, then its pytest suite (adapters,
 # advantages, concurrency, errors, environments, Ray, the server's clients, and a wheel installed

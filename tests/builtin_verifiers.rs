@@ -1,7 +1,7 @@
 //! The built-in verifiers, end to end through the public API: each one's verdicts, the errors that
 //! name a task's field, determinism, order, and the compiled-component cache.
 
-mod common;
+use crate::common;
 
 use common::{score_lines, scorer};
 use rewardbox::{ComponentCache, Scorer, ScorerOptions, Status, Task};

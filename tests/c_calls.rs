@@ -7,7 +7,7 @@
 //! same arguments and compares with the same expected values: what passes natively passes here,
 //! and what fails natively fails here.
 
-mod common;
+use crate::common;
 
 use rewardbox::verdict::CaseStatus;
 use serde_json::{Value, json};

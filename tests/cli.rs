@@ -1,7 +1,7 @@
 //! The `rewardbox` command line: JSONL in, JSONL out, in order; malformed lines reported with line
 //! and field while every other line is scored; hostile verifiers contained; clear usage errors.
 
-mod common;
+use crate::common;
 
 use common::{hostile_line, test_cache_dir};
 use serde_json::{Value, json};

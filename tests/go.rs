@@ -5,7 +5,7 @@
 //! `crates/toolchains/src/adapter_memory.rs`), goroutines, panics and runtime errors (status 2),
 //! `os.Exit`, 64-bit `int`, integer wrap-around, deadlock detection, sleeping.
 
-mod common;
+use crate::common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox_toolchains::go::Go;

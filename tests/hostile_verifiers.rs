@@ -2,7 +2,7 @@
 //! `verifier_error` with the right detail, the host survives, and the other lines of the same
 //! batch are scored normally.
 
-mod common;
+use crate::common;
 
 use common::{hostile, hostile_line, score_lines, scorer};
 use rewardbox::{Status, TaskResult};

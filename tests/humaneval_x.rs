@@ -10,9 +10,8 @@
 //! candidate cannot end the test run as passed (exiting, forging the wire's frames or the
 //! report), each assert is a case, and Rust overflows panic as under `cargo test`.
 
-mod common;
-#[path = "support/humaneval_x.rs"]
-mod humaneval_x_data;
+use crate::common;
+use crate::humaneval_x_data;
 
 use humaneval_x_data::{case_statuses, go_test_natively, problems, rows, score};
 use rewardbox::verdict::CaseStatus;

@@ -8,9 +8,8 @@
 //! expects the type's empty value. No problem is an invalid task but Rust/22 (`Box<dyn Any>`):
 //! each declaration's types are read, and each literal fits its parameter.
 
-mod common;
-#[path = "support/humaneval_x.rs"]
-mod humaneval_x_data;
+use crate::common;
+use crate::humaneval_x_data;
 
 use humaneval_x_data::{problems, rows, score};
 use serde_json::{Value, json};

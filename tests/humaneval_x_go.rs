@@ -11,9 +11,8 @@
 //! Then what the harness cannot promise: every Go value crosses as itself, each assertion is a
 //! case, and a candidate cannot end the test run as passed.
 
-mod common;
-#[path = "support/humaneval_x.rs"]
-mod humaneval_x_data;
+use crate::common;
+use crate::humaneval_x_data;
 
 use humaneval_x_data::{
     DEBIAN_GOPATH, go_default_completion, go_test_natively, own_task, problems, rows, score,

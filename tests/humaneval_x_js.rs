@@ -11,11 +11,10 @@
 //! each assert is a case (`console.assert` goes on after a failure, `assert.*` ends the run, as
 //! in Node), and a candidate cannot end the test run as passed.
 
-mod common;
+use crate::common;
 
+use crate::humaneval_x_data;
 use common::node;
-#[path = "support/humaneval_x.rs"]
-mod humaneval_x_data;
 
 use humaneval_x_data::{case_statuses, own_task, problems, rows, score};
 use rewardbox::verdict::CaseStatus;

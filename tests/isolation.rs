@@ -6,7 +6,7 @@
 //! first. Checked for whole-program runs and for live candidates (the path of call tests and
 //! asserts).
 
-mod common;
+use crate::common;
 
 use rewardbox::Limits;
 use rewardbox::runners::CANDIDATE_DEFAULT;

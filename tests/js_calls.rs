@@ -7,7 +7,7 @@
 //! (written as JavaScript literals) and comparing with `util.isDeepStrictEqual`, numbers by value
 //! (`-0` is `0`), as a call test compares.
 
-mod common;
+use crate::common;
 
 use rewardbox::verdict::CaseStatus;
 use serde_json::{Value, json};

@@ -3,7 +3,7 @@
 //! own `verifyproblem`, run natively on the same packages, agrees (`scripts/test.sh` installs
 //! problemtools and names it in `REWARDBOX_VERIFYPROBLEM`).
 
-mod common;
+use crate::common;
 
 use rewardbox_kattis::timing::time_limit;
 use rewardbox_kattis::verify::{Check, verify};

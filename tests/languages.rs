@@ -3,7 +3,7 @@
 //! answer, a compile error, a nonzero exit, a trap, an infinite loop, a memory bomb, an output
 //! flood, reading host files and opening a socket.
 
-mod common;
+use crate::common;
 
 use common::scorer;
 use rewardbox::verdict::CaseStatus;

@@ -3,7 +3,7 @@
 //! (properties, exceptions, chained calls), MBPP-style lists, and candidates that attack the
 //! check. The check runs in a sandbox of its own; the candidate never holds it.
 
-mod common;
+use crate::common;
 
 use common::{human_eval_problems, scorer};
 use rewardbox::verdict::{CaseStatus, CompletionResult};

@@ -2,7 +2,7 @@
 //! Math-Verify's labelled cases, the example, and hostile answers that must end in a
 //! verdict, not a sandbox error.
 
-mod common;
+use crate::common;
 
 use common::scorer;
 use rewardbox::{Status, Task};

@@ -11,9 +11,8 @@
 //!
 //! `REWARDBOX_BURST_RUNS` sets the burst's length (default 240; the README's figure is of 1,000).
 
-mod common;
-#[path = "../benches/support/served.rs"]
-mod served;
+use crate::common;
+use crate::served;
 
 use common::test_cache_dir;
 use serde_json::{Value, json};

@@ -11,7 +11,7 @@
 //! `REWARDBOX_NATIVE_CXX` name others) and `rustc`, optimised as the sandbox compiles them
 //! (`rust` with `-Coverflow-checks=on -Cdebug-assertions=on`, `rust-release` without).
 
-mod common;
+use crate::common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! written form by form (each comparison, `assert not`, messages that call again, MBPP lists,
 //! keyword arguments, top-level asserts, a missing entry point, limits).
 
-mod common;
+use crate::common;
 
 use common::{human_eval_problems, scorer};
 use rewardbox::{Scorer, Task, TaskResult};

@@ -15,7 +15,7 @@
 //! budget under `auto` is small enough: on the calibration programs, CPython never burns more
 //! than [`CPYTHON_FUEL_PER_MONTY_FUEL`] times Monty's fuel.
 
-mod common;
+use crate::common;
 
 use languages::python_engine::AUTO_MARKER;
 use rewardbox::Limits;

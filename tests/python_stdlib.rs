@@ -2,7 +2,7 @@
 //! except those named below with the reason they cannot; and the modules a program uses behave
 //! as native `python3` on the same program.
 
-mod common;
+use crate::common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::Runtime;

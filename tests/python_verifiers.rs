@@ -4,7 +4,7 @@
 //! and verifiers that fail in every way, each a masked `verifier_error` (or `invalid_task` for a
 //! broken task) while the neighbours in the batch score normally.
 
-mod common;
+use crate::common;
 
 use common::scorer;
 use rewardbox::verdict::{CaseStatus, CompletionResult};

@@ -3,7 +3,7 @@
 //! traceback), cells share one namespace, and a cell that ends the interpreter (`os._exit`, a
 //! limit) leaves the next cell a fresh one. The session cap counts REPLs.
 
-mod common;
+use crate::common;
 
 use rewardbox::runners::bindings::types::RunStatus;
 use rewardbox::{ComponentCache, Limits};

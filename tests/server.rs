@@ -3,8 +3,8 @@
 //! limit maxima), with faults — a client that goes away, a flood, a verifier that hangs — after
 //! which the server still answers.
 
-mod common;
-mod server_harness;
+use crate::common;
+use crate::server_harness;
 
 use server_harness::{Server, eventually, root};
 

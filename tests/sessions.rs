@@ -3,7 +3,7 @@
 //! environments that misbehave — each with a clear per-session status while every other session
 //! keeps working — plus isolation between sessions, the session cap and the idle time-to-live.
 
-mod common;
+use crate::common;
 
 use rewardbox::{ComponentCache, Limits};
 use rewardbox_envs::{EnvError, EnvOptions, Environments, check, replay};

@@ -20,7 +20,7 @@
 //! - [`compilers_reveal_nothing_of_the_host`]: a host file that exists reads as one that does
 //!   not; rustc's environment names no host path.
 
-mod common;
+use crate::common;
 
 use serde_json::{Value, json};
 use std::io::Write;

@@ -9,7 +9,7 @@
 //! throw, loop, panic on overflow, print, return another type) and what a task can get wrong
 //! (each reported as `invalid_task` naming its field).
 
-mod common;
+use crate::common;
 
 use rewardbox::verdict::CaseStatus;
 use serde_json::{Value, json};

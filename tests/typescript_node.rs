@@ -4,7 +4,7 @@
 //! TypeScript candidates graded by the `code` verifier: call tests, and a refused candidate
 //! failing each case with Node's message.
 
-mod common;
+use crate::common;
 
 use common::node_that_strips_types;
 use rewardbox::Task;

@@ -7,7 +7,7 @@
 //! the parent and waits for every worker to be gone. The wait is generous (a busy machine is not
 //! a failure); the time it took is printed.
 
-mod common;
+use crate::common;
 
 use common::test_cache_dir;
 use serde_json::json;
