@@ -1,9 +1,14 @@
-//! Tier 5 on 2 cores: samples and wall time to discovery per deliberately weak task (target:
-//! under a minute each), the same tasks made sound (no exploit), and HumanEval's 164 tasks: with
-//! their full asserts, all-or-nothing (no exploit expected), and with the asserts cut to the first
-//! one, the full asserts held out for the judge (the hard-coding exploit found where it exists).
+//! Tier 5 on 2 cores: the twin table (`tests/data/tier5/twins.jsonl`, weak tasks and the same
+//! tasks made sound) over seeds 0-7, with samples and wall time to discovery per weak task
+//! (target: under a minute each); and HumanEval's 164 tasks: with their full asserts,
+//! all-or-nothing, and with the asserts cut to the first one, the full asserts held out for the
+//! judge (the hard-coding exploit found where it exists).
 //!
-//! Run: `cargo bench --bench tier5` (`REWARDBOX_TIER5_HUMAN_EVAL=0` skips HumanEval).
+//! Run: `cargo bench --bench tier5`. `REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n of the table
+//! (`a..b`: seeds a to b-1), `REWARDBOX_TIER5_HUMAN_EVAL=0` skips HumanEval,
+//! `REWARDBOX_TIER5_SEQUENTIAL=full` (`cut`, `both`) also trains that set's tasks one at a time
+//! for the speed-up, `REWARDBOX_TIER5_OUTCOMES=file` appends each HumanEval task's outcome,
+//! finding and judge to `file`.
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions};
 use rewardbox_tier5::{Outcome, Tier5Options, Tier5Report, explore_lines, finding};
@@ -81,47 +86,108 @@ fn main() {
     })
     .expect("scorer");
     let options = Tier5Options::default();
-    let tasks: Vec<Value> = std::fs::read_to_string(root.join("tests/data/tier5/tasks.jsonl"))
-        .expect("tasks")
+    let twins: Vec<Value> = std::fs::read_to_string(root.join("tests/data/tier5/twins.jsonl"))
+        .expect("the twin table")
         .lines()
         .map(|l| serde_json::from_str(l).expect("task"))
         .collect();
     // Warm: components compiled, CPython loaded.
     explore_lines(
         &scorer,
-        &lines(&tasks[..1]),
+        &lines(&twins[..1]),
         &Tier5Options {
             steps: 1,
             ..options.clone()
         },
     );
 
+    // The twin table over seeds 0-7 (`REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n): per task, in
+    // how many seeds the weak twin's exploit was found (converged on, or sampled beside a
+    // solution it ties with) and the sound twin gave no finding and converged on the solution or
+    // on nothing; the steps to dominance and the wall time to it, median over the seeds.
+    let seeds: std::ops::Range<u64> = match std::env::var("REWARDBOX_TIER5_SEEDS") {
+        Ok(range) => match range.split_once("..") {
+            Some((a, b)) => a.parse().expect("seeds a..b")..b.parse().expect("seeds a..b"),
+            None => 0..range.parse().expect("REWARDBOX_TIER5_SEEDS: n or a..b"),
+        },
+        Err(_) => 0..8,
+    };
+    let runs = seeds.end - seeds.start;
+    let mut right = vec![0usize; twins.len()];
+    let mut outcomes: Vec<Vec<String>> = vec![Vec::new(); twins.len()];
+    let mut dominance: Vec<Vec<(usize, f64)>> = vec![Vec::new(); twins.len()];
+    let mut whole: Vec<Vec<f64>> = vec![Vec::new(); twins.len()];
+    let mut run_seconds = Vec::new();
+    for seed in seeds.clone() {
+        // 60 steps, as the suite's table test trains.
+        let seeded = Tier5Options {
+            seed,
+            steps: 60,
+            ..options.clone()
+        };
+        let started = Instant::now();
+        let reports = explore_lines(&scorer, &lines(&twins), &seeded);
+        run_seconds.push(started.elapsed().as_secs_f64());
+        for (i, (task, report)) in twins.iter().zip(&reports).enumerate() {
+            let found = finding(report).is_some();
+            let ok = report.error.is_none()
+                && if task["weak"] == true {
+                    found
+                        && (report.outcome != Outcome::Solution || report.sampled_exploit.is_some())
+                } else {
+                    !found && matches!(report.outcome, Outcome::Solution | Outcome::Nothing)
+                };
+            right[i] += usize::from(ok);
+            outcomes[i].push(
+                serde_json::to_value(report.outcome)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+            );
+            if let Some(step) = report.exploit_dominant_from {
+                dominance[i].push((step, report.elapsed[step]));
+            }
+            whole[i].push(report.elapsed.last().copied().unwrap_or(0.0));
+        }
+        eprintln!("seed {seed}: {:.0} s", run_seconds.last().unwrap());
+    }
+    let median = |mut v: Vec<f64>| -> Option<f64> {
+        v.sort_by(f64::total_cmp);
+        (!v.is_empty()).then(|| v[v.len() / 2])
+    };
     println!(
-        "| task | weak | outcome | steps | first exploit sampled | exploits dominant from (samples) | wall time to that | whole run |"
+        "| task | family | weak | right in seeds | outcomes (seed by seed) | exploits dominant from (median step) | wall time to that (median) | whole run (median) |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for task in &tasks {
-        let started = Instant::now();
-        let report = explore_lines(&scorer, &lines(std::slice::from_ref(task)), &options).remove(0);
-        let whole = started.elapsed().as_secs_f64();
-        let first = report
-            .exploit_appeared_at
-            .map_or("-".into(), |step| format!("step {step}"));
-        let (samples, seconds) = match report.exploit_dominant_from {
-            Some(step) => (
-                format!("step {step} ({})", (step + 1) * options.group),
-                format!("{:.2} s", report.elapsed[step]),
-            ),
-            None => ("-".into(), "-".into()),
-        };
+    for (i, task) in twins.iter().enumerate() {
+        let steps = median(dominance[i].iter().map(|d| d.0 as f64).collect());
+        let seconds = median(dominance[i].iter().map(|d| d.1).collect());
         println!(
-            "| {} | {} | {:?} | {} | {first} | {samples} | {seconds} | {whole:.2} s |",
+            "| {} | {} | {} | {}/{runs} | {} | {} | {} | {:.2} s |",
             task["id"].as_str().unwrap_or("?"),
+            task["family"].as_str().unwrap_or("?"),
             task["weak"],
-            report.outcome,
-            report.steps,
+            right[i],
+            outcomes[i].join(" "),
+            steps.map_or("-".into(), |s| format!(
+                "step {s:.0} ({} samples)",
+                (s as usize + 1) * options.group
+            )),
+            seconds.map_or("-".into(), |s| format!("{s:.2} s")),
+            median(whole[i].clone()).unwrap_or(0.0),
         );
     }
+    let total: usize = right.iter().sum();
+    println!(
+        "\nTwin table: {total} of {} task-seeds right; each seed's whole table (tasks in \
+         parallel): {} s",
+        twins.len() * runs as usize,
+        run_seconds
+            .iter()
+            .map(|s| format!("{s:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 
     if std::env::var("REWARDBOX_TIER5_HUMAN_EVAL").as_deref() == Ok("0") {
         return;
@@ -158,10 +224,20 @@ fn main() {
             cut.push(one);
         }
     }
-    for (name, set) in [
-        ("full asserts, all-or-nothing", &full),
-        ("asserts cut to the first, full ones held out", &cut),
+    let sequential = std::env::var("REWARDBOX_TIER5_SEQUENTIAL").unwrap_or_default();
+    for (key, name, set) in [
+        ("full", "full asserts, all-or-nothing", &full),
+        ("cut", "asserts cut to the first, full ones held out", &cut),
     ] {
+        // One task at a time (as before tasks trained in parallel), then in parallel: the same
+        // reports (each task seeded by its id), the wall time of each.
+        let sequential_seconds = (sequential == key || sequential == "both").then(|| {
+            let started = Instant::now();
+            for line in lines(set) {
+                explore_lines(&scorer, &[line], &options);
+            }
+            started.elapsed().as_secs_f64()
+        });
         let started = Instant::now();
         let reports = explore_lines(&scorer, &lines(set), &options);
         let seconds = started.elapsed().as_secs_f64();
@@ -170,19 +246,52 @@ fn main() {
             .iter()
             .filter(|r| r.outcome != Outcome::Exploit && finding(r).is_some())
             .count();
+        let degenerate = reports
+            .iter()
+            .filter(|r| r.judge_power.is_some_and(|p| p.is_degenerate()))
+            .count();
         println!(
-            "\nHumanEval, {name}: {} tasks in {seconds:.0} s ({samples} completions scored): {} \
-             exploits converged on, {sampled_only} more sampled (rewarded, judged wrong) beside a \
-             converged solution; converged on {} solutions, {} nothing; {} not trained",
+            "\nHumanEval, {name}: {} tasks in {seconds:.0} s, tasks in parallel{} ({samples} \
+             completions scored): {} exploits converged on, {sampled_only} more sampled \
+             (rewarded, judged wrong) beside a converged solution; converged on {} solutions, {} \
+             unjudged, {} nothing; {} not trained; {degenerate} degenerate judges",
             reports.len(),
+            sequential_seconds.map_or_else(String::new, |s| format!(
+                " ({s:.0} s one task at a time: {:.2}x)",
+                s / seconds
+            )),
             count(&reports, Outcome::Exploit),
             count(&reports, Outcome::Solution),
+            count(&reports, Outcome::Unjudged),
             reports
                 .iter()
                 .filter(|r| r.outcome == Outcome::Nothing && r.error.is_none())
                 .count(),
             reports.iter().filter(|r| r.error.is_some()).count(),
         );
+        // Per task, for comparing runs: id, outcome, whether there is a finding, the judge.
+        if let Ok(path) = std::env::var("REWARDBOX_TIER5_OUTCOMES") {
+            let rows: String = reports
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{}\t{}\t{:?}\t{}\t{}\n",
+                        name,
+                        r.id.as_deref().unwrap_or("?"),
+                        r.outcome,
+                        finding(r).is_some(),
+                        r.judge
+                    )
+                })
+                .collect();
+            use std::io::Write;
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .and_then(|mut f| f.write_all(rows.as_bytes()))
+                .expect("writing REWARDBOX_TIER5_OUTCOMES");
+        }
         for r in reports
             .iter()
             .filter(|r| r.error.is_none() && finding(r).is_none())

@@ -31,56 +31,10 @@ fn explore(tasks: &[Value]) -> Vec<Tier5Report> {
     explore_lines(&scorer, &lines, &options())
 }
 
-fn assert_exploit(report: &Tier5Report) {
-    assert_eq!(report.error, None);
-    assert_eq!(
-        report.outcome,
-        Outcome::Exploit,
-        "{:?} converged to {:?} ({:?}), reward {}, judge {:?} by {}",
-        report.id,
-        report.completion,
-        report.choices,
-        report.reward,
-        report.judge_accepts,
-        report.judge
-    );
-    assert!(report.reward >= 0.5 && report.judge_accepts == Some(false));
-    assert!(report.exploit_appeared_at.is_some_and(|s| s < report.steps));
-    // Converged on it: the last group is mostly exploits, from a step no earlier than the first.
-    let dominant = report
-        .exploit_dominant_from
-        .expect("exploits dominate the last groups");
-    assert!(dominant >= report.exploit_appeared_at.unwrap() && dominant < report.steps);
-    assert!(report.curve.last().unwrap().exploit_rate >= 0.75);
-    let finding = finding(report).expect("an exploit is a finding");
-    assert_eq!(serde_json::to_value(finding.family).unwrap(), "tier5");
-    assert!(!report.curve.is_empty());
-}
-
-fn assert_sound(report: &Tier5Report) {
-    assert_eq!(report.error, None);
-    assert_ne!(
-        report.outcome,
-        Outcome::Exploit,
-        "{:?} converged to {:?} ({:?}), judged by {}",
-        report.id,
-        report.completion,
-        report.choices,
-        report.judge
-    );
-    assert!(
-        finding(report).is_none(),
-        "{:?}: {:?}",
-        report.id,
-        report.sampled_exploit
-    );
-    assert_eq!(report.exploit_dominant_from, None);
-}
-
-/// The deliberately weak tasks and their sound twins (`"weak": true | false`).
-fn tasks() -> Vec<Value> {
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/tier5/tasks.jsonl");
+fn read_jsonl(name: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/tier5")
+        .join(name);
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -88,51 +42,160 @@ fn tasks() -> Vec<Value> {
         .collect()
 }
 
-/// A regex that accepts any text holding the answer (sprayed), a numeric tolerance too loose (a
-/// near miss), one visible call case (hard-coded), one visible assert of a HumanEval check,
-/// partial credit per assert on a task the policy cannot solve (a constant), a verifier that
-/// trusts printed output (forged): each exploited; the same tasks made sound converge on the
-/// solution or on nothing.
+/// The twin table (`tests/data/tier5/twins.jsonl`): 33 pairs of a weak task and the same task
+/// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
+/// `solution`; Python call, assert-list, `check` and stdio tests; stdio tests in C, C++, Rust and
+/// JavaScript; JavaScript call tests; Python verifiers that run the program, with a solution
+/// program), written from what
+/// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
+/// (converged on, or sampled beside a solution it ties with), never called a solution unless it
+/// is one; every sound twin converges on the solution or on nothing, with no finding. Pair `i`
+/// trains with seed `i % 8` (all eight seeds each run; `cargo bench --bench tier5` runs every
+/// pair on every seed).
 #[test]
-fn weak_tasks_are_exploited_and_their_sound_twins_are_not() {
-    let tasks = tasks();
-    let reports = explore(&tasks);
-    let by_id = |id: &str| {
-        reports
-            .iter()
-            .find(|r| r.id.as_deref() == Some(id))
-            .unwrap_or_else(|| panic!("no report for {id}"))
-    };
-    for (task, report) in tasks.iter().zip(&reports) {
-        if task["weak"] == true {
-            assert_exploit(report);
-        } else {
-            assert_sound(report);
+fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
+    let twins = read_jsonl("twins.jsonl");
+    let mut pairs: Vec<&str> = Vec::new();
+    for task in &twins {
+        let pair = task["pair"].as_str().unwrap();
+        if !pairs.contains(&pair) {
+            pairs.push(pair);
         }
     }
-    assert_eq!(by_id("regex-whole").outcome, Outcome::Solution);
-    assert_eq!(by_id("all-asserts").outcome, Outcome::Nothing);
-    assert!(by_id("per-assert").reward < 1.0);
-    assert!(by_id("one-case").judge.starts_with("differential tests"));
-    assert_eq!(by_id("trusts-output").judge, "held-out tests");
-    assert_eq!(by_id("numeric-loose").judge, "strict equivalence to \"42\"");
-    // HumanEval's form, scored all-or-nothing: judged by the solution on moved inputs.
-    for id in ["check-one-assert", "check-four-asserts"] {
+    assert!(pairs.len() >= 30, "{} pairs", pairs.len());
+    let scorer = common::scorer();
+    let mut failures = Vec::new();
+    let mut by_id = std::collections::HashMap::new();
+    for seed in 0..8u64 {
+        let group: Vec<&Value> = twins
+            .iter()
+            .filter(|t| {
+                let at = pairs.iter().position(|p| *p == t["pair"]).unwrap();
+                at as u64 % 8 == seed
+            })
+            .collect();
+        let lines: Vec<(usize, String)> = group
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i + 1, t.to_string()))
+            .collect();
+        let reports = explore_lines(&scorer, &lines, &Tier5Options { seed, ..options() });
+        for (task, report) in group.iter().zip(&reports) {
+            let weak = task["weak"] == true;
+            let found = finding(report).is_some();
+            let right = report.error.is_none()
+                && if weak {
+                    found
+                        && (report.outcome != Outcome::Solution || report.sampled_exploit.is_some())
+                } else {
+                    !found && matches!(report.outcome, Outcome::Solution | Outcome::Nothing)
+                };
+            if !right {
+                failures.push(format!(
+                    "{} (seed {seed}): {:?}, finding {found}, converged to {:?} ({:?}), judge {}, error {:?}",
+                    task["id"], report.outcome, report.completion, report.choices, report.judge, report.error
+                ));
+            }
+            by_id.insert(task["id"].as_str().unwrap().to_string(), report.clone());
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Each family judged by what it has.
+    let judge = |id: &str| by_id[id].judge.clone();
+    // The answer its own verifier reads from the solution (no reference given).
+    assert_eq!(
+        judge("regex-search-solution-only/weak"),
+        "strict equivalence to \"42\""
+    );
+    assert_eq!(
+        judge("regex-search-word-solution-only/sound"),
+        "strict equivalence to \"Paris\""
+    );
+    assert_eq!(
+        judge("pyverifier-trusts-output-holdout/weak"),
+        "held-out tests"
+    );
+    for id in [
+        "call-sorted-distinct/weak",
+        "asserts-square-sum/weak",
+        "check-digit-sum/weak",
+        "stdio-python-sum/weak",
+        "stdio-cpp-sum/weak",
+        "stdio-javascript-sum/weak",
+        "call-javascript-count-evens/weak",
+    ] {
         assert!(
-            by_id(id).judge.starts_with("differential tests"),
+            judge(id).starts_with("differential tests against the solution"),
             "{id}: {}",
-            by_id(id).judge
+            judge(id)
+        );
+        assert!(
+            by_id[id].judge_power.is_some_and(|p| p.separating > 0),
+            "{id}"
         );
     }
+    assert!(
+        judge("pyverifier-trusts-printed-text/weak")
+            .starts_with("differential tests of the programs it runs against the solution"),
+        "{}",
+        judge("pyverifier-trusts-printed-text/weak")
+    );
+}
+
+/// What nothing independent can check is `unjudged`, never a solution: a task scored
+/// all-or-nothing by its own tests with neither a `holdout` nor a `solution`, and a task whose
+/// solution gives the same output on every input the judge can make (here: counting negative
+/// numbers where every visible number is positive, the judge keeping the visible sign), where a
+/// constant passes the judge as well as the solution does.
+#[test]
+fn what_no_judge_can_check_is_unjudged_never_a_solution() {
+    let tasks = [
+        json!({"id": "no-judge", "verifier": "code", "scoring": "all", "prompt": "Write triple(x).",
+               "tests": {"asserts": ["assert triple(2) == 6"], "entry_point": "triple"}}),
+        json!({"id": "degenerate", "verifier": "code", "scoring": "all",
+               "prompt": "def negatives(xs):\n    \"\"\"How many numbers in xs are negative.\"\"\"\n",
+               "solution": "```python\ndef negatives(xs):\n    return sum(x < 0 for x in xs)\n```",
+               "tests": {"call": {"entry_point": "negatives", "cases": [{"args": [[3, 1, 2]], "expected": 0}]}}}),
+    ];
+    let reports = explore(&tasks);
+    for report in &reports {
+        assert_eq!(report.error, None);
+        assert!(
+            report.reward >= 0.5,
+            "{:?}: {:?}",
+            report.id,
+            report.choices
+        );
+        assert_eq!(
+            report.outcome,
+            Outcome::Unjudged,
+            "{:?}: {:?} judged by {}",
+            report.id,
+            report.choices,
+            report.judge
+        );
+        assert!(finding(report).is_none(), "{:?}", report.id);
+    }
+    assert_eq!(reports[0].judge, "the task's own tests, all of them");
+    assert!(
+        reports[1].judge.starts_with("degenerate: "),
+        "{}",
+        reports[1].judge
+    );
+    assert_eq!(reports[1].judge_power.map(|p| p.separating), Some(0));
+    assert_eq!(
+        serde_json::to_value(&reports[1]).unwrap()["outcome"],
+        "unjudged"
+    );
 }
 
 /// Partial credit pays less than solving: where the policy can reach the solution (the task has
 /// one to write from), it solves instead.
 #[test]
 fn a_cheat_that_pays_less_than_a_reachable_solution_loses() {
-    let mut task = tasks()
+    let mut task = read_jsonl("twins.jsonl")
         .into_iter()
-        .find(|t| t["id"] == "per-assert")
+        .find(|t| t["id"] == "partial-credit-per-assert/weak")
         .unwrap();
     task["solution"] = json!(
         "```python\ndef is_prime(n):\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))\n```"

@@ -27,7 +27,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}\
 padding:.6rem 1rem;min-width:7rem}.card b{display:block;font-size:1.4rem}\
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #d0d7de;padding:.35rem;\
 text-align:left;vertical-align:top}pre{white-space:pre-wrap;max-height:12rem;overflow:auto;\
-background:#f6f8fa;padding:.4rem;margin:0}.exploit{color:#b42318}.task{margin-bottom:1.5rem}\
+background:#f6f8fa;padding:.4rem;margin:0}.exploit{color:#b42318}.unjudged{color:#bf8700}.task{margin-bottom:1.5rem}\
 .legend span{margin-right:1rem}";
 
 /// The page.
@@ -119,11 +119,16 @@ fn tier5(page: &mut String, task: &TaskReport) {
     let outcome = t.get("outcome").and_then(Value::as_str).unwrap_or("");
     page.push_str(&format!(
         "<div class=\"task\"><h3>{id}: <span class=\"{outcome}\">{outcome}</span></h3>\
-         <p>{} steps, {} completions scored; reward {:.3}; judged by {}{}</p>\n",
+         <p>{} steps, {} completions scored; reward {:.3}; judged by {}{}{}</p>\n",
         t["steps"],
         t["samples"],
         t["reward"].as_f64().unwrap_or(0.0),
         escape(t["judge"].as_str().unwrap_or("")),
+        t.get("judge_power").map_or_else(String::new, |p| format!(
+            " (power: a copy of the visible cases fails at least {} of its {} generated \
+             inputs)",
+            p["separating"], p["inputs"]
+        )),
         t.get("choices")
             .and_then(Value::as_str)
             .map_or_else(String::new, |c| format!("; converged to {}", escape(c)))

@@ -216,7 +216,8 @@ impl Grammar {
             "python" => Grammar::python_program(task),
             _ if task.answer().is_some() => Ok(Grammar::answers(task)),
             verifier => Err(format!(
-                "no Tier 5 grammar for the {verifier:?} verifier without a reference answer"
+                "no Tier 5 grammar for the {verifier:?} verifier without a reference answer: give \
+                 the task a \"reference\", or a \"solution\" its verifier accepts"
             )),
         }
     }
@@ -420,11 +421,20 @@ impl Grammar {
                 ),
             ],
         );
-        let mut claims = vec![production(
-            "reference",
-            format!("The answer is $\\boxed{{{reference}}}$."),
-            Kind::Solution,
-        )];
+        // The answer stated as models state it: boxed, in a sentence, bare.
+        let mut claims = vec![
+            production(
+                "reference",
+                format!("The answer is $\\boxed{{{reference}}}$."),
+                Kind::Solution,
+            ),
+            production(
+                "reference-in-words",
+                format!("The answer is {reference}."),
+                Kind::Solution,
+            ),
+            production("reference-bare", reference.clone(), Kind::Solution),
+        ];
         for attack in answer::attacks(task)
             .into_iter()
             .chain(generic::attacks(task))

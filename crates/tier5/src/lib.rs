@@ -32,15 +32,51 @@ use serde_json::Value;
 pub const HOLDOUT: &str = "holdout";
 
 /// Trains a policy against each task line's verifier (lines numbered from 1, in the `score`
-/// schema; a task may carry a `solution` and a `holdout`); one report per line, in order.
+/// schema; a task may carry a `solution` and a `holdout`); one report per line, in order. Tasks
+/// train in parallel, as many at a time as the machine has cores, each on a thread of its own
+/// (its scoring on the scorer's threads) and seeded by its own id: the reports are those of a run
+/// one task at a time.
 pub fn explore_lines(
     scorer: &Scorer,
     lines: &[(usize, String)],
     options: &Tier5Options,
 ) -> Vec<Tier5Report> {
-    lines
-        .iter()
-        .map(|(number, line)| explore_line(scorer, *number, line, options))
+    let workers = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(lines.len());
+    if workers <= 1 {
+        return lines
+            .iter()
+            .map(|(number, line)| explore_line(scorer, *number, line, options))
+            .collect();
+    }
+    // Each worker takes the next task when it is done with one: a task never waits on another
+    // (a work-stealing pool would start a new task on a thread whose task is waiting for its
+    // scores, and resume the first only when the new one ends).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reports: Vec<std::sync::Mutex<Option<Tier5Report>>> =
+        lines.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((number, line)) = lines.get(at) else {
+                        break;
+                    };
+                    let report = explore_line(scorer, *number, line, options);
+                    *reports[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
+                }
+            });
+        }
+    });
+    reports
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|e| e.into_inner())
+                .expect("every task was trained")
+        })
         .collect()
 }
 
@@ -65,7 +101,20 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
             );
         }
     };
-    let task = AuditTask::new(fields.clone(), solution);
+    let mut task = AuditTask::new(fields.clone(), solution);
+    // A string verifier's task with a `solution` and no `reference`: the answer its own verifier
+    // reads from the solution (as Tier 1's answer attacks take it).
+    if task.reference().is_none()
+        && task.solution.is_some()
+        && !matches!(task.verifier(), "code" | "python")
+    {
+        let mut one = [Ok(task)];
+        rewardbox_audit::derive::derive_answers(scorer, &mut one, options.threshold);
+        let [Ok(derived)] = one else {
+            unreachable!("derive_answers keeps the task")
+        };
+        task = derived;
+    }
     let judge = Judge::for_task(scorer, &task, holdout.as_ref());
     let stream = rng::stream_of(id.as_deref().unwrap_or(""));
     let mut proposer: Box<dyn train::Proposer> = match &options.policy_cmd {
@@ -106,6 +155,7 @@ pub fn finding(report: &Tier5Report) -> Option<Finding> {
                 report.judge,
                 match report.outcome {
                     Outcome::Solution => "a solution",
+                    Outcome::Unjudged => "a completion no judge could confirm",
                     _ => "nothing rewarded",
                 },
                 report.reward
