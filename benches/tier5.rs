@@ -6,8 +6,8 @@
 //!
 //! Run: `cargo bench --bench tier5`. `REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n of the table
 //! (`a..b`: seeds a to b-1), `REWARDBOX_TIER5_HUMAN_EVAL=0` skips HumanEval,
-//! `REWARDBOX_TIER5_SEQUENTIAL=full` (`cut`, `both`) also trains that set's tasks one at a time
-//! for the speed-up, `REWARDBOX_TIER5_OUTCOMES=file` appends each HumanEval task's outcome,
+//! `REWARDBOX_TIER5_SEQUENTIAL=full` (`cut`, `both`, `table`) also trains that set's tasks one at
+//! a time for the speed-up, `REWARDBOX_TIER5_OUTCOMES=file` appends each HumanEval task's outcome,
 //! finding and judge to `file`.
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions};
@@ -125,6 +125,16 @@ fn main() {
             steps: 60,
             ..options.clone()
         };
+        if std::env::var("REWARDBOX_TIER5_SEQUENTIAL").as_deref() == Ok("table") {
+            let started = Instant::now();
+            for line in lines(&twins) {
+                explore_lines(&scorer, &[line], &seeded);
+            }
+            eprintln!(
+                "seed {seed}: {:.0} s one task at a time",
+                started.elapsed().as_secs_f64()
+            );
+        }
         let started = Instant::now();
         let reports = explore_lines(&scorer, &lines(&twins), &seeded);
         run_seconds.push(started.elapsed().as_secs_f64());
@@ -149,7 +159,17 @@ fn main() {
             }
             whole[i].push(report.elapsed.last().copied().unwrap_or(0.0));
         }
-        eprintln!("seed {seed}: {:.0} s", run_seconds.last().unwrap());
+        let wrong: Vec<&str> = twins
+            .iter()
+            .zip(&outcomes)
+            .enumerate()
+            .filter(|(i, _)| right[*i] < outcomes[*i].len())
+            .map(|(_, (t, _))| t["id"].as_str().unwrap_or("?"))
+            .collect();
+        eprintln!(
+            "seed {seed}: {:.0} s; wrong so far: {wrong:?}",
+            run_seconds.last().unwrap()
+        );
     }
     let median = |mut v: Vec<f64>| -> Option<f64> {
         v.sort_by(f64::total_cmp);

@@ -251,7 +251,20 @@ fn compiled_languages_are_attacked_in_their_own_language() {
             );
         }
         let report = audit(&[weak, single]);
-        assert_eq!(report.summary.unscored, 0, "{language}: {}", report.table());
+        // Every attack is scored; only an endless loop, on a host too busy to give it half its
+        // wall-clock net in CPU, is stopped by the net and masked as the host's fault (never a
+        // verdict either way).
+        for task in &report.tasks {
+            for f in task.findings.iter().filter(|f| f.kind == Kind::Unscored) {
+                assert!(
+                    f.attack == "infinite-loop" && f.detail.contains("the host was too busy"),
+                    "{language}: {} unscored: {}\n{}",
+                    f.attack,
+                    f.detail,
+                    report.table()
+                );
+            }
+        }
         let exploits = exploits_of(&report);
         for expected in ["exit-before-printing", "hardcode-first-case-output"] {
             assert!(

@@ -720,10 +720,15 @@ fn audit_tier5_adds_findings_curves_and_an_html_report() {
     let dir = tempdir("audit-tier5");
     let tasks = dir.join("tasks.jsonl");
     let all = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/tier5/tasks.jsonl"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/tier5/twins.jsonl"),
     )
     .unwrap();
-    let regex_tasks: Vec<&str> = all.lines().filter(|l| l.contains("\"regex-")).collect();
+    // A regex that finds the answer anywhere, and its sound twin; both give only a `solution`
+    // (the answer is the one the verifier reads from it).
+    let regex_tasks: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("\"pair\": \"regex-search-word-solution-only\""))
+        .collect();
     assert_eq!(regex_tasks.len(), 2);
     std::fs::write(&tasks, regex_tasks.join("\n") + "\n").unwrap();
     let (report_path, html_path) = (dir.join("report.json"), dir.join("report.html"));
@@ -752,11 +757,12 @@ fn audit_tier5_adds_findings_curves_and_an_html_report() {
             .collect()
     };
     let (weak, sound) = (&report["tasks"][0], &report["tasks"][1]);
-    assert_eq!(weak["id"], "regex-anywhere");
+    assert_eq!(weak["id"], "regex-search-word-solution-only/weak");
+    assert_eq!(weak["tier5"]["judge"], "strict equivalence to \"Paris\"");
     let found = tier5_findings(weak);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["kind"], "exploit");
-    assert!(found[0]["completion"].as_str().unwrap().contains("42"));
+    assert!(found[0]["completion"].as_str().unwrap().contains("Paris"));
     assert_eq!(weak["tier5"]["outcome"], "exploit");
     assert!(!weak["tier5"]["curve"].as_array().unwrap().is_empty());
     assert!(report["summary"]["exploits_by_family"]["tier5"].as_u64() >= Some(1));
@@ -764,7 +770,7 @@ fn audit_tier5_adds_findings_curves_and_an_html_report() {
     assert_ne!(sound["tier5"]["outcome"], "exploit");
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(
-        html.contains("regex-anywhere") && html.contains("<polyline"),
+        html.contains("regex-search-word-solution-only/weak") && html.contains("<polyline"),
         "{html}"
     );
 }
