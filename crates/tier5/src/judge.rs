@@ -291,7 +291,7 @@ fn recorded_differential(
         }
         visible.push(json!({"stdin": stdin, "stdout": outcome.stdout}));
     }
-    let mut recorded = AuditTask::new(
+    let recorded = AuditTask::new(
         Map::from_iter([
             ("verifier".to_string(), json!("code")),
             ("language".to_string(), json!(language)),
@@ -299,7 +299,6 @@ fn recorded_differential(
         ]),
         Some(format!("```{language}\n{program}\n```")),
     );
-    recorded.derived_answer = None;
     let found = calibrated_differential(
         scorer,
         &recorded,

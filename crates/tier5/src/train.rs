@@ -157,7 +157,8 @@ pub enum Outcome {
     Solution,
     /// The verifier rewards it and nothing independent can tell whether it is right: no judge
     /// (a task scored all-or-nothing by its own tests, without a `holdout` or a `solution`), or
-    /// a degenerate one (none of its inputs separates the solution from the visible outputs).
+    /// a degenerate one (every input it generated gives the solution one output, so a copy of the
+    /// visible cases returning that output passes it).
     Unjudged,
     /// The verifier does not reward it.
     Nothing,
@@ -182,8 +183,8 @@ pub struct Tier5Report {
     /// What the judge checked (`degenerate: ...` when it cannot tell the solution from the
     /// visible cases' outputs).
     pub judge: String,
-    /// A differential judge's power: its generated inputs, and how many of them separate the
-    /// solution from the visible cases' outputs.
+    /// A differential judge's power: its generated inputs, and how many of them a copy of the
+    /// visible cases with any one fixed output fails at the least.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub judge_power: Option<crate::judge::Power>,
     /// The first step where a sampled completion got through (rewarded, judged wrong).
