@@ -19,6 +19,7 @@ mod layers;
 mod live_asserts;
 mod math_verifier;
 mod native_exit_status;
+mod output_sizes;
 mod planned_asserts;
 mod python_engines;
 mod python_stdlib;

@@ -65,7 +65,9 @@ fn the_coding_environment_keeps_python_state_and_runs_every_language() {
         json!({"stdout": "", "stderr": "", "exit_code": 0, "metadata": {}})
     );
     assert_eq!(reset["data"]["done"], false);
-    assert!(reset["data"]["reward"].is_null());
+    // coding_env's rewards (OpenEnv's own coding environment's), unless the server is told
+    // otherwise.
+    assert_eq!(reset["data"]["reward"], 0.0);
 
     step(&mut ws, json!({"code": "x = 41"}));
     let printed = step(&mut ws, json!({"code": "print(x + 1)"}));
@@ -105,6 +107,13 @@ fn the_coding_environment_keeps_python_state_and_runs_every_language() {
     );
     assert_eq!(broken["observation"]["exit_code"], 1);
     assert_eq!(broken["metadata"]["status"], "compile_error");
+    // coding_env's rewards: a short program that does not compile is a short syntax error
+    // (0.1 - 0.2), the C program above short and safe (0.1).
+    assert!(
+        (broken["reward"].as_f64().unwrap() + 0.1).abs() < 1e-9,
+        "{broken}"
+    );
+    assert!((c["reward"].as_f64().unwrap() - 0.1).abs() < 1e-9, "{c}");
     let js = step(
         &mut ws,
         json!({"language": "js", "code": "console.log([1, 2, 3].map(v => v * 2).join(','))"}),
@@ -179,6 +188,12 @@ fn the_coding_environment_keeps_python_state_and_runs_every_language() {
     ws.send(Message::text(json!({"type": "close"}).to_string()))
         .unwrap();
     assert!(matches!(ws.read(), Ok(Message::Close(_)) | Err(_)));
+
+    // The other reward: none at all.
+    let unrewarded = Server::start(|o| o.coding_reward = rewardbox_server::CodingReward::None);
+    let mut ws = connect(&unrewarded, "/openenv/coding/ws", None).unwrap();
+    assert!(ask(&mut ws, json!({"type": "reset", "data": {}}))["data"]["reward"].is_null());
+    assert!(step(&mut ws, json!({"code": "import os"}))["reward"].is_null());
 }
 
 #[test]

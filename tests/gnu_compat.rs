@@ -161,6 +161,63 @@ int main() {
     ),
 ];
 
+/// What the judges' compilers and command lines give a program, beside the native compilers (gcc
+/// and g++ with the same macro, `-DONLINE_JUDGE`, as Codeforces and DOMjudge compile; rustc): the
+/// macro (jury code that reads `input.txt` without it), a program name in `argv`, and
+/// `<thread>`'s sleeps and `<chrono>`'s clocks in a single-threaded program.
+const JUDGES: &[(&str, &str, &str, &str)] = &[
+    (
+        "cpp",
+        "ONLINE_JUDGE, argv[0], this_thread::sleep_for and yield, chrono clocks",
+        r#"#include <bits/stdc++.h>
+#include <thread>
+using namespace std;
+int main(int argc, char** argv) {
+#if !ONLINE_JUDGE
+    ifstream cin("input.txt");
+#endif
+    long long a, b; cin >> a >> b;
+    cout << a + b << " " << argc << " " << (argv[0] != nullptr && argv[0][0] != 0) << "\n";
+    auto t0 = chrono::steady_clock::now();
+    auto w0 = chrono::system_clock::now();
+    this_thread::sleep_for(chrono::milliseconds(30));
+    this_thread::yield();
+    this_thread::sleep_until(chrono::steady_clock::now() + chrono::milliseconds(20));
+    auto ms = chrono::duration_cast<chrono::milliseconds>(chrono::steady_clock::now() - t0).count();
+    auto wall = chrono::duration_cast<chrono::milliseconds>(chrono::system_clock::now() - w0).count();
+    cout << (ms >= 50) << " " << (ms < 5000) << " " << (wall >= 0) << "\n";
+}
+"#,
+        "20 22\n",
+    ),
+    (
+        "c",
+        "ONLINE_JUDGE and argv[0] in C",
+        r#"#include <stdio.h>
+int main(int argc, char** argv) {
+#ifndef ONLINE_JUDGE
+    freopen("input.txt", "r", stdin);
+#endif
+    int a, b;
+    if (scanf("%d %d", &a, &b) != 2) return 3;
+    printf("%d %d %d\n", a + b, argc, argv[0] != 0 && argv[0][0] != 0);
+    return 0;
+}
+"#,
+        "1 2\n",
+    ),
+    (
+        "rust",
+        "a program name in Rust's std::env::args",
+        r#"fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    println!("{} {}", args.len(), !args[0].is_empty());
+}
+"#,
+        "",
+    ),
+];
+
 /// C++ exceptions, each program against g++'s binary: stdout and exit status.
 const EXCEPTIONS: &[(&str, &str, &str, &str)] = &[
     (
@@ -218,6 +275,11 @@ int main() { std::puts("start"); std::fflush(stdout); try { f(); } catch (...) {
 #[test]
 fn gnu_programs_print_what_they_print_natively() {
     assert_native(PROGRAMS);
+}
+
+#[test]
+fn what_the_judges_define_and_pass_is_there() {
+    assert_native(JUDGES);
 }
 
 #[test]

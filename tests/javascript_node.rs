@@ -124,6 +124,14 @@ const PROGRAMS: &[(&str, &str)] = &[
          setTimeout(() => console.log('unref never runs'), 5000).unref();",
     ),
     (
+        "promisified timers",
+        "const util = require('util');\n\
+         const sleep = util.promisify(setTimeout);\n\
+         const start = Date.now();\n\
+         (async () => { const v = await sleep(100, 'x'); console.log(v, Date.now() - start >= 100);\n\
+         await util.promisify(setImmediate)(); console.log('immediate'); })();",
+    ),
+    (
         "uncaught error in a timer",
         "setTimeout(() => { console.log('before'); throw new Error('in timer'); }, 10);\n\
          setTimeout(() => console.log('not reached'), 20);",
@@ -163,7 +171,14 @@ fn programs_observe_what_they_observe_under_node() {
                     node()
                 )
             });
-        let ours = javascript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        // Node runs them with no limit; here a time limit that their timers (a second at most)
+        // stay well within, since a wait costs what that much of the limit buys.
+        let limits = rewardbox::runners::time_limit::limits_for_seconds(
+            rewardbox_toolchains::Language::JavaScript,
+            10.0,
+            CANDIDATE_DEFAULT,
+        );
+        let ours = javascript.run(scorer.engine(), program, "", &limits, 0);
         failures.extend(common::unlike_node(name, &native, &ours));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -352,6 +367,7 @@ fn a_run_starts_from_the_prepared_engine() {
         scorer.engine(),
         &rewardbox::ComponentCache::in_dir(common::test_cache_dir()),
         JS_RUNNER_WASM,
+        rewardbox_toolchains::Language::JavaScript,
         "the JavaScript runtime as built",
     )
     .expect("the JavaScript runtime as built");

@@ -8,7 +8,7 @@ use crate::common;
 use rewardbox_kattis::timing::time_limit;
 use rewardbox_kattis::verify::{Check, verify};
 use rewardbox_kattis::{Expected, read_package};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,7 +69,10 @@ fn every_jury_submission_gets_the_verdict_its_directory_promises() {
         }
     }
     assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
-    assert_eq!(total, 32, "every submission of the six packages was judged");
+    assert_eq!(
+        total, 36,
+        "every submission of the seven packages was judged"
+    );
     assert_eq!(
         kinds.len(),
         5,
@@ -172,6 +175,37 @@ fn the_time_limit_comes_from_the_accepted_submissions_fuel() {
     assert!(partial.agrees(), "{partial:?}");
 }
 
+/// A validator that does not build is the package's fault, named, not every submission's `JE`;
+/// a contest's own time limit beside the package is the one used.
+#[test]
+fn a_validator_that_does_not_build_refuses_the_package_and_a_contest_limit_is_kept() {
+    let scorer = common::scorer();
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("divisor");
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(packages_dir().join("divisor"))
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(copy.join(".timelimit"), "3\n").unwrap();
+    let package = read_package(&copy).unwrap();
+    let limit = time_limit(&package, &scorer, 1.0).unwrap();
+    assert_eq!((limit.seconds, limit.fixed_by), (3.0, Some(".timelimit")));
+    std::fs::write(
+        copy.join("output_validators/checker/checker.cpp"),
+        "#include \"testlib.h\"\nint main(int argc, char* argv[]) { registerTestlibCmd(argc, argv) }\n",
+    )
+    .unwrap();
+    let broken = read_package(&copy).unwrap();
+    let error = verify(&broken, &scorer, 1.0).unwrap_err();
+    assert!(
+        error.contains("output validator") && error.contains("does not build"),
+        "{error}"
+    );
+}
+
 fn rewardbox() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_rewardbox"));
     command.env("REWARDBOX_CACHE_DIR", common::test_cache_dir());
@@ -192,7 +226,7 @@ fn the_cli_imports_packages_as_tasks_and_verifies_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("32 of 32 jury submissions got the verdict"),
+        stderr.contains("36 of 36 jury submissions got the verdict"),
         "{stderr}"
     );
     let lines: Vec<Value> = std::fs::read_to_string(&tasks)
@@ -200,7 +234,7 @@ fn the_cli_imports_packages_as_tasks_and_verifies_them() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 6);
+    assert_eq!(lines.len(), 7);
     let guessing = lines.iter().find(|t| t["id"] == "guessing").unwrap();
     assert_eq!(guessing["language"], "python");
     assert_eq!(guessing["tests"]["judge"]["interactive"], true);
@@ -255,6 +289,42 @@ fn the_cli_imports_packages_as_tasks_and_verifies_them() {
     assert_eq!(by_id["parity/cpp"], [1.0, 0.0, 0.0]);
     assert_eq!(by_id["parity/python"], [1.0, 0.0, 0.0]);
     assert_eq!(by_id["parity/rust-release"], [1.0]);
+    // The tasks take a completion as every code task does: the submissions are written fenced,
+    // and a model's fenced answer inside its prose and a bare program both pass.
+    let python_task: Value = std::fs::read_to_string(&with_submissions)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|t| t["id"] == "parity/python")
+        .unwrap();
+    assert!(python_task.get("extract").is_none(), "{python_task}");
+    let accepted = python_task["completions"][0].as_str().unwrap();
+    assert!(accepted.starts_with("```python\n"), "{accepted}");
+    let bare = accepted
+        .trim_start_matches("```python\n")
+        .trim_end_matches("```")
+        .to_string();
+    let mut answers = python_task.clone();
+    answers["completions"] = json!([
+        format!("Here is my solution.\n\n{accepted}\n\nIt reads the input once."),
+        bare
+    ]);
+    let answers_file = dir.path().join("answers.jsonl");
+    std::fs::write(&answers_file, answers.to_string()).unwrap();
+    let scored = rewardbox()
+        .arg("score")
+        .arg(&answers_file)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    let result: Value = serde_json::from_slice(&scored.stdout).unwrap();
+    let scores: Vec<f64> = result["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["score"].as_f64().unwrap())
+        .collect();
+    assert_eq!(scores, [1.0, 1.0], "{result}");
 
     // A directory that is not a package is reported and the others still imported.
     let out = rewardbox()

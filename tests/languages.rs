@@ -379,10 +379,19 @@ fn javascript_cases(secret: &str) -> Vec<Case> {
         ),
         case(
             "timer within the limit",
-            "const start = Date.now();\nsetTimeout(() => console.log(Date.now() - start >= 500 ? 42 : 0), 500);",
+            "const start = Date.now();\nsetTimeout(() => console.log(Date.now() - start >= 50 ? 42 : 0), 50);",
             "",
             "42\n",
             Passed,
+        ),
+        // A wait costs what that much of the limit buys (2e9 fuel is a tenth of a second of
+        // JavaScript's): a timer past it is a time limit, as natively.
+        case(
+            "timer past the limit",
+            "setTimeout(() => console.log(42), 500);",
+            "",
+            "",
+            FuelExhausted,
         ),
         case(
             "memory bomb",

@@ -167,6 +167,50 @@ fn run_code_speaks_sandbox_fusion() {
                "files": {"in.txt": "aGVsbG8="}, "fetch_files": ["out.txt", "missing.txt"]}),
     );
     assert_eq!(files["files"], json!({"out.txt": "SEVMTE8="}), "{files}");
+    // A path is a path in the program's own file system, absolute or relative (SandboxFusion's
+    // own test writes `/mnt/b`); `tempfile` finds `/tmp`; nothing outside can be named.
+    let (_, anywhere) = server.json(
+        "/run_code",
+        json!({"code": "import sys, tempfile\nopen('a.txt', 'w').write('secret'); open('/mnt/b', 'w').write('sauce')\n\
+                        with tempfile.NamedTemporaryFile('w', delete=False) as f: f.write('t')\n\
+                        print(open('/data/in.txt').read(), f.name.startswith('/tmp/'), sys.argv)",
+               "language": "python", "files": {"/data/in.txt": "aGk="},
+               "fetch_files": ["a.txt", "/mnt/b", "/workspace/a.txt", "/etc/passwd", "/data/in.txt"]}),
+    );
+    assert_eq!(
+        anywhere["run_result"]["stdout"], "hi True ['main.py']\n",
+        "{anywhere}"
+    );
+    assert_eq!(
+        anywhere["files"],
+        json!({"a.txt": "c2VjcmV0", "/mnt/b": "c2F1Y2U=", "/workspace/a.txt": "c2VjcmV0", "/data/in.txt": "aGk="}),
+        "{anywhere}"
+    );
+    for outside in ["/../etc/passwd", "/", "a/../../b"] {
+        let (status, bad) = server.json(
+            "/run_code",
+            json!({"code": "1", "language": "python", "fetch_files": [outside]}),
+        );
+        assert_eq!(
+            (status, bad["field"].clone()),
+            (400, json!("fetch_files")),
+            "{outside}"
+        );
+    }
+    // Sleeping past `run_timeout` is a time limit, as natively; a short sleep is not.
+    let (_, asleep) = server.json(
+        "/run_code",
+        json!({"code": "import time\ntime.sleep(5)\nprint('woke')", "language": "python", "run_timeout": 1}),
+    );
+    assert_eq!(
+        asleep["run_result"]["status"], "TimeLimitExceeded",
+        "{asleep}"
+    );
+    let (_, nap) = server.json(
+        "/run_code",
+        json!({"code": "import time\ntime.sleep(0.2)\nprint('woke')", "language": "python", "run_timeout": 1}),
+    );
+    assert_eq!(nap["run_result"]["stdout"], "woke\n", "{nap}");
     let (_, secret) = server.json(
         "/run_code",
         json!({"code": "print(open('/etc/passwd').read())", "language": "python"}),

@@ -1127,7 +1127,7 @@ fn the_operators_limits_and_budgets_hold_whatever_clients_do() {
         "--session-memory-mb",
         "600",
         "--disk-budget-mb",
-        "150",
+        "220",
     ]);
     let mut failures: Vec<String> = Vec::new();
     let mut expect = |holds: bool, what: String| {
@@ -1195,8 +1195,8 @@ fn the_operators_limits_and_budgets_hold_whatever_clients_do() {
         "the closed connections' sessions still count in /metrics after 60 s".into(),
     );
 
-    // Sessions holding instances (256 MiB each) fit the 600 MiB budget twice; episodes (64 MiB
-    // of workspace each) fit the 150 MiB disk budget twice.
+    // Sessions holding instances (256 MiB each, and a /tmp of 32 MiB) fit the 600 MiB budget
+    // twice; episodes (64 MiB of workspace each) then fit the 220 MiB disk budget twice.
     let mut sessions = Vec::new();
     for _ in 0..2 {
         let mut socket = server.websocket("/openenv/coding/ws");
@@ -1219,12 +1219,12 @@ fn the_operators_limits_and_budgets_hold_whatever_clients_do() {
     expect(
         status == 429 && refused.to_string().contains("--disk-budget-mb"),
         format!(
-            "a third 64 MiB workspace was not refused by the 150 MiB disk budget: {status} {refused}"
+            "a third 64 MiB workspace was not refused by the 220 MiB disk budget: {status} {refused}"
         ),
     );
     let gauges = [
         ("rewardbox_session_memory_held_bytes", (512u64 << 20) as f64),
-        ("rewardbox_disk_held_bytes", (128u64 << 20) as f64),
+        ("rewardbox_disk_held_bytes", (192u64 << 20) as f64),
         ("rewardbox_live_sessions", 4.0),
     ];
     for (gauge, value) in gauges {

@@ -134,8 +134,16 @@ def _outcome(code):
     return wit_types.RunOutcome(status=status, exit_code=code, stdout="", stderr="", fuel_used=0)
 
 
+def _native_argv():
+    """Gives the program the command line `python3 main.py` gives it natively: the instance starts
+    with none (`argparse`, `sys.argv[0]` and `runpy.run_path` need one). A run given a command line
+    sets its own after this (runners/python.rs)."""
+    sys.argv = ["main.py"]
+
+
 class WitWorld(wit_world.WitWorld):
     def run(self, source):
+        _native_argv()
         code = 0
         try:
             exec(compile(source, "<candidate>", "exec"), {"__name__": "__main__"})
@@ -151,6 +159,7 @@ class WitWorld(wit_world.WitWorld):
         return _outcome(code)
 
     def call(self, source, entry, args_json):
+        _native_argv()
         scope = {"__name__": "__candidate__"}
         try:
             exec(compile(source, "<candidate>", "exec"), scope)
@@ -194,6 +203,7 @@ class WitWorld(wit_world.WitWorld):
         return results
 
     def load(self, source, filename):
+        _native_argv()
         return rb_live.load(source, filename)
 
     def invoke(self, target, args, kwargs):
@@ -206,6 +216,7 @@ class WitWorld(wit_world.WitWorld):
         return rb_verify.prepare(mode, source)
 
     def verify(self, prepared, task, completion):
+        _native_argv()
         return rb_verify.verify(prepared, task, completion)
 
     def plan_asserts(self, mode, source, task):

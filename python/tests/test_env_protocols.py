@@ -110,7 +110,7 @@ def test_openenv_generic_client_drives_a_python_repl_and_compiled_languages(serv
 
     with GenericEnvClient(base_url=server + "/openenv/coding").sync() as env:
         first = env.reset()
-        assert first.observation["exit_code"] == 0 and first.reward is None and first.done is False
+        assert first.observation["exit_code"] == 0 and first.reward == 0.0 and first.done is False
         env.step({"code": "import math\nradius = 2"})
         area = env.step({"code": "print(round(math.pi * radius ** 2, 3))"})
         assert area.observation["stdout"] == "12.566\n"
@@ -183,6 +183,73 @@ def test_openenv_typed_coding_client_reads_the_observation_it_expects(server):
         assert (result.observation.stdout, result.observation.exit_code) == ("out\n", 3)
         assert result.observation.metadata["status"] == "exited_nonzero"
         assert env.state().last_exit_code == 3
+
+
+def test_openenv_coding_env_semantics_at_the_root(root_server):
+    """What OpenEnv's own coding_env integration tests assert of its server, asserted of
+    `rewardbox serve --openenv coding` through openenv's client: exit codes, output, state, a
+    REPL's persistence and reset, and coding_env's rewards (its safety and quality transforms:
+    0.1 for short safe code, 0.0 for long, -1.0 more for `import os`, `eval(`, `exec(`, `open(`,
+    `__import__`, -0.2 more for a syntax error)."""
+    from openenv.core.client_types import StepResult
+    from openenv.core.env_client import EnvClient
+    from openenv.core.env_server.types import Action, Observation, State
+
+    class CodeAction(Action):
+        code: str
+
+    class CodeObservation(Observation):
+        stdout: str = ""
+        stderr: str = ""
+        exit_code: int = 0
+
+    class CodeState(State):
+        last_exit_code: int = 0
+
+    class CodingEnv(EnvClient):
+        def _step_payload(self, action):
+            return {"code": action.code}
+
+        def _parse_result(self, payload):
+            return StepResult(observation=CodeObservation(**payload["observation"]), reward=payload.get("reward"),
+                              done=bool(payload.get("done", False)))
+
+        def _parse_state(self, payload):
+            return CodeState(episode_id=payload.get("episode_id"), step_count=payload.get("step_count", 0),
+                             last_exit_code=payload.get("last_exit_code", 0))
+
+    with CodingEnv(base_url=root_server).sync() as env:
+        reset = env.reset()
+        assert (reset.observation.exit_code, reset.observation.stderr, reset.reward) == (0, "", 0.0)
+        hello = env.step(CodeAction(code="print('Hello, World!')"))
+        assert hello.observation.exit_code == 0 and "Hello, World!" in hello.observation.stdout
+        assert hello.reward == pytest.approx(0.1)
+        assert "Result: 8" in env.step(CodeAction(code="x = 5 + 3\nprint(f'Result: {x}')")).observation.stdout
+        assert "Pi: 3.1416" in env.step(CodeAction(code="import math\nprint(f'Pi: {math.pi:.4f}')")).observation.stdout
+        squares = env.step(CodeAction(code="\nfor i in range(1, 4):\n    print(f'{i} squared is {i**2}')\n"))
+        assert all(f"{i} squared is {i * i}" in squares.observation.stdout for i in (1, 2, 3))
+        divided = env.step(CodeAction(code="x = 1 / 0"))
+        assert divided.observation.exit_code == 1 and "ZeroDivisionError" in divided.observation.stderr
+        assert env.step(CodeAction(code="print(undefined_variable)")).observation.exit_code == 1
+        syntax = env.step(CodeAction(code="print('Hello'"))
+        assert syntax.observation.exit_code == 1 and syntax.reward == pytest.approx(-0.1)
+        long_code = "total = 0\n" + "".join(f"total += {i}  # step {i}\n" for i in range(8))
+        assert env.step(CodeAction(code=long_code)).reward == pytest.approx(0.0)
+        assert env.step(CodeAction(code=long_code + "print(")).reward == pytest.approx(-0.2)
+        for dangerous in ["import os", "print(eval('1'))", "exec('y = 1')", "m = __import__('math')"]:
+            result = env.step(CodeAction(code=dangerous))
+            assert result.reward == pytest.approx(-0.9), dangerous
+        assert env.step(CodeAction(code="x = 5")).reward >= 0
+
+        env.reset()
+        state = env.state()
+        assert state.episode_id is not None and state.step_count == 0
+        env.step(CodeAction(code="my_var = 42"))
+        assert env.state().step_count == 1
+        assert "42" in env.step(CodeAction(code="print(my_var)")).observation.stdout
+        assert env.state().step_count == 2
+        env.reset()
+        assert env.step(CodeAction(code="print(my_var)")).observation.exit_code == 1
 
 
 def test_openenv_sessions_are_isolated_and_concurrent(server):
@@ -319,6 +386,40 @@ def test_deepgym_client_runs_and_batches(server):
         env = _deepgym_env(name)
         result = asyncio.run(dg.run(env, (DEEPGYM_ENVS / name / "reference_solution.py").read_text()))
         assert (name, result.score, result.has_verdict) == (name, 1.0, True)
+
+
+def test_every_environment_deepgyms_package_ships(server):
+    """Every environment in the registry of DeepGym's own package, run with its reference solution
+    through DeepGym's client: each one whose verifier needs only what a sandbox gives is solved
+    (1.0, with a verdict); each that needs a process, a working directory shared with the
+    solution's process or a socket is masked, saying what it lacked, never a 0 verdict."""
+    import deepgym
+    from deepgym.async_core import AsyncDeepGym
+    from deepgym.registry import load_environment_dir
+
+    envs = pathlib.Path(deepgym.__file__).parent / "envs"
+    registry = json.loads((envs / "registry.json").read_text())["environments"]
+    dirs = {p.parent.relative_to(envs).as_posix(): p.parent for p in envs.rglob("verifier.py")}
+    dg = AsyncDeepGym(api_url=server)
+    solved, masked, without_reference = [], {}, []
+    for entry in registry:
+        found = [d for name, d in dirs.items() if name == entry["path"] or name.endswith("/" + entry["path"])]
+        assert len(found) == 1, entry
+        reference = found[0] / "reference_solution.py"
+        if not reference.exists():
+            without_reference.append(entry["path"])
+            continue
+        result = asyncio.run(dg.run(load_environment_dir(found[0]), reference.read_text()))
+        if result.has_verdict:
+            assert result.score == 1.0, (entry["path"], result)
+            solved.append(entry["path"])
+        else:
+            assert result.score == 0.0 and "not available in rewardbox's verifier sandbox" in result.stderr, \
+                (entry["path"], result)
+            masked[entry["path"]] = result.stderr.strip().splitlines()[-1]
+    assert len(solved) == 22, solved
+    assert sorted(masked) == ["api_request", "cli_task", "data_pipeline", "file_organizer"], masked
+    assert len(without_reference) == 5, without_reference
 
 
 def test_deepgym_api_key_is_the_token(cache_dir, rewardbox_binary):

@@ -104,12 +104,12 @@ pub fn compile_natively(language: &str, source: &str, dir: &std::path::Path) -> 
         "c" => (
             "main.c",
             std::env::var("REWARDBOX_NATIVE_CC").unwrap_or_else(|_| "cc".into()),
-            &["-O2", "-w"],
+            &["-O2", "-w", "-DONLINE_JUDGE"],
         ),
         "cpp" => (
             "main.cpp",
             std::env::var("REWARDBOX_NATIVE_CXX").unwrap_or_else(|_| "c++".into()),
-            &["-O2", "-w"],
+            &["-O2", "-w", "-DONLINE_JUDGE"],
         ),
         // `cargo test`'s semantics: overflow checks and debug assertions on.
         "rust" => (

@@ -97,8 +97,16 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
                             package.metadata.time_multiplier
                         ),
                         None => eprintln!(
-                            "rewardbox: {}: time limit {} s (problem.yaml)",
-                            package.name, limit.seconds
+                            "rewardbox: {}: time limit {} s (fixed by the package's {}{})",
+                            package.name,
+                            limit.seconds,
+                            limit.fixed_by.unwrap_or("problem.yaml"),
+                            match limit.fixed_by {
+                                Some(".timelimit" | "domjudge-problem.ini") => {
+                                    ": the contest's own limit, under which the jury's verdicts hold"
+                                }
+                                _ => "",
+                            }
                         ),
                     }
                     limit.seconds
@@ -211,11 +219,13 @@ fn tasks(package: &Package, args: &KattisArgs, seconds: f64) -> Result<Vec<Strin
                 id: format!("{}/{language}", package.name),
                 language,
                 time_limit: seconds,
+                // Each written as a model writes a program, in a fenced block: the task takes a
+                // completion as every code task does (the last fenced block, else the text).
                 completions: programs()
                     .filter(|(_, p)| p.language == language)
-                    .map(|(_, p)| p.source.clone())
+                    .map(|(_, p)| fenced(p.language, &p.source))
                     .collect(),
-                whole: true,
+                whole: false,
                 solution: None,
             };
             task(package, shape).map(|t| t.to_string())

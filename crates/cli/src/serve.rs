@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// /start, /step, ... are then not served (every environment stays under /openenv/...).
     #[arg(long, value_name = "NAME")]
     openenv: Option<String>,
+    /// How the coding environment rewards a step: coding-env (OpenEnv coding_env's safety and
+    /// quality rewards, what its clients expect) or none.
+    #[arg(long, value_name = "REWARD", default_value = "coding-env", value_parser = rewardbox_server::CodingReward::parse)]
+    coding_reward: rewardbox_server::CodingReward,
     /// Require "Authorization: Bearer <TOKEN>" on every request but /healthz
     /// [default: $REWARDBOX_TOKEN, else none]. An empty token is refused.
     #[arg(long, env = "REWARDBOX_TOKEN")]
@@ -133,6 +137,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         port: args.port,
         env_dir: args.env_dir,
         openenv: args.openenv,
+        coding_reward: args.coding_reward,
         token: args.token,
         allowed_hosts: args.allow_hosts,
         allowed_origins: args.allow_origins,

@@ -376,11 +376,12 @@ impl Drop for SessionSlot {
 }
 
 impl Inner {
-    /// What a session keeping an instance holds: its memory limit.
+    /// What a session keeping an instance holds: its memory limit, and the budget of the `/tmp`
+    /// its instance is given.
     fn instance(&self) -> Amount {
         Amount {
             memory: self.options.limits.memory_bytes,
-            disk: 0,
+            disk: rewardbox::sandbox::job::SCRATCH_BUDGET.bytes,
         }
     }
 

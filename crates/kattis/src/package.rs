@@ -4,7 +4,7 @@
 
 use crate::files::{PackageDir, Walk};
 use crate::metadata::Metadata;
-use crate::program::{Program, Unusable, read_program};
+use crate::program::{Program, Unusable, is_program_file, read_program};
 use crate::yaml;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -95,8 +95,58 @@ pub struct Package {
     pub validator: Option<Program>,
     /// The jury's submissions.
     pub submissions: Vec<Submission>,
+    /// The contest's time limit, when the package carries one beside `problem.yaml` (exported
+    /// from DOMjudge or BAPCtools).
+    pub contest_time_limit: Option<ContestTimeLimit>,
     /// What was left out, and why.
     pub notes: Vec<String>,
+}
+
+/// A time limit a contest system wrote into the package: the one its jury verdicts hold under.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContestTimeLimit {
+    /// Seconds.
+    pub seconds: f64,
+    /// The file it was read from: `.timelimit` (DOMjudge, BAPCtools) or
+    /// `domjudge-problem.ini` (`timelimit = 4.0`).
+    pub file: &'static str,
+}
+
+/// The time limit a contest system wrote beside `problem.yaml`: `.timelimit` (a number of
+/// seconds) first, else `domjudge-problem.ini`'s `timelimit` (its value may be quoted). A file
+/// that is there but holds no positive number refuses the package, naming it.
+fn read_contest_time_limit(package: &PackageDir) -> Result<Option<ContestTimeLimit>, String> {
+    let positive = |file: &str, text: &str| -> Result<f64, String> {
+        let value = text.trim().trim_matches(|c| c == '"' || c == '\'');
+        value
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .ok_or_else(|| {
+                format!("{file}: the time limit {value:?} is not a positive number of seconds")
+            })
+    };
+    if let Some(text) = package.read_optional(Path::new(".timelimit"))? {
+        return Ok(Some(ContestTimeLimit {
+            seconds: positive(".timelimit", &text)?,
+            file: ".timelimit",
+        }));
+    }
+    let ini = "domjudge-problem.ini";
+    let Some(text) = package.read_optional(Path::new(ini))? else {
+        return Ok(None);
+    };
+    for line in text.lines() {
+        if let Some((key, value)) = line.split_once('=')
+            && key.trim() == "timelimit"
+        {
+            return Ok(Some(ContestTimeLimit {
+                seconds: positive(ini, value)?,
+                file: "domjudge-problem.ini",
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// Whether the format ignores an entry (`.gitignore`, `-draft`), by its file name.
@@ -157,6 +207,7 @@ pub fn read_package(dir: &Path) -> Result<Package, String> {
         None
     };
     let submissions = read_submissions(&package, &mut notes);
+    let contest_time_limit = read_contest_time_limit(&package)?;
     Ok(Package {
         name,
         dir: root,
@@ -165,6 +216,7 @@ pub fn read_package(dir: &Path) -> Result<Package, String> {
         groups,
         validator,
         submissions,
+        contest_time_limit,
         notes,
     })
 }
@@ -248,6 +300,12 @@ fn read_validator(package: &PackageDir, notes: &mut Vec<String>) -> Result<Progr
     let has_source = found
         .iter()
         .any(|p| package.is_file(p) && read_program(package, p).is_ok());
+    // The programs a judge would take: directories and source files. Files that are neither
+    // (a `*.template`, a `.ctd` or `.viva` description) are not validators.
+    let found: Vec<PathBuf> = found
+        .into_iter()
+        .filter(|p| package.is_dir(p) || is_program_file(p))
+        .collect();
     let program = match &found[..] {
         _ if has_source => holder,
         [one] => one.clone(),
@@ -365,6 +423,75 @@ mod tests {
             ]
         );
         assert_eq!(package.notes.len(), 2, "{:?}", package.notes);
+    }
+
+    #[test]
+    fn files_beside_the_validator_that_are_not_programs_are_not_validators() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        write(&root, "problem.yaml", "validation: custom\n");
+        write(&root, "data/secret/1.in", "1\n");
+        write(&root, "data/secret/1.ans", "1\n");
+        write(
+            &root,
+            "output_validators/checker/checker.cpp",
+            "#include \"testlib.h\"\nint main(){}\n",
+        );
+        write(&root, "output_validators/checker/testlib.h", "int t();\n");
+        write(&root, "output_validators/checker.template", "template\n");
+        write(&root, "output_validators/problem.ctd", "ctd\n");
+        write(&root, "output_validators/problem.viva", "viva\n");
+        let package = read_package(&root).unwrap();
+        let validator = package.validator.unwrap();
+        assert_eq!(
+            (validator.name.as_str(), validator.language),
+            ("checker", "cpp")
+        );
+        assert!(validator.source.contains("int t();"));
+        // Two programs are still two validators, and refused naming why.
+        write(&root, "output_validators/other/other.py", "import sys\n");
+        assert!(
+            read_package(&root)
+                .unwrap_err()
+                .contains("2 output validators")
+        );
+    }
+
+    #[test]
+    fn a_contest_time_limit_beside_the_package_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("p");
+        write(&root, "problem.yaml", "name: p\n");
+        write(&root, "data/secret/1.in", "1\n");
+        write(&root, "data/secret/1.ans", "1\n");
+        assert_eq!(read_package(&root).unwrap().contest_time_limit, None);
+        write(
+            &root,
+            "domjudge-problem.ini",
+            "probid = A\ntimelimit = '4.0'\ncolor = red\n",
+        );
+        let limit = |root: &Path| read_package(root).unwrap().contest_time_limit.unwrap();
+        assert_eq!(
+            limit(&root),
+            ContestTimeLimit {
+                seconds: 4.0,
+                file: "domjudge-problem.ini"
+            }
+        );
+        write(&root, ".timelimit", "2.5\n");
+        assert_eq!(
+            limit(&root),
+            ContestTimeLimit {
+                seconds: 2.5,
+                file: ".timelimit"
+            }
+        );
+        write(&root, ".timelimit", "soon\n");
+        let error = read_package(&root).unwrap_err();
+        assert!(
+            error.contains(".timelimit") && error.contains("soon"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -83,6 +83,13 @@ fn kind(path: &Path) -> Kind {
     }
 }
 
+/// Whether `path`'s ending makes it a program of its own, as a judge takes one (in a language
+/// rewardbox runs or not): anything else beside a package's programs (`*.template`, `.ctd`,
+/// `.viva`, notes) is not one.
+pub fn is_program_file(path: &Path) -> bool {
+    matches!(kind(path), Kind::Main(_) | Kind::Foreign(_))
+}
+
 /// How deep headers may include headers.
 const MAX_INCLUDE_DEPTH: usize = 16;
 

@@ -121,7 +121,9 @@ pub struct TaskShape<'a> {
     pub time_limit: f64,
     /// The completions (empty: none yet).
     pub completions: Vec<String>,
-    /// The completions are programs as they are (jury submissions), not a model's text.
+    /// The completions are programs as they are, not a model's text (`"extract": "whole"`): only
+    /// for tasks judged in place (`--verify`), never for tasks written out, which take a
+    /// completion as every code task does.
     pub whole: bool,
     /// A known accepted program, for `rewardbox audit`.
     pub solution: Option<String>,

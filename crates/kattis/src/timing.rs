@@ -1,6 +1,7 @@
 //! The time limit of a package, as problemtools sets it: the slowest accepted submission's time
-//! times `time_multiplier`, rounded up to the time resolution (1 s), unless `problem.yaml` fixes
-//! it (2023-07's `limits.time_limit`).
+//! times `time_multiplier`, rounded up to the time resolution (1 s), unless the package fixes it:
+//! 2023-07's `limits.time_limit` in `problem.yaml`, else the contest's limit a DOMjudge or
+//! BAPCtools export carries (`.timelimit`, `domjudge-problem.ini`).
 //!
 //! A submission's time is measured in fuel, not seconds, so that the limit is the same on every
 //! machine: each accepted submission is run on every case, and its fuel is turned into seconds at
@@ -41,6 +42,9 @@ pub struct TimeLimit {
     pub slowest: Option<Slowest>,
     /// Accepted submissions that did not finish a case well while measured: `path: case: why`.
     pub failures: Vec<String>,
+    /// The file that fixed the limit, when one did (`problem.yaml`, `.timelimit`,
+    /// `domjudge-problem.ini`); `None` when it was derived.
+    pub fixed_by: Option<&'static str>,
 }
 
 /// What a checker of a case reads (the verifier writes the same for the validators it runs).
@@ -128,11 +132,19 @@ pub fn time_limit(
     scorer: &Scorer,
     resolution: f64,
 ) -> Result<TimeLimit, String> {
-    if let Some(seconds) = package.metadata.time_limit {
+    let fixed = match (&package.metadata.time_limit, &package.contest_time_limit) {
+        (Some(seconds), _) => Some((*seconds, "problem.yaml")),
+        // The contest's own limit: the jury's verdicts hold under it, where a limit derived
+        // from the slowest accepted submission may let a too-slow one pass.
+        (None, Some(contest)) => Some((contest.seconds, contest.file)),
+        (None, None) => None,
+    };
+    if let Some((seconds, file)) = fixed {
         return Ok(TimeLimit {
             seconds,
             slowest: None,
             failures: Vec::new(),
+            fixed_by: Some(file),
         });
     }
     let accepted: Vec<(&str, &Program)> = package
@@ -189,5 +201,6 @@ pub fn time_limit(
         seconds,
         slowest: Some(slowest),
         failures,
+        fixed_by: None,
     })
 }

@@ -44,8 +44,24 @@ fn verdict_code(detail: &str) -> String {
     detail.split([' ', ':']).next().unwrap_or("").to_string()
 }
 
-/// Judges every submission of `package` (that rewardbox can run) with `time_limit` seconds.
+/// Judges every submission of `package` (that rewardbox can run) with `time_limit` seconds. A
+/// package whose output validator does not build is refused, naming the compiler's message: it
+/// is the package's fault, and no submission could be judged.
 pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec<Check>, String> {
+    if let Some(validator) = &package.validator {
+        let built = scorer.install(|| {
+            scorer
+                .runners()
+                .prepare(validator.language, &validator.source)
+        });
+        if let Err(outcome) = built {
+            let message: String = outcome.stderr.trim().chars().take(4000).collect();
+            return Err(format!(
+                "the output validator {} ({}) does not build: {message}",
+                validator.name, validator.language
+            ));
+        }
+    }
     let mut by_language: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     let mut checks: Vec<Option<Check>> = vec![None; package.submissions.len()];
     for (i, submission) in package.submissions.iter().enumerate() {

@@ -31,6 +31,7 @@ mod run_code;
 mod score;
 mod state;
 
+pub use openenv::coding_reward::CodingReward;
 pub use options::ServerOptions;
 
 use axum::Router;

@@ -18,6 +18,9 @@ pub struct ServerOptions {
     /// The OpenEnv environment served at the root (`coding`, `episode`, `codegym/<FileStem>`),
     /// in place of CodeGym's own endpoints there; every environment stays under `/openenv/...`.
     pub openenv: Option<String>,
+    /// How the coding environment rewards a step: as OpenEnv's `coding_env` does (the default),
+    /// or not at all.
+    pub coding_reward: crate::openenv::coding_reward::CodingReward,
     /// Bearer token every request but `/healthz` must carry.
     pub token: Option<String>,
     /// Without a token, the host names (besides IP addresses and `localhost`) a request's `Host`
@@ -83,6 +86,7 @@ impl Default for ServerOptions {
             port: 8080,
             env_dir: None,
             openenv: None,
+            coding_reward: Default::default(),
             token: None,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),

@@ -2,8 +2,11 @@
 //! unchanged.
 //!
 //! Request `{code, language, stdin, run_timeout, compile_timeout, memory_limit_MB, files,
-//! fetch_files}` (files: path → base64, written into the program's working directory first;
-//! fetch_files: paths read back afterwards). Response `{status: "Success" | "Failed" |
+//! fetch_files}` (files: path → base64, written first; fetch_files: paths read back afterwards).
+//! A Python program runs in a file system of its own: its working directory `/workspace`, with
+//! `/tmp` and `/mnt` beside it, all writable within the working-directory budget; a relative path
+//! is in the working directory, an absolute one anywhere in that file system, and nothing outside
+//! it can be named. Response `{status: "Success" | "Failed" |
 //! "SandboxError", message, compile_result, run_result: {status: "Finished" | "Error" |
 //! "TimeLimitExceeded", execution_time, return_code, stdout, stderr}, files}`. A language
 //! rewardbox does not run is a `SandboxError` that says which it runs. JavaScript (`nodejs`) runs
@@ -33,6 +36,10 @@ use std::time::Instant;
 
 /// Where the program sees its working directory.
 const WORKDIR: &str = "/workspace";
+
+/// The directories of the program's own file system (its root, `/`), besides nothing else: the
+/// working directory, and the two a native program may write to (`tempfile` takes `/tmp`).
+const SKELETON: [&str; 3] = ["workspace", "tmp", "mnt"];
 
 /// The language SandboxFusion's `language` names, among those rewardbox runs.
 fn language(name: &str) -> Option<Language> {
@@ -98,7 +105,7 @@ pub async fn run_code(
             .map(|p| {
                 p.as_str()
                     .ok_or_else(|| ApiError::bad_field("fetch_files", "must be a list of paths"))
-                    .and_then(|p| relative(p, "fetch_files").map(|_| p.to_string()))
+                    .and_then(|p| in_sandbox(p, "fetch_files").map(|_| p.to_string()))
             })
             .collect::<Result<Vec<_>, _>>()?,
         Some(_) => {
@@ -180,8 +187,8 @@ pub async fn run_code(
             )
             .map_err(|m| ApiError::status(axum::http::StatusCode::SERVICE_UNAVAILABLE, m))?;
         let workdir = Workdir::new()?;
-        for (path, bytes) in &files {
-            workdir.write(path, bytes)?;
+        for (named, path, bytes) in &files {
+            workdir.write(named, path, bytes)?;
         }
         let started = Instant::now();
         let python = worker
@@ -192,7 +199,7 @@ pub async fn run_code(
         let program = program_in(WORKDIR, &code, "<code>");
         let mounts = [Mount {
             host: workdir.path(),
-            guest: WORKDIR,
+            guest: "/",
             writable: true,
             budget: Some(worker.options.workdir_budget),
         }];
@@ -317,19 +324,47 @@ fn response(outcome: &RunOutcome, seconds: f64, files: Map<String, Value>) -> Va
     })
 }
 
-fn relative(path: &str, field: &str) -> Result<PathBuf, ApiError> {
+/// Where `path`, as the program names it, is in its file system, relative to the file system's
+/// root: a relative path is in the working directory. A path that leaves the file system (`..`)
+/// or names its root alone is refused.
+fn in_sandbox(path: &str, field: &str) -> Result<PathBuf, ApiError> {
     let p = Path::new(path);
-    if !path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_))) {
-        Ok(p.to_path_buf())
-    } else {
-        Err(ApiError::bad_field(
-            field,
-            format!("holds {path:?}: paths must be relative, without '..'"),
-        ))
+    let mut parts = p.components().peekable();
+    let mut inside = PathBuf::new();
+    if parts.next_if_eq(&Component::RootDir).is_none() {
+        inside.push(&WORKDIR[1..]);
     }
+    let mut named = false;
+    for part in parts {
+        match part {
+            Component::Normal(name) => {
+                inside.push(name);
+                named = true;
+            }
+            Component::CurDir => {}
+            _ => {
+                return Err(ApiError::bad_field(
+                    field,
+                    format!(
+                        "holds {path:?}: a path names a file in the program's file system \
+                         (relative to {WORKDIR}, or absolute), without '..'"
+                    ),
+                ));
+            }
+        }
+    }
+    if !named {
+        return Err(ApiError::bad_field(
+            field,
+            format!("holds {path:?}, which names no file"),
+        ));
+    }
+    Ok(inside)
 }
 
-fn decode_files(value: Option<&Value>) -> Result<Vec<(PathBuf, Vec<u8>)>, ApiError> {
+/// The request's `files`: each as the request names it, where that is in the program's file
+/// system, and its bytes.
+fn decode_files(value: Option<&Value>) -> Result<Vec<(String, PathBuf, Vec<u8>)>, ApiError> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
@@ -350,33 +385,40 @@ fn decode_files(value: Option<&Value>) -> Result<Vec<(PathBuf, Vec<u8>)>, ApiErr
                 ));
             }
         };
-        files.push((relative(path, "files")?, bytes));
+        files.push((path.clone(), in_sandbox(path, "files")?, bytes));
     }
     Ok(files)
 }
 
-/// A fresh working directory for one run, removed afterwards.
+/// A fresh file system for one run (its [`SKELETON`] of directories), removed afterwards.
 struct Workdir {
     dir: tempfile::TempDir,
 }
 
 impl Workdir {
     fn new() -> Result<Workdir, ApiError> {
-        tempfile::Builder::new()
+        let cannot = |e: std::io::Error| {
+            ApiError::internal(format!("cannot create a working directory: {e}"))
+        };
+        let dir = tempfile::Builder::new()
             .prefix("rewardbox-run-")
             .tempdir()
-            .map(|dir| Workdir { dir })
-            .map_err(|e| ApiError::internal(format!("cannot create a working directory: {e}")))
+            .map_err(cannot)?;
+        for sub in SKELETON {
+            std::fs::create_dir(dir.path().join(sub)).map_err(cannot)?;
+        }
+        Ok(Workdir { dir })
     }
 
     fn path(&self) -> &Path {
         self.dir.path()
     }
 
-    /// Writes a file the request sent; a name the file system refuses (too long, a file where a
-    /// directory must be) is the request's error, named by the request's own path.
-    fn write(&self, relative: &Path, bytes: &[u8]) -> Result<(), ApiError> {
-        let field = format!("files.{}", relative.display());
+    /// Writes a file the request sent as `named` (at `relative` to the file system's root); a
+    /// name the file system refuses (too long, a file where a directory must be) is the
+    /// request's error, named by the request's own path.
+    fn write(&self, named: &str, relative: &Path, bytes: &[u8]) -> Result<(), ApiError> {
+        let field = format!("files.{named}");
         let refused = |e: std::io::Error| {
             if e.kind() == std::io::ErrorKind::StorageFull {
                 ApiError::internal(format!("the host has no room for {field}: {e}"))
@@ -391,11 +433,14 @@ impl Workdir {
         std::fs::write(&target, bytes).map_err(refused)
     }
 
-    /// A file the program left, never through a link out of the directory, never a device or a
-    /// FIFO, and only when it holds at most `max` bytes.
-    fn read(&self, relative: &str, max: u64) -> Fetched {
+    /// A file the program left at `path` (as the program names it), never through a link out of
+    /// its file system, never a device or a FIFO, and only when it holds at most `max` bytes.
+    fn read(&self, path: &str, max: u64) -> Fetched {
         use std::io::Read;
         use std::os::unix::fs::OpenOptionsExt;
+        let Ok(relative) = in_sandbox(path, "fetch_files") else {
+            return Fetched::Missing;
+        };
         let target = self.path().join(relative);
         let inside = match (target.canonicalize(), self.path().canonicalize()) {
             (Ok(file), Ok(root)) => file.starts_with(root),

@@ -31,6 +31,16 @@ pub const BITS_STDCXX: &str = include_str!("../include/bits/stdc++.h");
 /// `<algorithm>` with `std::__gcd` and `std::__lg`.
 pub const ALGORITHM: &str = include_str!("../include/algorithm");
 
+/// The names glibc's random number functions are linked under (included first in every C and
+/// C++ program, see [`PRELUDE`]).
+pub const GLIBC_RANDOM_NAMES: &str = include_str!("../include/rewardbox/glibc_random.h");
+
+/// The overlay header every C and C++ program (and the support archive) is compiled with first.
+pub const PRELUDE: &str = "rewardbox/glibc_random.h";
+
+/// `<thread>` with `std::this_thread`'s sleeps and `yield` for single-threaded programs.
+pub const THREAD: &str = include_str!("../include/thread");
+
 /// OpenSSL's MD5 interface, header-only (benchmarks compile with `-lcrypto`: HumanEval-X's
 /// CPP/162).
 pub const OPENSSL_MD5: &str = include_str!("../include/openssl/md5.h");
@@ -126,12 +136,14 @@ pub fn bitset(libcxx_include: &Path) -> Option<String> {
     ))
 }
 
-/// The headers put on the include path before the standard library's (path, content): for C++
-/// only (a C program gets none of them).
+/// The headers put on the include path before the standard library's (path, content): C++'s,
+/// and the prelude every C and C++ program is compiled with ([`PRELUDE`]).
 pub fn overlay_headers(libcxx_include: &Path) -> Vec<(&'static str, String)> {
     let mut headers = vec![
         ("bits/stdc++.h", BITS_STDCXX.to_string()),
         ("algorithm", ALGORITHM.to_string()),
+        ("thread", THREAD.to_string()),
+        (PRELUDE, GLIBC_RANDOM_NAMES.to_string()),
         ("openssl/md5.h", OPENSSL_MD5.to_string()),
     ];
     if let Some(bitset) = bitset(libcxx_include) {

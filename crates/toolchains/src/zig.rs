@@ -98,6 +98,13 @@ impl Zig {
                 "-fsanitize=null",
                 "-ftrivial-auto-var-init=pattern",
                 "-ftrivial-auto-var-init-max-size=1024",
+                // glibc's random number functions under names of their own, so that a program
+                // defining one keeps its own (see `gnu::PRELUDE`).
+                "-include",
+                crate::gnu::PRELUDE,
+                // The macro the judges define (Codeforces, DOMjudge, most online judges: `g++
+                // -DONLINE_JUDGE`): jury and contestant code reads `input.txt` without it.
+                "-DONLINE_JUDGE",
                 // `clock()` and `times()`: competitive programs time themselves with them.
                 "-D_WASI_EMULATED_PROCESS_CLOCKS",
                 "-lwasi-emulated-process-clocks",

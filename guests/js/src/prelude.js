@@ -255,6 +255,10 @@
   globalThis.clearInterval = clear;
   globalThis.setImmediate = (fn, ...args) => { const entry = { fn: callable(fn), args, cleared: false }; immediates.push(entry); return entry; };
   globalThis.clearImmediate = (entry) => { if (entry) entry.cleared = true; };
+  // What `util.promisify` gives for them, as Node's own promisified timers (timers/promises).
+  const promisified = Symbol.for("nodejs.util.promisify.custom");
+  Object.defineProperty(globalThis.setTimeout, promisified, { value: (ms, value) => new Promise((resolve) => globalThis.setTimeout(resolve, ms, value)), configurable: true, writable: true });
+  Object.defineProperty(globalThis.setImmediate, promisified, { value: (value) => new Promise((resolve) => globalThis.setImmediate(resolve, value)), configurable: true, writable: true });
   globalThis.queueMicrotask = globalThis.queueMicrotask || ((fn) => { Promise.resolve().then(fn); });
 
   // Runs the next immediate, or the next timer due by `horizon` (Infinity: any timer, waiting

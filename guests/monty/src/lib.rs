@@ -36,8 +36,9 @@ use rewardbox::core::types::RunStatus;
 /// Output kept before it is written: flushed at 64 KiB and at the end.
 const FLUSH_BYTES: usize = 64 << 10;
 
-/// The name of the script in tracebacks, as CPython's runner names a program read from a string.
-const SCRIPT: &str = "<string>";
+/// The name of the script: its `sys.argv[0]` (and its tracebacks'), as `python3 main.py` has it
+/// natively and CPython's runner gives it.
+const SCRIPT: &str = "main.py";
 
 /// Where `print` writes: buffered, then written to the instance's stdout and stderr, which the
 /// host captures and bounds.

@@ -13,6 +13,7 @@ use crate::runners::bindings::types::{CallError, Member, Output, Raised, RunOutc
 use crate::runners::linker::CandidateState;
 use crate::runners::outcome::failed;
 use crate::runners::python::PythonRunner;
+use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
 use crate::sandbox::{Job, Mount};
@@ -77,7 +78,11 @@ impl LiveCandidate {
         seed: u64,
         mounts: &[Mount<'_>],
     ) -> Result<LiveCandidate, CallError> {
-        let mut job = Job::with_files(engine, limits, seed, b"", (), mounts);
+        let io = JobIo {
+            mounts,
+            ..JobIo::default()
+        };
+        let mut job = python.job(engine, io, limits, seed);
         let started = Instant::now();
         let instance = match python.pre().instantiate(&mut job.store) {
             Ok(instance) => instance,

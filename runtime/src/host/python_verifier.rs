@@ -13,6 +13,7 @@ use crate::host::context::{HostContext, HostState, PythonVerdict};
 use crate::host::planned_asserts::PlannedTask;
 use crate::runners::memo::{self, RunMemo, Weigh};
 use crate::runners::outcome::{run_outcome, unsupported};
+use crate::sandbox::job::{JobIo, SCRATCH_BUDGET};
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
 use crate::sandbox::{Job, Mount};
@@ -56,7 +57,13 @@ impl TrustedPython {
         mounts: &[Mount<'_>],
     ) -> RunOutcome {
         with_room(|| {
-            let mut job = Job::with_files(engine, limits, seed, stdin.as_bytes(), host, mounts);
+            let mut job = Job::with_io(
+                engine,
+                limits,
+                seed,
+                trusted_io(stdin.as_bytes(), mounts),
+                host,
+            );
             let result = self
                 .pre
                 .instantiate(&mut job.store)
@@ -173,7 +180,7 @@ impl TrustedPython {
         seed: u64,
         mounts: &[Mount<'_>],
     ) -> (PythonVerdict, u64) {
-        let mut job = Job::with_files(engine, limits, seed, b"", host, mounts);
+        let mut job = Job::with_io(engine, limits, seed, trusted_io(b"", mounts), host);
         let result = self
             .pre
             .instantiate(&mut job.store)
@@ -338,5 +345,15 @@ impl JudgeFiles {
                 budget: None,
             },
         ]
+    }
+}
+
+/// What a trusted Python instance is given: `stdin`, `mounts`, and a `/tmp` of its own (DeepGym's
+/// verifiers write temporary files, as natively).
+fn trusted_io<'a>(stdin: &'a [u8], mounts: &'a [Mount<'a>]) -> JobIo<'a> {
+    JobIo {
+        mounts,
+        scratch: Some(SCRATCH_BUDGET),
+        ..JobIo::stdin(stdin)
     }
 }

@@ -20,6 +20,9 @@ use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
 
+/// The name a program given no command line sees as `argv[0]`, as a native `./main` would.
+pub const PROGRAM_NAME: &str = "./main";
+
 /// Programs kept compiled to native code per process before the memo starts over.
 const NATIVE_ENTRIES: usize = 64;
 
@@ -112,7 +115,8 @@ impl CompiledPrograms {
     }
 
     /// Compiles `source` in `language` (cached) and runs it in a fresh instance with what `io`
-    /// gives it (its command line reaches `main`'s `argv`).
+    /// gives it (its command line reaches `main`'s `argv`; without one, `argv` is
+    /// [`PROGRAM_NAME`] alone, as natively).
     pub fn run(
         &self,
         engine: &Engine,
@@ -126,7 +130,18 @@ impl CompiledPrograms {
             Ok(pre) => pre,
             Err(outcome) => return outcome,
         };
+        let program_name = [PROGRAM_NAME.to_string()];
+        let io = JobIo {
+            args: if io.args.is_empty() {
+                &program_name
+            } else {
+                io.args
+            },
+            scratch: io.scratch.or(Some(crate::sandbox::job::SCRATCH_BUDGET)),
+            ..io
+        };
         let mut job = Job::with_io(engine, limits, seed, io, ());
+        job.charge_sleeps_at(crate::runners::time_limit::sleep_fuel_per_ms(language));
         let result = pre
             .instantiate(&mut job.store)
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));

@@ -10,6 +10,7 @@ use crate::runners::runtime::Runtime;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
+use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 
 /// The JavaScript runner component.
@@ -34,6 +35,7 @@ impl JavaScriptRunner {
             cache,
             JS_RUNNER_WASM,
             PREPARE_ENGINE,
+            Language::JavaScript,
             "the JavaScript runtime",
         )
         .map(|runner| JavaScriptRunner { runner })
@@ -84,11 +86,15 @@ impl Runtime for JavaScriptRunner {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
-            self.runner
-                .pre
-                .instantiate(&mut *store)
-                .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
-        })
+        call_in_fresh_jobs(
+            || self.runner.job(engine, JobIo::default(), limits, seed),
+            args_json,
+            |store, args| {
+                self.runner
+                    .pre
+                    .instantiate(&mut *store)
+                    .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
+            },
+        )
     }
 }

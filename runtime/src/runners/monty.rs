@@ -11,6 +11,7 @@ use crate::runners::runtime::Runtime;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
+use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 
 /// The Monty runner component.
@@ -24,8 +25,14 @@ pub struct MontyRunner {
 impl MontyRunner {
     /// Compiles (or loads from `cache`) the Monty runner and links it.
     pub fn load(engine: &Engine, cache: &ComponentCache) -> Result<MontyRunner, String> {
-        RunnerComponent::load(engine, cache, MONTY_RUNNER_WASM, "the Monty runtime")
-            .map(|runner| MontyRunner { runner })
+        RunnerComponent::load(
+            engine,
+            cache,
+            MONTY_RUNNER_WASM,
+            Language::Python,
+            "the Monty runtime",
+        )
+        .map(|runner| MontyRunner { runner })
     }
 
     /// Why this runner cannot give a program what `io` asks, if it cannot: Monty reads standard

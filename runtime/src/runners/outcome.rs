@@ -3,9 +3,8 @@
 
 use crate::runners::bindings::types::{RunOutcome, RunStatus};
 use crate::runners::linker::CandidateState;
-use crate::sandbox::limits::Limits;
 use crate::sandbox::{Job, RunFailure};
-use wasmtime::{Engine, Store};
+use wasmtime::Store;
 
 /// The outcome of a runner's `run` in `job`: what the runner said, with the output the host
 /// captured, or how the instance ended when it did not return (or filled a directory past its
@@ -46,13 +45,12 @@ fn call_results(
     }
 }
 
-/// Calls a runner component's `call` on `args_json` in fresh jobs with `limits`: `call` instantiates
-/// the component in the store it is given and calls it on the argument lists it is given. All the
-/// lists go to one instance; when it dies mid-way, each list gets a fresh instance of its own.
+/// Calls a runner component's `call` on `args_json` in fresh jobs that `job` makes: `call`
+/// instantiates the component in the store it is given and calls it on the argument lists it is
+/// given. All the lists go to one instance; when it dies mid-way, each list gets a fresh instance
+/// of its own.
 pub fn call_in_fresh_jobs(
-    engine: &Engine,
-    limits: &Limits,
-    seed: u64,
+    job: impl Fn() -> Job<()>,
     args_json: &[String],
     call: impl Fn(
         &mut Store<CandidateState>,
@@ -60,7 +58,7 @@ pub fn call_in_fresh_jobs(
     ) -> wasmtime::Result<Vec<Result<String, String>>>,
 ) -> Vec<Result<String, RunOutcome>> {
     call_each(args_json, |args| {
-        let mut job = Job::new(engine, limits, seed, b"", ());
+        let mut job = job();
         let result = call(&mut job.store, args);
         call_results(&job, result, args.len())
     })

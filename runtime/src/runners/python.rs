@@ -12,10 +12,11 @@ use crate::runners::linker::CandidateState;
 use crate::runners::outcome::call_in_fresh_jobs;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::Mount;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
+use crate::sandbox::{Job, Mount};
+use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -41,13 +42,22 @@ impl PythonRunner {
              scripts/setup.sh, then rebuild)"
                 .to_string()
         })?;
-        RunnerComponent::load(engine, cache, wasm, "the Python runtime")
-            .map(|runner| PythonRunner { runner })
+        RunnerComponent::load(engine, cache, wasm, Language::Python, "the Python runtime").map(
+            |runner| PythonRunner {
+                runner: runner.with_scratch(),
+            },
+        )
     }
 
     /// The compiled component, for the trusted side to link with the host's interface.
     pub fn component(&self) -> &Component {
         &self.runner.component
+    }
+
+    /// A fresh job for a program of this runtime: `io` and its own `/tmp`, `limits`, `seed`,
+    /// sleeps at CPython's time-limit rate.
+    pub fn job(&self, engine: &Engine, io: JobIo<'_>, limits: &Limits, seed: u64) -> Job<()> {
+        self.runner.job(engine, io, limits, seed)
     }
 
     /// The component linked for candidate instances.
@@ -106,12 +116,16 @@ impl Runtime for PythonRunner {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_in_fresh_jobs(engine, limits, seed, args_json, |store, args| {
-            self.runner
-                .pre
-                .instantiate(&mut *store)
-                .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
-        })
+        call_in_fresh_jobs(
+            || self.runner.job(engine, JobIo::default(), limits, seed),
+            args_json,
+            |store, args| {
+                self.runner
+                    .pre
+                    .instantiate(&mut *store)
+                    .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
+            },
+        )
     }
 }
 

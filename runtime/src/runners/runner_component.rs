@@ -9,6 +9,8 @@ use crate::sandbox::Job;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
+use crate::sandbox::workspace::DiskBudget;
+use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -18,20 +20,26 @@ pub struct RunnerComponent {
     pub component: Component,
     /// The component linked for candidates.
     pub pre: RunnerPre<CandidateState>,
+    /// Fuel a program's sleep costs per millisecond: its language's time-limit rate.
+    pub sleep_fuel_per_ms: u64,
+    /// The budget of each program's own `/tmp`, for a runtime whose programs can use one.
+    pub scratch: Option<DiskBudget>,
 }
 
 impl RunnerComponent {
-    /// Compiles `wasm` (or loads it from `cache`) and links it; errors name the runtime as `what`.
+    /// Compiles `wasm` (or loads it from `cache`) and links it for programs in `language`;
+    /// errors name the runtime as `what`.
     pub fn load(
         engine: &Engine,
         cache: &ComponentCache,
         wasm: &[u8],
+        language: Language,
         what: &str,
     ) -> Result<RunnerComponent, String> {
         let component = cache
             .load(engine, wasm)
             .map_err(|e| format!("{what}: {e:#}"))?;
-        RunnerComponent::link(engine, component, what)
+        RunnerComponent::link(engine, component, language, what)
     }
 
     /// Like [`RunnerComponent::load`], for a component whose export `init` sets it up: the
@@ -42,19 +50,50 @@ impl RunnerComponent {
         cache: &ComponentCache,
         wasm: &[u8],
         init: &str,
+        language: Language,
         what: &str,
     ) -> Result<RunnerComponent, String> {
         let component = crate::runners::prepared::load_prepared(engine, cache, wasm, init)
             .map_err(|e| format!("{what}: {e:#}"))?;
-        RunnerComponent::link(engine, component, what)
+        RunnerComponent::link(engine, component, language, what)
     }
 
-    fn link(engine: &Engine, component: Component, what: &str) -> Result<RunnerComponent, String> {
+    fn link(
+        engine: &Engine,
+        component: Component,
+        language: Language,
+        what: &str,
+    ) -> Result<RunnerComponent, String> {
         let pre = candidate_linker(engine, Some(&component))
             .and_then(|linker| Ok(linker.instantiate_pre(&component)?))
             .and_then(|pre| Ok(RunnerPre::new(pre)?))
             .map_err(|e| format!("linking {what}: {e:#}"))?;
-        Ok(RunnerComponent { component, pre })
+        Ok(RunnerComponent {
+            component,
+            pre,
+            sleep_fuel_per_ms: crate::runners::time_limit::sleep_fuel_per_ms(language),
+            scratch: None,
+        })
+    }
+
+    /// This runtime with a `/tmp` of its own for each program (see [`JobIo::scratch`]).
+    pub fn with_scratch(self) -> RunnerComponent {
+        RunnerComponent {
+            scratch: Some(crate::sandbox::job::SCRATCH_BUDGET),
+            ..self
+        }
+    }
+
+    /// A fresh job for one of this runtime's programs: `io` (with the runtime's `/tmp`, if it
+    /// gives one), `limits`, `seed`, and sleeps at the language's rate.
+    pub fn job(&self, engine: &Engine, io: JobIo<'_>, limits: &Limits, seed: u64) -> Job<()> {
+        let io = JobIo {
+            scratch: io.scratch.or(self.scratch),
+            ..io
+        };
+        let mut job = Job::with_io(engine, limits, seed, io, ());
+        job.charge_sleeps_at(self.sleep_fuel_per_ms);
+        job
     }
 
     /// Runs `source` in a fresh instance given `io`, with `limits`.
@@ -66,7 +105,7 @@ impl RunnerComponent {
         limits: &Limits,
         seed: u64,
     ) -> RunOutcome {
-        let mut job = Job::with_io(engine, limits, seed, io, ());
+        let mut job = self.job(engine, io, limits, seed);
         let result = self
             .pre
             .instantiate(&mut job.store)

@@ -69,6 +69,13 @@ pub fn fuel_rate(language: Language) -> FuelRate {
     }
 }
 
+/// Fuel a candidate's sleep costs per millisecond in `language`'s runner: what a millisecond of
+/// its time limit buys, so that sleeping N seconds costs what N seconds of limit are worth and a
+/// program sleeping past its limit ends as natively, out of time.
+pub fn sleep_fuel_per_ms(language: Language) -> u64 {
+    (fuel_rate(language).per_native_second / 1000.0).ceil() as u64
+}
+
 /// `base` with its fuel and wall-clock net set for a limit of `seconds` in `language`'s runner.
 pub fn limits_for_seconds(language: Language, seconds: f64, base: Limits) -> Limits {
     let rate = fuel_rate(language);
@@ -108,6 +115,20 @@ mod tests {
             assert!(
                 limits.wall_ms as f64 >= burn_ms * WALL_NET_FACTOR,
                 "{language:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_sleep_costs_what_the_same_time_of_limit_buys() {
+        for language in Language::ALL {
+            let limits = limits_for_seconds(language, 2.0, Limits::default());
+            let two_seconds_asleep = 2_000 * sleep_fuel_per_ms(language);
+            assert!(two_seconds_asleep >= limits.fuel, "{language:?}");
+            assert!(two_seconds_asleep - limits.fuel < 2_000, "{language:?}");
+            assert!(
+                sleep_fuel_per_ms(language) >= crate::sandbox::job::SLEEP_FUEL_PER_MS,
+                "{language:?}: the default rate is the least of the runners'"
             );
         }
     }

@@ -52,6 +52,15 @@ impl OutputBudget {
         self.0.lock().expect("budget lock").exceeded
     }
 
+    /// The most a guest is offered to write at once: one byte more than the budget has left, so
+    /// that a write within the budget arrives whole, however large (a guest whose libc does not
+    /// retry a short write would lose the rest), and one past it traps.
+    pub(crate) fn permit(&self) -> usize {
+        let budget = self.0.lock().expect("budget lock");
+        let left = if budget.exceeded { 0 } else { budget.remaining };
+        usize::try_from(left.saturating_add(1)).unwrap_or(usize::MAX)
+    }
+
     /// Takes `bytes` from the budget; `false` (and the budget marked exceeded) when they do not fit.
     pub(crate) fn take(&self, bytes: u64) -> bool {
         let mut budget = self.0.lock().expect("budget lock");
@@ -111,9 +120,6 @@ impl CapturedOutput {
     }
 }
 
-/// Largest write a guest is offered at once.
-const WRITE_PERMIT: usize = 64 * 1024;
-
 #[wasmtime_wasi::async_trait]
 impl OutputStream for CapturedOutput {
     fn write(&mut self, bytes: Bytes) -> Result<(), StreamError> {
@@ -125,7 +131,7 @@ impl OutputStream for CapturedOutput {
     }
 
     fn check_write(&mut self) -> Result<usize, StreamError> {
-        Ok(WRITE_PERMIT)
+        Ok(self.budget.permit())
     }
 }
 

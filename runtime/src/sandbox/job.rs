@@ -20,6 +20,12 @@ use wasmtime::{Engine, Store, Trap};
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{FsPerms, WasiCtx, WasiCtxView, WasiView};
 
+/// Fuel a candidate's sleep costs per millisecond in a job whose runner set no rate of its own
+/// (see [`Job::charge_sleeps_at`]): the least any runner's time limit buys per
+/// millisecond (`runners::time_limit`), so that a sleep is bounded by the fuel limit at least
+/// like a busy loop of the same length.
+pub const SLEEP_FUEL_PER_MS: u64 = 7_500_000;
+
 /// A host directory a guest sees at `guest` (its only file system): read-only unless `writable`.
 #[derive(Debug, Clone, Copy)]
 pub struct Mount<'a> {
@@ -51,7 +57,20 @@ pub struct JobIo<'a> {
     /// goes to the peer (stderr is still captured). The job's wall clock does not count the time
     /// it waits for the peer, and the pipe's owner may stop it.
     pub pipe: Option<&'a PipeEnd>,
+    /// A temporary directory of its own at `/tmp`, empty, writable within this budget and gone
+    /// when the job is (where a native program's `tempfile` writes; none: no `/tmp`).
+    pub scratch: Option<DiskBudget>,
 }
+
+/// The budget of a candidate's or a Python verifier's `/tmp` ([`JobIo::scratch`]): 32 MiB in at
+/// most 1,000 entries (a session that keeps an instance holds it of the server's disk budget).
+pub const SCRATCH_BUDGET: DiskBudget = DiskBudget {
+    bytes: 32 << 20,
+    entries: 1_000,
+};
+
+/// Where a job's scratch directory is ([`JobIo::scratch`]).
+pub const SCRATCH_DIR: &str = "/tmp";
 
 impl<'a> JobIo<'a> {
     /// Standard input and nothing else.
@@ -83,6 +102,8 @@ pub struct JobState<X> {
     /// The pipe to a job beside it, if any: waits on it are not the guest's wall-clock time, and
     /// its owner may stop the guest.
     pipe: Option<PipeEnd>,
+    /// Fuel a candidate's sleep costs per millisecond (see [`crate::sandbox::sleep`]).
+    sleep_fuel_per_ms: u64,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
     pub ext: X,
@@ -100,6 +121,11 @@ impl<X> JobState<X> {
     /// The cancellation flag of the job's caller, if it has one.
     pub(crate) fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
         self.cancel.clone()
+    }
+
+    /// Fuel a candidate's sleep costs per millisecond.
+    pub(crate) fn sleep_fuel_per_ms(&self) -> u64 {
+        self.sleep_fuel_per_ms
     }
 
     /// The guest's fake time (see [`crate::sandbox::clocks`]).
@@ -146,6 +172,8 @@ pub struct Job<X: 'static> {
     budget: OutputBudget,
     limits: Limits,
     cpu: CpuMeter,
+    /// The job's `/tmp` on the host, removed with the job.
+    _scratch: Option<tempfile::TempDir>,
 }
 
 impl<X: Send + 'static> Job<X> {
@@ -197,7 +225,23 @@ impl<X: Send + 'static> Job<X> {
             .allow_tcp(false)
             .allow_udp(false)
             .allow_ip_name_lookup(false);
-        for mount in io.mounts {
+        // The scratch directory: a host directory made for this job alone. Failing to make one
+        // is the host's fault (its temporary directory is full or gone), and says so.
+        let scratch = io.scratch.map(|budget| {
+            let dir = tempfile::Builder::new()
+                .prefix("rewardbox-tmp-")
+                .tempdir()
+                .expect("creating a job's /tmp in the host's temporary directory");
+            (dir, budget)
+        });
+        let scratch_mount = scratch.as_ref().map(|(dir, budget)| Mount {
+            host: dir.path(),
+            guest: SCRATCH_DIR,
+            writable: true,
+            budget: Some(*budget),
+        });
+        let mounts: Vec<Mount<'_>> = io.mounts.iter().copied().chain(scratch_mount).collect();
+        for mount in &mounts {
             let perms = if mount.writable {
                 FsPerms::ReadWrite
             } else {
@@ -207,8 +251,7 @@ impl<X: Send + 'static> Job<X> {
             wasi.preopened_dir(mount.host, mount.guest, perms)
                 .expect("opening a directory the host created for the guest");
         }
-        let watched = io
-            .mounts
+        let watched = mounts
             .iter()
             .filter(|m| m.writable)
             .filter_map(|m| {
@@ -228,6 +271,7 @@ impl<X: Send + 'static> Job<X> {
             watched,
             cancel: crate::sandbox::cancel::current(),
             pipe: io.pipe.cloned(),
+            sleep_fuel_per_ms: SLEEP_FUEL_PER_MS,
             ext,
         };
         let mut store = Store::new(engine, state);
@@ -264,7 +308,15 @@ impl<X: Send + 'static> Job<X> {
             budget,
             limits: *limits,
             cpu: CpuMeter::start(),
+            _scratch: scratch.map(|(dir, _)| dir),
         }
+    }
+
+    /// Makes a candidate's sleep cost `fuel_per_ms` per millisecond: what its runner's time limit
+    /// buys per millisecond, so that sleeping past the limit ends the run as working past it
+    /// does (a job's runner sets it before the guest runs; see [`crate::sandbox::sleep`]).
+    pub fn charge_sleeps_at(&mut self, fuel_per_ms: u64) {
+        self.store.data_mut().sleep_fuel_per_ms = fuel_per_ms;
     }
 
     /// Gives the job a fresh budget of fuel and output under `limits` (its memory stays as it

@@ -226,9 +226,6 @@ pub struct PipeWriter {
     budget: OutputBudget,
 }
 
-/// Largest write a guest is offered at once.
-const WRITE_PERMIT: usize = 64 * 1024;
-
 #[wasmtime_wasi::async_trait]
 impl OutputStream for PipeWriter {
     fn write(&mut self, bytes: Bytes) -> Result<(), StreamError> {
@@ -250,7 +247,8 @@ impl OutputStream for PipeWriter {
     }
 
     fn check_write(&mut self) -> Result<usize, StreamError> {
-        Ok(WRITE_PERMIT)
+        // As the captured streams offer: a write within the budget arrives whole.
+        Ok(self.budget.permit())
     }
 }
 

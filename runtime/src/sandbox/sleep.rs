@@ -10,8 +10,11 @@
 //! - [`charge_sleeps`], for candidates: a sleep does not wait at all. A candidate's sandbox holds
 //!   nothing that could change while it waits (no network, no other process, fake clocks), so a
 //!   sleep is only time passing on its fake clocks: they advance by the sleep's length, and the
-//!   sleep costs fuel as if the candidate had worked that long ([`SLEEP_FUEL_PER_MS`]). A sleeping
-//!   candidate so spends its own budget, deterministically, and none of the host's time.
+//!   sleep costs the fuel its runner's time limit gives that long (the job's rate, set by the
+//!   runner from its calibration: `runners::time_limit::sleep_fuel_per_ms`; the
+//!   [default](crate::sandbox::job::SLEEP_FUEL_PER_MS) where no runner set one). Sleeping past a
+//!   time limit so ends the run as working past it does, deterministically, and costs none of the
+//!   host's time.
 
 use crate::sandbox::job::JobState;
 use std::sync::Arc;
@@ -25,10 +28,6 @@ use wasmtime_wasi::p2::bindings::clocks::monotonic_clock::Host as MonotonicClock
 
 /// The monotonic-clock interface as `wasmtime_wasi::p2::add_to_linker_sync` registers it.
 const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
-
-/// Fuel a candidate's sleep costs per millisecond: about what a millisecond of its work costs,
-/// so that a sleep is bounded by the fuel limit like a busy loop of the same length.
-pub const SLEEP_FUEL_PER_MS: u64 = 1_000_000;
 
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
 /// already hold WASI) with ones that really wait, capped at the job's wall-clock deadline, and
@@ -69,12 +68,12 @@ impl wasmtime_wasi::p2::Pollable for CancellableSleep {
 }
 
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
-/// already hold WASI) with sleeps that advance the guest's fake clocks, charge it
-/// [`SLEEP_FUEL_PER_MS`], and return at once. A sleep the guest's fuel cannot pay for ends it,
+/// already hold WASI) with sleeps that advance the guest's fake clocks, charge it the job's
+/// sleep rate, and return at once. A sleep the guest's fuel cannot pay for ends it,
 /// out of fuel.
 pub fn charge_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> anyhow::Result<()> {
     shadow_sleeps(linker, |store, nanos| {
-        let cost = sleep_fuel(nanos);
+        let cost = sleep_fuel(nanos, store.data().sleep_fuel_per_ms());
         // An engine without fuel metering (a benchmark's) has no budget to charge.
         if let Ok(fuel) = store.get_fuel() {
             if cost > fuel {
@@ -89,11 +88,11 @@ pub fn charge_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> any
     })
 }
 
-/// The fuel a sleep of `nanos` costs, rounded up to a whole microsecond's.
-fn sleep_fuel(nanos: u64) -> u64 {
-    nanos
-        .div_ceil(1_000)
-        .saturating_mul(SLEEP_FUEL_PER_MS / 1_000)
+/// The fuel a sleep of `nanos` costs at `fuel_per_ms`, rounded up to a whole microsecond's.
+fn sleep_fuel(nanos: u64, fuel_per_ms: u64) -> u64 {
+    let micros = u128::from(nanos.div_ceil(1_000));
+    let fuel = (micros * u128::from(fuel_per_ms)).div_ceil(1_000);
+    u64::try_from(fuel).unwrap_or(u64::MAX)
 }
 
 /// What a sleep policy does with a sleep of so many nanoseconds: the pollable the guest waits on.
@@ -128,19 +127,23 @@ fn shadow_sleeps<X: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::job::SLEEP_FUEL_PER_MS;
 
     #[test]
     fn a_sleep_costs_fuel_by_its_length() {
+        let rate = 12_000_000; // CPython's: 1.2e10 fuel per second of limit
         let table = [
             (0, 0),
-            (1, 1_000),
-            (1_000, 1_000),
-            (1_000_000, SLEEP_FUEL_PER_MS),
-            (3_600_000_000_000, 3_600_000 * SLEEP_FUEL_PER_MS),
+            (1, 12_000),
+            (1_000, 12_000),
+            (1_000_000, rate),
+            (5_000_000_000, 5_000 * rate),
+            (3_600_000_000_000, 3_600_000 * rate),
             (u64::MAX, u64::MAX),
         ];
         for (nanos, fuel) in table {
-            assert_eq!(sleep_fuel(nanos), fuel, "{nanos} ns");
+            assert_eq!(sleep_fuel(nanos, rate), fuel, "{nanos} ns");
         }
+        assert_eq!(sleep_fuel(1_000_000, SLEEP_FUEL_PER_MS), SLEEP_FUEL_PER_MS);
     }
 }

@@ -8,8 +8,11 @@
 //! calibrated rate, as `/run_code`'s `run_timeout` does, so the same code gets the same answer on
 //! a busy server. The exit code is what the native process would end with; a program the sandbox
 //! stopped (fuel, memory, output) ends with 137, as a killed process does, and the metadata's
-//! `status` says why. There is no reward: this environment runs code, it does not judge it.
+//! `status` says why. Steps and resets are rewarded as OpenEnv's own `coding_env` rewards them
+//! (its safety and quality transforms: [`super::coding_reward`]), or not at all with
+//! `--coding-reward none`.
 
+use super::coding_reward::{self, CodingReward};
 use super::env::{
     EnvSession, Family, OpenEnvError, Reply, Schemas, no_other_fields, observation_schema,
     state_schema, text_field,
@@ -138,7 +141,11 @@ impl EnvSession for CodingSession {
         self.step_count = 0;
         self.last_exit_code = 0;
         self.repl.reset();
-        Ok(code_reply("", "", 0, Map::new()))
+        let mut reply = code_reply("", "", 0, Map::new());
+        if self.app.options.coding_reward == CodingReward::CodingEnv {
+            reply.reward = Some(coding_reward::RESET_REWARD);
+        }
+        Ok(reply)
     }
 
     fn step(
@@ -167,12 +174,26 @@ impl EnvSession for CodingSession {
         .unwrap_or(DEFAULT_TIMEOUT_S);
         let limits = limits_for_seconds(language, seconds, CANDIDATE_DEFAULT)
             .clamp_to(&self.app.options.max_limits);
-        let reply = if language == Language::Python {
+        let mut reply = if language == Language::Python {
             let cell = self.repl.run(code, stdin, &limits)?;
             cell_reply(cell)
         } else {
             program_reply(self.run_program(language, code, stdin, &limits)?)
         };
+        if self.app.options.coding_reward == CodingReward::CodingEnv {
+            let parses = match language {
+                Language::Python => self.parses_as_python(code)?,
+                Language::JavaScript | Language::TypeScript => true,
+                _ => reply.metadata.get("status") != Some(&json!("compile_error")),
+            };
+            let (reward, violation) = coding_reward::step_reward(code, parses);
+            reply.reward = Some(reward);
+            if let Some(pattern) = violation {
+                reply
+                    .metadata
+                    .insert("safety_violation".into(), json!(pattern));
+            }
+        }
         self.step_count += 1;
         self.last_exit_code = reply.observation["exit_code"].as_i64().unwrap_or(0) as i32;
         Ok(reply)
@@ -189,6 +210,16 @@ impl EnvSession for CodingSession {
 }
 
 impl CodingSession {
+    /// Whether `code` parses as Python (for its reward), checked in a sandbox of its own.
+    fn parses_as_python(&self, code: &str) -> Result<bool, OpenEnvError> {
+        let app = &self.app;
+        app.scorer
+            .install(|| {
+                coding_reward::parses_as_python(app.scorer.runners(), code, app.options.seed)
+            })
+            .map_err(OpenEnvError::Execution)
+    }
+
     /// Compiles (cached) and runs a whole program in a fresh sandbox of the scorer's engine.
     fn run_program(
         &self,

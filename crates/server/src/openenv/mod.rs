@@ -10,6 +10,7 @@
 
 pub mod codegym;
 pub mod coding;
+pub mod coding_reward;
 pub mod env;
 pub mod episode;
 pub mod http;

@@ -1,6 +1,7 @@
 // rewardbox: GCC's <bits/stdc++.h> for libc++ on wasm32-wasi, which has no such header.
 // Competitive programs include it for the whole standard library: this includes every standard
-// header that wasm32-wasi supports (no threads, no <filesystem>, no exceptions). File streams
+// header that wasm32-wasi supports (no std::thread, no <filesystem>; <thread> gives
+// std::this_thread's sleeps and yield, as a single-threaded program uses them). File streams
 // open what the sandbox mounts and nothing else, as on a machine without the file.
 #ifndef REWARDBOX_BITS_STDCXX_H
 #define REWARDBOX_BITS_STDCXX_H
@@ -58,6 +59,7 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <type_traits>
 #include <typeinfo>

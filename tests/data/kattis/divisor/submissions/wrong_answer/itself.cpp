@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { long long n; std::scanf("%lld", &n); std::printf("%lld\n", n); }
