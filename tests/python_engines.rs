@@ -845,3 +845,117 @@ fn a_program_beyond_montys_share_of_the_budget_is_decided_by_cpython() {
         "CPython's outcome, CPython's fuel"
     );
 }
+
+/// The screen `auto` applies before Monty runs a program (the Monty runner's `screen.rs`),
+/// through the runner as it ships: what Monty would run differently from CPython (sets and their
+/// order, hashes and ids, `round` to digits, modules whose results differ, set operators on dict
+/// views) is left to CPython, saying so; the rest runs in Monty.
+#[test]
+fn the_screen_leaves_to_cpython_what_monty_runs_differently() {
+    let scorer = scorer();
+    let screened = |program: &str| {
+        run(
+            &scorer,
+            PythonEngine::Monty,
+            &format!("{AUTO_MARKER}{program}"),
+            "",
+        )
+    };
+    let pinned = [
+        "print({1, 2})",
+        "print({c for c in 'ab'})",
+        "xs = set('ab')",
+        "f = frozenset",
+        "print(hash('a'))",
+        "print(id(1))",
+        "print(round(2.675, 2))",
+        "print(round(2.675, ndigits=2))",
+        "import random",
+        "import os.path",
+        "from time import time",
+        "from datetime import date",
+        "d = {1: 2}\nprint(d.keys() & [1])",
+        "d = {1: 2}\nprint(d.items() - d.items())",
+        "def f():\n    return {1}\nprint(f())",
+        "class A:\n    def m(self):\n        return [set()]\nprint(A().m())",
+    ];
+    let free = [
+        "print(1)",
+        "print({1: 2}, {k: v for k, v in []})",
+        "x = 3.5\nprint(round(2.5), round(x))",
+        "import math, collections\nprint(math.floor(2.5))",
+        "from itertools import permutations\nprint(len(list(permutations([1, 2, 3]))))",
+        "d = {1: 2}\nprint(list(d.keys()), list(d.items()))",
+        "a = 6\nb = 3\nprint(a & b, a - b)",
+        "settings = 1\nprint(settings)",
+    ];
+    let mut wrong = Vec::new();
+    for program in pinned {
+        let outcome = screened(program);
+        if !outcome.stderr.contains("left to CPython") {
+            wrong.push(format!("not left to CPython: {program:?} ({outcome:?})"));
+        }
+    }
+    for program in free {
+        let outcome = screened(program);
+        if outcome.status != RunStatus::Ok || outcome.stderr.contains("left to CPython") {
+            wrong.push(format!("not run in Monty: {program:?} ({outcome:?})"));
+        }
+    }
+    // A program that does not parse goes to Monty as it is, which reports the syntax error.
+    let broken = screened("print(1");
+    if broken.stderr.contains("left to CPython") || broken.status == RunStatus::Ok {
+        wrong.push(format!(
+            "a syntax error was not Monty's to report: {broken:?}"
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The Monty runner's rewrite of references to `sys.stdin`'s methods (its `stdin.rs`), through
+/// the runner as it ships: each of these programs runs in Monty and prints what CPython prints;
+/// the text of a string that merely spells such a reference is left as it is.
+#[test]
+fn references_to_stdins_methods_run_in_monty_as_in_cpython() {
+    let scorer = scorer();
+    let programs = [
+        (
+            "import sys\ninput = sys.stdin.readline\nprint(int(input()) + 1)",
+            "41\n",
+        ),
+        (
+            "import sys\nxs = sys.stdin.read().split()\nprint(len(xs), xs[-1])",
+            "a b c\n",
+        ),
+        (
+            "import sys\nfor l in sys.stdin.readlines(): print(l.strip())",
+            "x\ny\n",
+        ),
+        (
+            "import sys\ndef f():\n    return sys.stdin.readline().strip()\nprint(f())",
+            "hi\n",
+        ),
+        ("s = 'sys.stdin.read'\nprint(s)", ""),
+        (
+            "x = 'é'; import sys; y = sys.stdin.read()\nprint(x, y.strip())",
+            "ü\n",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (program, stdin) in programs {
+        let cpython = run(&scorer, PythonEngine::CPython, program, stdin);
+        let monty = run(
+            &scorer,
+            PythonEngine::Monty,
+            &format!("{AUTO_MARKER}{program}"),
+            stdin,
+        );
+        if monty.status != RunStatus::Ok || monty.stdout != cpython.stdout {
+            wrong.push(format!(
+                "{program:?}: Monty {:?} {:?} {:?}, CPython {:?}",
+                monty.status, monty.stdout, monty.stderr, cpython.stdout
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

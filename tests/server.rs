@@ -173,9 +173,10 @@ fn run_code_speaks_sandbox_fusion() {
         "/run_code",
         json!({"code": "import sys, tempfile\nopen('a.txt', 'w').write('secret'); open('/mnt/b', 'w').write('sauce')\n\
                         with tempfile.NamedTemporaryFile('w', delete=False) as f: f.write('t')\n\
+                        open('/tmp/kept', 'w').write('tmp')\n\
                         print(open('/data/in.txt').read(), f.name.startswith('/tmp/'), sys.argv)",
                "language": "python", "files": {"/data/in.txt": "aGk="},
-               "fetch_files": ["a.txt", "/mnt/b", "/workspace/a.txt", "/etc/passwd", "/data/in.txt"]}),
+               "fetch_files": ["a.txt", "/mnt/b", "/workspace/a.txt", "/etc/passwd", "/data/in.txt", "/tmp/kept"]}),
     );
     assert_eq!(
         anywhere["run_result"]["stdout"], "hi True ['main.py']\n",
@@ -183,7 +184,8 @@ fn run_code_speaks_sandbox_fusion() {
     );
     assert_eq!(
         anywhere["files"],
-        json!({"a.txt": "c2VjcmV0", "/mnt/b": "c2F1Y2U=", "/workspace/a.txt": "c2VjcmV0", "/data/in.txt": "aGk="}),
+        json!({"a.txt": "c2VjcmV0", "/mnt/b": "c2F1Y2U=", "/workspace/a.txt": "c2VjcmV0",
+               "/data/in.txt": "aGk=", "/tmp/kept": "dG1w"}),
         "{anywhere}"
     );
     for outside in ["/../etc/passwd", "/", "a/../../b"] {

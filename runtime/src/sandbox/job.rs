@@ -58,7 +58,8 @@ pub struct JobIo<'a> {
     /// it waits for the peer, and the pipe's owner may stop it.
     pub pipe: Option<&'a PipeEnd>,
     /// A temporary directory of its own at `/tmp`, empty, writable within this budget and gone
-    /// when the job is (where a native program's `tempfile` writes; none: no `/tmp`).
+    /// when the job is (where a native program's `tempfile` writes; none: no `/tmp`). Not made
+    /// when one of `mounts` is the guest's `/` or `/tmp` already (a file system of its own).
     pub scratch: Option<DiskBudget>,
 }
 
@@ -227,7 +228,11 @@ impl<X: Send + 'static> Job<X> {
             .allow_ip_name_lookup(false);
         // The scratch directory: a host directory made for this job alone. Failing to make one
         // is the host's fault (its temporary directory is full or gone), and says so.
-        let scratch = io.scratch.map(|budget| {
+        let has_own_tmp = io
+            .mounts
+            .iter()
+            .any(|m| m.guest == "/" || m.guest == SCRATCH_DIR);
+        let scratch = io.scratch.filter(|_| !has_own_tmp).map(|budget| {
             let dir = tempfile::Builder::new()
                 .prefix("rewardbox-tmp-")
                 .tempdir()
