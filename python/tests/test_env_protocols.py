@@ -146,9 +146,10 @@ def test_openenv_session_answers_keepalive_pings_during_a_long_step(server):
         assert state["type"] == "state" and state["data"]["step_count"] == 1
 
 
-def test_openenv_typed_coding_client_reads_the_observation_it_expects(server):
-    """OpenEnv's own CodingEnv client parses `CodeObservation(**payload["observation"])` with
-    pydantic models that forbid unknown fields: the observation must hold exactly its fields."""
+def _typed_coding_client():
+    """OpenEnv coding_env's typed client (`CodingEnv`, `CodeAction`, `CodeObservation`), as its
+    `client.py` and `models.py` define it on openenv-core's `EnvClient` (coding_env itself is not
+    on PyPI): pydantic models that forbid unknown fields."""
     from openenv.core.client_types import StepResult
     from openenv.core.env_client import EnvClient
     from openenv.core.env_server.types import Action, Observation, State
@@ -175,6 +176,14 @@ def test_openenv_typed_coding_client_reads_the_observation_it_expects(server):
         def _parse_state(self, payload):
             return CodeState(episode_id=payload.get("episode_id"), step_count=payload.get("step_count", 0),
                              last_exit_code=payload.get("last_exit_code", 0))
+
+    return CodingEnv, CodeAction, CodeObservation
+
+
+def test_openenv_typed_coding_client_reads_the_observation_it_expects(server):
+    """OpenEnv's own CodingEnv client parses `CodeObservation(**payload["observation"])` with
+    pydantic models that forbid unknown fields: the observation must hold exactly its fields."""
+    CodingEnv, CodeAction, CodeObservation = _typed_coding_client()
 
     with CodingEnv(base_url=server + "/openenv/coding").sync() as env:
         env.reset()
@@ -191,32 +200,7 @@ def test_openenv_coding_env_semantics_at_the_root(root_server):
     REPL's persistence and reset, and coding_env's rewards (its safety and quality transforms:
     0.1 for short safe code, 0.0 for long, -1.0 more for `import os`, `eval(`, `exec(`, `open(`,
     `__import__`, -0.2 more for a syntax error)."""
-    from openenv.core.client_types import StepResult
-    from openenv.core.env_client import EnvClient
-    from openenv.core.env_server.types import Action, Observation, State
-
-    class CodeAction(Action):
-        code: str
-
-    class CodeObservation(Observation):
-        stdout: str = ""
-        stderr: str = ""
-        exit_code: int = 0
-
-    class CodeState(State):
-        last_exit_code: int = 0
-
-    class CodingEnv(EnvClient):
-        def _step_payload(self, action):
-            return {"code": action.code}
-
-        def _parse_result(self, payload):
-            return StepResult(observation=CodeObservation(**payload["observation"]), reward=payload.get("reward"),
-                              done=bool(payload.get("done", False)))
-
-        def _parse_state(self, payload):
-            return CodeState(episode_id=payload.get("episode_id"), step_count=payload.get("step_count", 0),
-                             last_exit_code=payload.get("last_exit_code", 0))
+    CodingEnv, CodeAction, CodeObservation = _typed_coding_client()
 
     with CodingEnv(base_url=root_server).sync() as env:
         reset = env.reset()

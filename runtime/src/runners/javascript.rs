@@ -2,9 +2,8 @@
 //! Node.js-style programs on stdin (`run`) and functions called on JSON arguments (`call`), each
 //! in a fresh instance with the candidate's limits.
 
-use crate::runners::bindings::Runner;
 use crate::runners::bindings::types::RunOutcome;
-use crate::runners::outcome::{call_in_fresh_jobs, unsupported};
+use crate::runners::outcome::unsupported;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
 use crate::sandbox::cache::ComponentCache;
@@ -86,15 +85,7 @@ impl Runtime for JavaScriptRunner {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_in_fresh_jobs(
-            || self.runner.job(engine, JobIo::default(), limits, seed),
-            args_json,
-            |store, args| {
-                self.runner
-                    .pre
-                    .instantiate(&mut *store)
-                    .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
-            },
-        )
+        self.runner
+            .call(engine, source, entry, args_json, limits, seed)
     }
 }

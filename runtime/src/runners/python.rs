@@ -5,11 +5,9 @@
 //! `sandbox` interface; that side lives in the host layer ([`crate::host::python_verifier`]). Here,
 //! in a candidate's instance, those imports trap.
 
-use crate::runners::bindings::Runner;
 use crate::runners::bindings::RunnerPre;
 use crate::runners::bindings::types::RunOutcome;
 use crate::runners::linker::CandidateState;
-use crate::runners::outcome::call_in_fresh_jobs;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
 use crate::sandbox::cache::ComponentCache;
@@ -116,16 +114,8 @@ impl Runtime for PythonRunner {
         limits: &Limits,
         seed: u64,
     ) -> Vec<Result<String, RunOutcome>> {
-        call_in_fresh_jobs(
-            || self.runner.job(engine, JobIo::default(), limits, seed),
-            args_json,
-            |store, args| {
-                self.runner
-                    .pre
-                    .instantiate(&mut *store)
-                    .and_then(|p: Runner| p.call_call(&mut *store, source, entry, args))
-            },
-        )
+        self.runner
+            .call(engine, source, entry, args_json, limits, seed)
     }
 }
 

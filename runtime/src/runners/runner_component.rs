@@ -4,7 +4,7 @@
 use crate::runners::bindings::types::RunOutcome;
 use crate::runners::bindings::{Runner, RunnerPre};
 use crate::runners::linker::{CandidateState, candidate_linker};
-use crate::runners::outcome::run_outcome;
+use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
 use crate::sandbox::Job;
 use crate::sandbox::cache::ComponentCache;
 use crate::sandbox::job::JobIo;
@@ -111,5 +111,28 @@ impl RunnerComponent {
             .instantiate(&mut job.store)
             .and_then(|r: Runner| r.call_run(&mut job.store, source));
         run_outcome(&job, result)
+    }
+
+    /// Executes `source` once in a fresh instance and calls `entry` on each JSON argument list;
+    /// when the instance dies mid-way (fuel, memory, an exit), the lists are called again one per
+    /// fresh instance, so that each gets its own outcome.
+    pub fn call(
+        &self,
+        engine: &Engine,
+        source: &str,
+        entry: &str,
+        args_json: &[String],
+        limits: &Limits,
+        seed: u64,
+    ) -> Vec<Result<String, RunOutcome>> {
+        call_in_fresh_jobs(
+            || self.job(engine, JobIo::default(), limits, seed),
+            args_json,
+            |store, args| {
+                self.pre
+                    .instantiate(&mut *store)
+                    .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
+            },
+        )
     }
 }
