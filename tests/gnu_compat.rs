@@ -8,6 +8,7 @@
 use crate::common;
 
 use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::runners::bindings::types::RunStatus;
 use std::process::Command;
 
 /// (language, name, program, stdin).
@@ -288,13 +289,28 @@ fn cpp_exceptions_behave_as_natively() {
 }
 
 fn assert_native(programs: &[(&str, &str, &str, &str)]) {
+    assert_native_with(programs, "");
+}
+
+/// Each program's output and exit status against its native build's, the native binary run after
+/// the shell commands `setup` (limits, say), when there are any.
+fn assert_native_with(programs: &[(&str, &str, &str, &str)], setup: &str) {
     let scorer = common::scorer();
     let runners = scorer.runners();
     let mut failures = Vec::new();
     for (language, name, source, stdin) in programs {
         let dir = tempfile::tempdir().unwrap();
         let binary = common::compile_natively(language, source, dir.path());
-        let mut command = Command::new(&binary);
+        let mut command = if setup.is_empty() {
+            Command::new(&binary)
+        } else {
+            let mut shell = Command::new("bash");
+            shell
+                .arg("-c")
+                .arg(format!("{setup} && exec \"$0\""))
+                .arg(&binary);
+            shell
+        };
         command.current_dir(dir.path());
         let native = common::output_with_stdin(command, stdin);
         let native_status = common::shell_status(native.status);
@@ -375,5 +391,202 @@ fn uninitialised_locals_do_not_read_as_zero() {
         assert_ne!(&ours.stdout, if_zero, "{source}");
         let again = runners.run(language, source, "", &CANDIDATE_DEFAULT, 0);
         assert_eq!(ours.stdout, again.stdout, "the same every run");
+    }
+}
+
+/// Stacks as the judges give them (their stack limit is the memory limit, 256 MiB here), each
+/// program against its native build run under `ulimit -s` of that limit: the same output and the
+/// same exit status. A 156 MB array local to a function (an accepted jury solution's), a DFS
+/// recursing 10^6 deep in C++ and in Rust, deep recursion in C, and a recursion without end,
+/// which meets the limit as a segmentation fault (139) natively and here.
+const STACKS: &[(&str, &str, &str, &str)] = &[
+    (
+        "cpp",
+        "a 156 MB array local to a function",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+long long solve(int n) {
+    long long dp[65][300001];
+    for (int i = 0; i < 65; i++) for (int j = 0; j <= n; j++)
+        dp[i][j] = i == 0 ? j : (dp[i - 1][j] + (j ? dp[i][j - 1] : 0)) % 1000000007;
+    return dp[64][n];
+}
+int main() { int n; cin >> n; cout << solve(n) << "\n"; }
+"#,
+        "300000\n",
+    ),
+    (
+        "cpp",
+        "a DFS 10^6 deep",
+        r#"#include <bits/stdc++.h>
+using namespace std;
+vector<vector<int>> adj;
+vector<int> depth;
+long long total = 0;
+void dfs(int u, int parent) {
+    int local[4] = {u, parent, (int)adj[u].size(), 0};
+    for (int v : adj[u]) if (v != parent) { depth[v] = depth[u] + 1; dfs(v, u); local[3]++; }
+    total += depth[u] + local[3] - local[2] + (local[0] - u);
+}
+int main() {
+    int n; cin >> n;
+    adj.assign(n, {}); depth.assign(n, 0);
+    for (int i = 1; i < n; i++) { adj[i - 1].push_back(i); adj[i].push_back(i - 1); }
+    dfs(0, -1);
+    cout << total << "\n";
+}
+"#,
+        "1000000\n",
+    ),
+    (
+        "rust",
+        "a recursion 10^6 deep with a frame of its own",
+        r#"use std::io::Read;
+fn down(n: u64, acc: &mut u64) -> u64 {
+    let frame = [n, n ^ 0x55, n.wrapping_mul(3), *acc];
+    *acc = acc.wrapping_add(frame[1] & 7);
+    if n == 0 { return frame[3]; }
+    down(n - 1, acc).wrapping_add(frame[2] % 5 + std::hint::black_box(&frame)[0] % 2)
+}
+fn main() {
+    let mut s = String::new();
+    std::io::stdin().read_to_string(&mut s).unwrap();
+    let n: u64 = s.trim().parse().unwrap();
+    let mut acc = 0;
+    println!("{}", down(n, &mut acc));
+}
+"#,
+        "1000000\n",
+    ),
+    (
+        "c",
+        "recursion 2*10^5 deep over a 512-byte buffer",
+        r#"#include <stdio.h>
+#include <string.h>
+long walk(int n) {
+    char buf[512];
+    memset(buf, n & 0x7f, sizeof buf);
+    if (n == 0) return buf[3];
+    return walk(n - 1) + buf[n % 512];
+}
+int main(void) { int n; if (scanf("%d", &n) != 1) return 2; printf("%ld\n", walk(n)); return 0; }
+"#,
+        "200000\n",
+    ),
+    (
+        "c",
+        "a recursion without end meets the limit: SIGSEGV",
+        r#"#include <stdio.h>
+#include <string.h>
+volatile long sink;
+long forever(long n) {
+    volatile char buf[4096];
+    buf[n & 0xfff] = (char)n;
+    sink += buf[(n * 7) & 0xfff];
+    return forever(n + 1) + buf[1];
+}
+int main(void) { puts("start"); fflush(stdout); return (int)forever(0); }
+"#,
+        "",
+    ),
+];
+
+#[test]
+fn stacks_are_as_large_as_the_judges_give() {
+    assert_native_with(
+        STACKS,
+        &format!("ulimit -s {}", CANDIDATE_DEFAULT.memory_bytes >> 10),
+    );
+}
+
+/// The stack counts towards the memory limit by what it touches, as on a judge (stack limit and
+/// address-space limit both the memory limit, 256 MiB): 100 MB of stack beside 100 MB of heap
+/// runs, natively and here, with the same output; 150 MB of each, in either order, ends in
+/// failure natively and here (a memory limit or a stack overflow, never a success).
+#[test]
+fn the_stack_and_the_heap_share_the_memory_limit() {
+    let program = |stack_mb: usize, heap_mb: usize, heap_first: bool| {
+        format!(
+            r#"#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char *heap;
+static long use_heap(void) {{
+    heap = malloc({heap_mb}L << 20);
+    if (!heap) return -1;
+    memset(heap, 3, {heap_mb}L << 20);
+    return heap[12345];
+}}
+static long use_stack(void) {{
+    volatile char frame[{stack_mb}L << 20];
+    for (long i = 0; i < sizeof frame; i += 4096) frame[i] = (char)i;
+    return frame[4096 * 3];
+}}
+int main(void) {{
+    long a = {first}, b = {second};
+    if (a < 0 || b < 0) {{ puts("no memory"); return 3; }}
+    printf("%ld %ld\n", a, b);
+    return 0;
+}}
+"#,
+            first = if heap_first {
+                "use_heap()"
+            } else {
+                "use_stack()"
+            },
+            second = if heap_first {
+                "use_stack()"
+            } else {
+                "use_heap()"
+            },
+        )
+    };
+    let limit_kib = CANDIDATE_DEFAULT.memory_bytes >> 10;
+    let scorer = common::scorer();
+    let runners = scorer.runners();
+    for (stack_mb, heap_mb, heap_first, fits) in [
+        (100, 100, false, true),
+        (100, 100, true, true),
+        (150, 150, false, false),
+        (150, 150, true, false),
+    ] {
+        let source = program(stack_mb, heap_mb, heap_first);
+        let dir = tempfile::tempdir().unwrap();
+        let binary = common::compile_natively("c", &source, dir.path());
+        let native = common::output_with_stdin(
+            {
+                let mut shell = Command::new("bash");
+                shell
+                    .arg("-c")
+                    .arg(format!(
+                        "ulimit -s {limit_kib} && ulimit -v {} && exec \"$0\"",
+                        limit_kib + (16 << 10)
+                    ))
+                    .arg(&binary);
+                shell
+            },
+            "",
+        );
+        let ours = runners.run("c", &source, "", &CANDIDATE_DEFAULT, 0);
+        let what =
+            format!("{stack_mb} MB of stack, {heap_mb} MB of heap (heap first: {heap_first})");
+        assert_eq!(
+            native.status.success(),
+            fits,
+            "natively, {what}: {native:?}"
+        );
+        if fits {
+            assert_eq!(
+                (ours.exit_code, ours.stdout.as_str()),
+                (Some(0), &*String::from_utf8_lossy(&native.stdout)),
+                "{what}: {ours:?}"
+            );
+        } else {
+            assert_ne!(ours.exit_code, Some(0), "{what}: {ours:?}");
+            assert!(
+                matches!(ours.status, RunStatus::MemoryExceeded | RunStatus::Crashed),
+                "{what}: {ours:?}"
+            );
+        }
     }
 }

@@ -28,6 +28,7 @@ pub mod prune;
 pub mod rust_crates;
 pub mod rustc;
 pub mod screen;
+pub mod stack;
 pub mod toolchain;
 pub mod vla;
 pub mod zig;

@@ -2,8 +2,12 @@
 
 use std::path::PathBuf;
 
-/// Stack of a compiled program: 8 MiB, as on Linux, so that deep recursion behaves as natively.
-pub const STACK_BYTES: u64 = 8 << 20;
+/// The stack a compiled C, C++ or Rust program is linked with: 1 GiB, beyond the memory limit a
+/// judge sets for one program, so that, as on a judge (whose stack limit is the memory limit), the
+/// memory limit is what bounds it. Reserved address space, not charged as such: the pages the
+/// stack touches are charged to the memory limit (see [`crate::stack`]). Go's goroutine stacks
+/// live in its heap and grow to Go's own 1 GB maximum.
+pub const STACK_BYTES: u64 = 1 << 30;
 
 /// A tool's binary, canonicalised: the path in `$variable` when it is set (and nothing else then),
 /// else `hint` (where `scripts/setup.sh` installed it, recorded by the build script), else `name`

@@ -701,6 +701,11 @@ impl Toolchains {
             wasm = crate::adapter_memory::with_adapter_memory(&wasm, start, end)
                 .map_err(CompileError::Program)?;
         }
+        if crate::stack::is_charged_by_use(language) {
+            wasm = crate::stack::charge_stack_by_use(&wasm, crate::program::STACK_BYTES).map_err(
+                |e| CompileError::Program(format!("the compiled program cannot run: {e}")),
+            )?;
+        }
         adapt(&wasm)
     }
 
@@ -965,8 +970,9 @@ fn support_hash(language: Language) -> Vec<u8> {
 
 /// How a compiled module becomes a component, as part of the cache key: a component cached by an
 /// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`; revision 3:
-/// modules screened, see `screen`).
-const ADAPTATION: &str = "adapt-3";
+/// modules screened, see `screen`; revision 4: C, C++ and Rust stacks charged by use, see
+/// `stack`).
+const ADAPTATION: &str = "adapt-4";
 
 /// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command),
 /// screened first (`screen`) and with its `proc_exit` routed to the host's exit interface

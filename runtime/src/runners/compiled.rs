@@ -142,6 +142,9 @@ impl CompiledPrograms {
         };
         let mut job = Job::with_io(engine, limits, seed, io, ());
         job.charge_sleeps_at(crate::runners::time_limit::sleep_fuel_per_ms(language));
+        if rewardbox_toolchains::stack::is_charged_by_use(language) {
+            job.charge_stack_by_use(rewardbox_toolchains::program::STACK_BYTES);
+        }
         let result = pre
             .instantiate(&mut job.store)
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));

@@ -155,7 +155,9 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
         stderr.push('\n');
     }
     let exit_code = match &failure {
-        RunFailure::StackOverflow | RunFailure::Trap { .. } => native_status(error, &stderr),
+        // Natively a stack that meets its limit is SIGSEGV, whichever stack it was.
+        RunFailure::StackOverflow => Some(128 + 11),
+        RunFailure::Trap { .. } => native_status(error, &stderr),
         // `std::terminate` aborts: SIGABRT.
         RunFailure::UncaughtException => Some(128 + 6),
         _ => None,

@@ -79,6 +79,9 @@ pub fn build_engine_with_fuel(
         .max_core_instances_per_component(64)
         .total_core_instances(components * 32)
         .max_memories_per_component(8)
+        // A compiled C, C++ or Rust program's own memory and its stack ledger
+        // (`rewardbox_toolchains::stack`).
+        .max_memories_per_module(2)
         .total_memories(components * 4)
         .max_tables_per_component(32)
         .total_tables(components * 16)

@@ -324,6 +324,16 @@ impl<X: Send + 'static> Job<X> {
         self.store.data_mut().sleep_fuel_per_ms = fuel_per_ms;
     }
 
+    /// Charges a compiled program's stack of `stack_bytes` by the pages it touches instead of
+    /// its reservation, a stack that meets the memory limit being a stack overflow (see
+    /// [`rewardbox_toolchains::stack`]). Set before the guest is instantiated.
+    pub fn charge_stack_by_use(&mut self, stack_bytes: u64) {
+        self.store
+            .data_mut()
+            .limiter
+            .charge_stack_by_use(stack_bytes);
+    }
+
     /// Gives the job a fresh budget of fuel and output under `limits` (its memory stays as it
     /// is): the next step of a long-lived instance. The wall clock is set per call by its owner.
     pub fn renew(&mut self, limits: &Limits) {
@@ -394,6 +404,9 @@ impl<X: Send + 'static> Job<X> {
             return RunFailure::OutputExceeded {
                 limit: self.limits.output_bytes,
             };
+        }
+        if self.store.data().limiter.stack_overflowed() {
+            return RunFailure::StackOverflow;
         }
         if self.store.data().limiter.exceeded()
             || error.downcast_ref::<MemoryLimitExceeded>().is_some()

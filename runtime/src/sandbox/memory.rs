@@ -15,6 +15,19 @@ impl std::fmt::Display for MemoryLimitExceeded {
 
 impl std::error::Error for MemoryLimitExceeded {}
 
+/// The error a compiled program's stack growth past the memory limit traps with: natively, a
+/// stack that meets its limit is a segmentation fault.
+#[derive(Debug, Clone, Copy)]
+pub struct StackLimitReached;
+
+impl std::fmt::Display for StackLimitReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stack overflow: the stack reached the memory limit")
+    }
+}
+
+impl std::error::Error for StackLimitReached {}
+
 /// Table elements a store may hold in one table.
 const MAX_TABLE_ELEMENTS: usize = 1_000_000;
 
@@ -23,6 +36,10 @@ pub struct MemoryLimiter {
     limit: u64,
     used: u64,
     exceeded: bool,
+    /// The declared maximum, in bytes, of a compiled program's stack ledger, when the store runs
+    /// one (see [`MemoryLimiter::charge_stack_by_use`]).
+    stack_ledger: Option<usize>,
+    stack_overflowed: bool,
 }
 
 impl MemoryLimiter {
@@ -32,7 +49,23 @@ impl MemoryLimiter {
             limit,
             used: 0,
             exceeded: false,
+            stack_ledger: None,
+            stack_overflowed: false,
         }
+    }
+
+    /// For a compiled program whose stack of `stack_bytes` is charged by use
+    /// (`rewardbox_toolchains::stack`): the reservation is not charged (the limit is raised by
+    /// it), and the stack ledger (the memory whose declared maximum is `stack_bytes`) is; a
+    /// refused growth of the ledger is a stack overflow, not a heap's memory limit.
+    pub fn charge_stack_by_use(&mut self, stack_bytes: u64) {
+        self.limit += stack_bytes;
+        self.stack_ledger = Some(stack_bytes as usize);
+    }
+
+    /// Whether the stack's growth was refused (see [`MemoryLimiter::charge_stack_by_use`]).
+    pub fn stack_overflowed(&self) -> bool {
+        self.stack_overflowed
     }
 
     /// Whether a growth was refused.
@@ -46,9 +79,13 @@ impl ResourceLimiter for MemoryLimiter {
         &mut self,
         current: usize,
         desired: usize,
-        _maximum: Option<usize>,
+        maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         let after = self.used - current as u64 + desired as u64;
+        if after > self.limit && maximum.is_some() && maximum == self.stack_ledger {
+            self.stack_overflowed = true;
+            return Err(StackLimitReached.into());
+        }
         if after > self.limit {
             self.exceeded = true;
             return Err(MemoryLimitExceeded.into());
