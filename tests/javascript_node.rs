@@ -500,3 +500,111 @@ fn reading_a_long_input_takes_time_in_proportion() {
         );
     }
 }
+
+/// Every npm module the runner ships is the file pinned in `guests/js/vendor/npm/modules.json`
+/// (its sha256), under a licence of the allowed list, with that licence's text beside it.
+#[test]
+fn npm_modules_are_pinned_and_licensed() {
+    use sha2::Digest;
+    let manifest = common::npm_manifest();
+    let vendor = common::npm_vendor_dir();
+    let allowed: Vec<&str> = manifest["allowed_licences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let modules = manifest["modules"].as_array().unwrap();
+    assert!(!modules.is_empty());
+    for module in modules {
+        let name = module["name"].as_str().unwrap();
+        let file = std::fs::read(vendor.join(module["file"].as_str().unwrap())).unwrap();
+        let digest: String = sha2::Sha256::digest(&file)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(digest, module["sha256"].as_str().unwrap(), "{name}'s file");
+        let licence = module["licence"].as_str().unwrap();
+        assert!(allowed.contains(&licence), "{name}: {licence}");
+        let text =
+            std::fs::read_to_string(vendor.join(module["licence_file"].as_str().unwrap())).unwrap();
+        if licence == "MIT" {
+            assert!(
+                text.contains("Permission is hereby granted"),
+                "{name}'s licence text"
+            );
+        }
+    }
+}
+
+/// Programs using lodash (`require('lodash')`, and a default import in an ES module, as
+/// SandboxFusion's suites and RL code use it), run as `program.js` by native Node beside a
+/// `node_modules/lodash` holding the same package file the runner ships: the same stdout and
+/// exit code.
+const LODASH: &[(&str, &str)] = &[
+    (
+        "SandboxFusion's test_nodejs_lodash_dep, with an answer",
+        "const _ = require(\"lodash\");\nconst assert = require('assert');\n\nassert(_.isEqual(1, 1))\nconsole.log('ok', _.VERSION);",
+    ),
+    (
+        "collections, objects and strings",
+        "const _ = require('lodash');\n\
+         console.log(JSON.stringify([_.chunk([1, 2, 3, 4, 5], 2), _.uniqBy([{ x: 1 }, { x: 1 }, { x: 2 }], 'x'), _.sortBy([{ a: 3 }, { a: 1 }], 'a'),\n\
+           _.groupBy(['one', 'two', 'three'], 'length'), _.range(0, 10, 3), _.flattenDeep([1, [2, [3, [4]]]]), _.zip([1, 2], ['a', 'b']),\n\
+           _.get({ a: { b: [{ c: 7 }] } }, 'a.b[0].c'), _.set({}, 'x.y[1]', 5), _.merge({ a: { b: 1 } }, { a: { c: 2 } }),\n\
+           _.camelCase('Foo Bar-baz'), _.kebabCase('fooBar'), _.padStart('7', 3, '0'), _.sum([1, 2, 3]), _.maxBy([{ n: 1 }, { n: 4 }], 'n'),\n\
+           _.times(3, String), _.countBy([6.1, 4.2, 6.3], Math.floor), _.difference([3, 2, 1], [4, 2]), _.intersection([2, 1], [2, 3]),\n\
+           _.isEqual({ a: [1, { b: new Date(0) }] }, { a: [1, { b: new Date(0) }] }), _.cloneDeep({ a: [1, { b: 2 }] }), _.template('hi <%= name %>!')({ name: 'bo' })]));",
+    ),
+    (
+        "chains, memoize, partial and debounce's timer",
+        "const _ = require('lodash');\n\
+         console.log(_([1, 2, 3, 4]).map((x) => x * 3).filter((x) => x % 2 === 0).sum());\n\
+         console.log(_.chain([5, 1, 4]).sortBy().reverse().head().value());\n\
+         let calls = 0; const sq = _.memoize((n) => { calls++; return n * n; }); sq(4); sq(4); console.log(sq(4), calls);\n\
+         const greet = _.partial((g, n) => g + ' ' + n, 'hello'); console.log(greet('you'));\n\
+         const d = _.debounce((v) => console.log('debounced', v), 20); d(1); d(2); d(3);\n\
+         setTimeout(() => console.log('after'), 60);",
+    ),
+    (
+        "an ES module's default import",
+        "import _ from 'lodash';\nconsole.log(_.isEqual([1, { a: 2 }], [1, { a: 2 }]), _.uniq([2, 1, 2]), typeof _.map);",
+    ),
+    (
+        "a package that is not there",
+        "const left = require('left-pad');\nconsole.log(left('x', 3));",
+    ),
+];
+
+#[test]
+fn lodash_behaves_as_under_node() {
+    let scorer = common::scorer();
+    let javascript = javascript(&scorer);
+    let dir = tempfile::tempdir().unwrap();
+    common::install_npm_modules(dir.path());
+    let mut failures = Vec::new();
+    for (name, program) in LODASH {
+        std::fs::write(dir.path().join("program.js"), program).unwrap();
+        let native = Command::new(node())
+            .arg("program.js")
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("native Node.js runs");
+        // Node finds the package (but the one that is not there): the comparison is not of two
+        // failures.
+        assert_eq!(
+            native.status.success(),
+            !program.contains("left-pad"),
+            "{name} under Node: {native:?}"
+        );
+        let limits = rewardbox::runners::time_limit::limits_for_seconds(
+            rewardbox_toolchains::Language::JavaScript,
+            10.0,
+            CANDIDATE_DEFAULT,
+        );
+        let ours = javascript.run(scorer.engine(), program, "", &limits, 0);
+        failures.extend(common::unlike_node(name, &native, &ours));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

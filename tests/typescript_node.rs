@@ -405,3 +405,40 @@ fn hostile_sources_are_the_candidates_fault() {
         }
     }
 }
+
+/// SandboxFusion's `test_typescript_lodash_dep` program (a default import of lodash beside
+/// `assert`), and a typed use of it, as `program.ts` under native Node beside a
+/// `node_modules/lodash` holding the package file the runner ships: the same stdout and exit code.
+#[test]
+fn lodash_imports_as_under_node() {
+    let scorer = common::scorer();
+    let typescript = scorer
+        .runners()
+        .runtime("typescript")
+        .expect("the TypeScript runtime");
+    let dir = tempfile::tempdir().unwrap();
+    common::install_npm_modules(dir.path());
+    let mut failures = Vec::new();
+    for (name, program) in [
+        (
+            "SandboxFusion's test_typescript_lodash_dep",
+            "import _ from \"lodash\";\nimport assert from \"assert\";\n\nassert(_.isEqual(1, 1));\nconsole.log('done');\n",
+        ),
+        (
+            "typed lodash calls",
+            "import _ from 'lodash';\nconst xs: number[] = [3, 1, 2, 3];\nconst byParity: Record<string, number[]> = _.groupBy(xs, (x: number): string => (x % 2 ? 'odd' : 'even'));\nconsole.log(_.sortedUniq(_.sortBy(xs)), JSON.stringify(byParity), _.sumBy(xs, (x: number) => x * 2));\n",
+        ),
+    ] {
+        std::fs::write(dir.path().join("program.ts"), program).unwrap();
+        let native = Command::new(node_that_strips_types())
+            .arg("program.ts")
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("native Node.js runs");
+        assert!(native.status.success(), "{name} under Node: {native:?}");
+        let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
+        failures.extend(common::unlike_node(name, &native, &ours));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

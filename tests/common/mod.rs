@@ -233,3 +233,41 @@ pub fn unlike_node(
         )
     })
 }
+
+/// The npm modules the JavaScript runner ships (`guests/js/vendor/npm/modules.json`), as that
+/// manifest lists them.
+pub fn npm_manifest() -> serde_json::Value {
+    serde_json::from_str(include_str!("../../guests/js/vendor/npm/modules.json")).unwrap()
+}
+
+/// The JavaScript runner's vendored npm modules (`guests/js/vendor/npm`), found above this
+/// crate's directory.
+pub fn npm_vendor_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .map(|dir| dir.join("guests/js/vendor/npm"))
+        .find(|dir| dir.join("modules.json").is_file())
+        .expect("guests/js/vendor/npm above the crate")
+}
+
+/// `dir/node_modules/` holding each npm module the runner ships, as `npm install` lays the
+/// package out for Node to resolve (its `package.json` naming the vendored file as `main`), so
+/// that native Node runs the same package files the runner does.
+pub fn install_npm_modules(dir: &std::path::Path) {
+    let vendor = npm_vendor_dir();
+    for module in npm_manifest()["modules"].as_array().unwrap() {
+        let name = module["name"].as_str().unwrap();
+        let file = std::path::Path::new(module["file"].as_str().unwrap());
+        let package = dir.join("node_modules").join(name);
+        std::fs::create_dir_all(&package).unwrap();
+        let main = file.file_name().unwrap();
+        std::fs::copy(vendor.join(file), package.join(main)).unwrap();
+        let meta = serde_json::json!({
+            "name": name,
+            "version": module["version"],
+            "license": module["licence"],
+            "main": main.to_str().unwrap(),
+        });
+        std::fs::write(package.join("package.json"), meta.to_string()).unwrap();
+    }
+}

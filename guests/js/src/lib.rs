@@ -64,9 +64,10 @@ fn javascript(source: &str) -> Result<Program<'_>, String> {
     }
 }
 
-/// Node's modules, and the npm modules benchmarks' solutions use, written in JavaScript and
-/// evaluated when a program first requires them.
-const NODE_MODULES: [(&str, &str); 8] = [
+/// Node's modules, and the npm modules benchmarks' solutions and peers' suites use, in
+/// JavaScript, evaluated before the snapshot runs start from (`__rb_prepare` in the prelude).
+/// `lodash` is the published package's file, unchanged (`vendor/npm/modules.json`).
+const NODE_MODULES: [(&str, &str); 9] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),
     ("buffer", include_str!("node/buffer.js")),
@@ -75,6 +76,7 @@ const NODE_MODULES: [(&str, &str); 8] = [
     ("crypto", include_str!("node/crypto.js")),
     ("intl", include_str!("node/intl.js")),
     ("js-md5", include_str!("npm/js-md5.js")),
+    ("lodash", include_str!("../vendor/npm/lodash/lodash.min.js")),
 ];
 
 /// Output kept before it is written: flushed at 64 KiB, at the end and at exit.
