@@ -11,14 +11,14 @@
 //!
 //! - the module gets a second memory, the *stack ledger*, holding no data and never addressed
 //!   by the program's code;
-//! - after every `global.set` of the stack pointer, when the pointer is below its lowest value so
-//!   far, a helper grows the ledger to one page per 64 KiB of stack between that value and the
-//!   stack's top.
+//! - after every `global.set` of the stack pointer, when the pointer is below the lowest address
+//!   the ledger covers, a helper grows the ledger to one page per 64 KiB of stack between the
+//!   pointer and the stack's top (so the common move, within a covered page, costs a comparison).
 //!
 //! The store's memory limit sums every memory, so `heap + data + stack touched` is held to the
 //! memory limit at the moment it is crossed, as a native judge's does, and the ledger's growth is
 //! refused the way a heap's is: the run ends with a memory-limit verdict. The ledger is reserved
-//! address space only (never touched), and the low-water mark lives in a wasm global, which the
+//! address space only (never touched), and the covered mark lives in a wasm global, which the
 //! program's source cannot name: a program cannot hide the stack it used.
 
 use wasm_encoder::reencode::{Reencode, utils};
@@ -70,7 +70,7 @@ pub fn charge_stack_by_use(module: &[u8], stack_bytes: u64) -> Result<Vec<u8>, S
         stack_top: stack_bytes as u32,
         helper_type: layout.types,
         helper: layout.imported_functions + layout.defined_functions,
-        low_water: layout.imported_globals + layout.defined_globals,
+        covered: layout.imported_globals + layout.defined_globals,
         ledger: 1,
     };
     let mut output = wasm_encoder::Module::new();
@@ -130,39 +130,41 @@ fn layout(module: &[u8], stack_bytes: u64) -> Result<Layout, String> {
 }
 
 /// The re-encoder: copies the module, instruments every `global.set` of the stack pointer and
-/// appends the ledger, the low-water mark and the helper.
+/// appends the ledger, the covered mark and the helper.
 struct ChargeStack {
     stack_pointer: u32,
     stack_top: u32,
     helper_type: u32,
     helper: u32,
-    low_water: u32,
+    /// The lowest stack address the ledger covers: the stack's top less 64 KiB per ledger page.
+    covered: u32,
     ledger: u32,
 }
 
 impl ChargeStack {
-    /// Sets the low-water mark to the stack pointer and grows the ledger to cover it; `unreachable`
-    /// should a growth the limiter allowed still fail.
+    /// Grows the ledger to cover the stack down to the stack pointer (one page per 64 KiB from the
+    /// stack's top, rounded up) and lowers the covered mark to the lowest address covered;
+    /// `unreachable` should a growth the limiter allowed still fail. Called only when the pointer
+    /// is below the mark, so each call grows the ledger by at least a page.
     fn helper_body(&self) -> Function {
-        let mut f = Function::new([(1, ValType::I32)]);
-        let pages = 0;
+        let mut f = Function::new([(2, ValType::I32)]);
+        let (pages, more) = (0, 1);
         for instruction in [
-            Instruction::GlobalGet(self.stack_pointer),
-            Instruction::GlobalSet(self.low_water),
             Instruction::I32Const(self.stack_top as i32),
-            Instruction::GlobalGet(self.low_water),
+            Instruction::GlobalGet(self.stack_pointer),
             Instruction::I32Sub,
             Instruction::I32Const((PAGE_BYTES - 1) as i32),
             Instruction::I32Add,
             Instruction::I32Const(16),
             Instruction::I32ShrU,
+            Instruction::LocalTee(pages),
             Instruction::MemorySize(self.ledger),
             Instruction::I32Sub,
-            Instruction::LocalTee(pages),
+            Instruction::LocalTee(more),
             Instruction::I32Const(0),
             Instruction::I32GtS,
             Instruction::If(BlockType::Empty),
-            Instruction::LocalGet(pages),
+            Instruction::LocalGet(more),
             Instruction::MemoryGrow(self.ledger),
             Instruction::I32Const(-1),
             Instruction::I32Eq,
@@ -170,6 +172,12 @@ impl ChargeStack {
             Instruction::Unreachable,
             Instruction::End,
             Instruction::End,
+            Instruction::I32Const(self.stack_top as i32),
+            Instruction::LocalGet(pages),
+            Instruction::I32Const(16),
+            Instruction::I32Shl,
+            Instruction::I32Sub,
+            Instruction::GlobalSet(self.covered),
             Instruction::End,
         ] {
             f.instruction(&instruction);
@@ -261,7 +269,7 @@ impl Reencode for ChargeStack {
             if sets_stack_pointer {
                 for instruction in [
                     Instruction::GlobalGet(self.stack_pointer),
-                    Instruction::GlobalGet(self.low_water),
+                    Instruction::GlobalGet(self.covered),
                     Instruction::I32LtU,
                     Instruction::If(BlockType::Empty),
                     Instruction::Call(self.helper),

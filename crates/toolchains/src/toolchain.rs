@@ -971,8 +971,8 @@ fn support_hash(language: Language) -> Vec<u8> {
 /// How a compiled module becomes a component, as part of the cache key: a component cached by an
 /// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`; revision 3:
 /// modules screened, see `screen`; revision 4: C, C++ and Rust stacks charged by use, see
-/// `stack`).
-const ADAPTATION: &str = "adapt-4";
+/// `stack`; revision 5: its helper called only past the pages already charged).
+const ADAPTATION: &str = "adapt-5";
 
 /// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command),
 /// screened first (`screen`) and with its `proc_exit` routed to the host's exit interface
