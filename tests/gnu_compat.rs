@@ -301,16 +301,7 @@ fn assert_native_with(programs: &[(&str, &str, &str, &str)], setup: &str) {
     for (language, name, source, stdin) in programs {
         let dir = tempfile::tempdir().unwrap();
         let binary = common::compile_natively(language, source, dir.path());
-        let mut command = if setup.is_empty() {
-            Command::new(&binary)
-        } else {
-            let mut shell = Command::new("bash");
-            shell
-                .arg("-c")
-                .arg(format!("{setup} && exec \"$0\""))
-                .arg(&binary);
-            shell
-        };
+        let mut command = native_command(&binary, setup);
         command.current_dir(dir.path());
         let native = common::output_with_stdin(command, stdin);
         let native_status = common::shell_status(native.status);
@@ -324,6 +315,19 @@ fn assert_native_with(programs: &[(&str, &str, &str, &str)], setup: &str) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The native `binary`, run after the shell commands `setup` (limits, say) when there are any.
+fn native_command(binary: &std::path::Path, setup: &str) -> Command {
+    if setup.is_empty() {
+        return Command::new(binary);
+    }
+    let mut shell = Command::new("bash");
+    shell
+        .arg("-c")
+        .arg(format!("{setup} && exec \"$0\""))
+        .arg(binary);
+    shell
 }
 
 /// `<openssl/md5.h>` (MD5_Init/Update/Final and MD5(), header-only, as benchmarks that link
@@ -554,17 +558,13 @@ int main(void) {{
         let dir = tempfile::tempdir().unwrap();
         let binary = common::compile_natively("c", &source, dir.path());
         let native = common::output_with_stdin(
-            {
-                let mut shell = Command::new("bash");
-                shell
-                    .arg("-c")
-                    .arg(format!(
-                        "ulimit -s {limit_kib} && ulimit -v {} && exec \"$0\"",
-                        limit_kib + (16 << 10)
-                    ))
-                    .arg(&binary);
-                shell
-            },
+            native_command(
+                &binary,
+                &format!(
+                    "ulimit -s {limit_kib} && ulimit -v {}",
+                    limit_kib + (16 << 10)
+                ),
+            ),
             "",
         );
         let ours = runners.run("c", &source, "", &CANDIDATE_DEFAULT, 0);

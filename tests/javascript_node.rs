@@ -24,6 +24,16 @@ fn javascript(
         .expect("the JavaScript runtime")
 }
 
+/// A 10 s time limit: Node runs the programs here with none, and their timers (a second at most)
+/// stay well within it, since a wait costs what that much of the limit buys.
+fn timer_limits() -> rewardbox::Limits {
+    rewardbox::runners::time_limit::limits_for_seconds(
+        rewardbox_toolchains::Language::JavaScript,
+        10.0,
+        CANDIDATE_DEFAULT,
+    )
+}
+
 /// Programs whose stdout and exit code must be Node's.
 const PROGRAMS: &[(&str, &str)] = &[
     (
@@ -171,13 +181,7 @@ fn programs_observe_what_they_observe_under_node() {
                     node()
                 )
             });
-        // Node runs them with no limit; here a time limit that their timers (a second at most)
-        // stay well within, since a wait costs what that much of the limit buys.
-        let limits = rewardbox::runners::time_limit::limits_for_seconds(
-            rewardbox_toolchains::Language::JavaScript,
-            10.0,
-            CANDIDATE_DEFAULT,
-        );
+        let limits = timer_limits();
         let ours = javascript.run(scorer.engine(), program, "", &limits, 0);
         failures.extend(common::unlike_node(name, &native, &ours));
     }
@@ -598,11 +602,7 @@ fn lodash_behaves_as_under_node() {
             !program.contains("left-pad"),
             "{name} under Node: {native:?}"
         );
-        let limits = rewardbox::runners::time_limit::limits_for_seconds(
-            rewardbox_toolchains::Language::JavaScript,
-            10.0,
-            CANDIDATE_DEFAULT,
-        );
+        let limits = timer_limits();
         let ours = javascript.run(scorer.engine(), program, "", &limits, 0);
         failures.extend(common::unlike_node(name, &native, &ours));
     }

@@ -205,11 +205,15 @@ const REFUSED: &[(&str, &str)] = &[
 
 /// Runs `program` as a `.ts` file under native Node, with nothing on stdin.
 fn native(program: &str) -> std::process::Output {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("program.ts");
-    std::fs::write(&path, program).unwrap();
+    native_in(tempfile::tempdir().unwrap().path(), program)
+}
+
+/// Runs `program` as `dir/program.ts` under native Node, in `dir`, with nothing on stdin.
+fn native_in(dir: &std::path::Path, program: &str) -> std::process::Output {
+    std::fs::write(dir.join("program.ts"), program).unwrap();
     Command::new(node_that_strips_types())
-        .arg(&path)
+        .arg("program.ts")
+        .current_dir(dir)
         .stdin(Stdio::null())
         .output()
         .expect("native Node.js runs")
@@ -429,13 +433,7 @@ fn lodash_imports_as_under_node() {
             "import _ from 'lodash';\nconst xs: number[] = [3, 1, 2, 3];\nconst byParity: Record<string, number[]> = _.groupBy(xs, (x: number): string => (x % 2 ? 'odd' : 'even'));\nconsole.log(_.sortedUniq(_.sortBy(xs)), JSON.stringify(byParity), _.sumBy(xs, (x: number) => x * 2));\n",
         ),
     ] {
-        std::fs::write(dir.path().join("program.ts"), program).unwrap();
-        let native = Command::new(node_that_strips_types())
-            .arg("program.ts")
-            .current_dir(dir.path())
-            .stdin(Stdio::null())
-            .output()
-            .expect("native Node.js runs");
+        let native = native_in(dir.path(), program);
         assert!(native.status.success(), "{name} under Node: {native:?}");
         let ours = typescript.run(scorer.engine(), program, "", &CANDIDATE_DEFAULT, 0);
         failures.extend(common::unlike_node(name, &native, &ours));

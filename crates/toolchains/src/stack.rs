@@ -4,10 +4,10 @@
 //! Judges run a contest program with its stack limit raised to the memory limit (Codeforces,
 //! DOMjudge, Kattis: `ulimit -s` is the memory limit), and its stack counts towards that limit by
 //! what it touches, as its heap does. A C, C++ or Rust module is linked stack-first: the stack is
-//! the first [`STACK_BYTES`](crate::program::STACK_BYTES) of linear memory, growing down from `__stack_pointer`'s initial value
-//! towards 0 (an overflow traps, out of bounds, instead of overwriting data). Reserving that much
-//! must not cost a program its heap, so the runtime does not charge the reservation
-//! (the reservation is added to the store's limit) and this pass charges what is used instead:
+//! the first [`STACK_BYTES`] of linear memory, growing down from `__stack_pointer`'s initial
+//! value towards 0 (an overflow traps, out of bounds, instead of overwriting data). Reserving that
+//! much must not cost a program its heap, so the runtime does not charge the reservation (it is
+//! added to the store's limit) and this pass charges what is used instead:
 //!
 //! - the module gets a second memory, the *stack ledger*, holding no data and never addressed
 //!   by the program's code;
@@ -16,23 +16,25 @@
 //!   pointer and the stack's top (so the common move, within a covered page, costs a comparison).
 //!
 //! The store's memory limit sums every memory, so `heap + data + stack touched` is held to the
-//! memory limit at the moment it is crossed, as a native judge's does, and the ledger's growth is
-//! refused the way a heap's is: the run ends with a memory-limit verdict. The ledger is reserved
+//! memory limit at the moment it is crossed, as a native judge's does. A refused growth of the
+//! ledger ends the run as a stack overflow (SIGSEGV, as natively), a refused growth of the heap
+//! with the memory limit (the runtime's limiter tells them apart). The ledger is reserved
 //! address space only (never touched), and the covered mark lives in a wasm global, which the
 //! program's source cannot name: a program cannot hide the stack it used.
 
+use crate::program::STACK_BYTES;
 use wasm_encoder::reencode::{Reencode, utils};
 use wasm_encoder::{
     BlockType, CodeSection, ConstExpr, Function, FunctionSection, GlobalSection, GlobalType,
     Instruction, MemorySection, MemoryType, TypeSection, ValType,
 };
 
-/// Whether `language`'s programs are linked stack-first with
-/// [`STACK_BYTES`](crate::program::STACK_BYTES) and charged by use:
-/// C, C++ and Rust (Go keeps its goroutine stacks in its heap).
-pub fn is_charged_by_use(language: crate::Language) -> bool {
+/// The stack `language`'s programs are linked stack-first with and charged by use:
+/// [`STACK_BYTES`] for C, C++ and Rust; `None` for the others (Go keeps its goroutine stacks in
+/// its heap).
+pub fn charged_by_use(language: crate::Language) -> Option<u64> {
     use crate::Language::*;
-    matches!(language, C | Cpp | Rust | RustRelease)
+    matches!(language, C | Cpp | Rust | RustRelease).then_some(STACK_BYTES)
 }
 
 /// Bytes of stack per page of the ledger (a wasm page).

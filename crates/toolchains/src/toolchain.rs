@@ -701,10 +701,10 @@ impl Toolchains {
             wasm = crate::adapter_memory::with_adapter_memory(&wasm, start, end)
                 .map_err(CompileError::Program)?;
         }
-        if crate::stack::is_charged_by_use(language) {
-            wasm = crate::stack::charge_stack_by_use(&wasm, crate::program::STACK_BYTES).map_err(
-                |e| CompileError::Program(format!("the compiled program cannot run: {e}")),
-            )?;
+        if let Some(stack_bytes) = crate::stack::charged_by_use(language) {
+            wasm = crate::stack::charge_stack_by_use(&wasm, stack_bytes).map_err(|e| {
+                CompileError::Program(format!("the compiled program cannot run: {e}"))
+            })?;
         }
         adapt(&wasm)
     }

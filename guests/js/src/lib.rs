@@ -65,8 +65,9 @@ fn javascript(source: &str) -> Result<Program<'_>, String> {
 }
 
 /// Node's modules, and the npm modules benchmarks' solutions and peers' suites use, in
-/// JavaScript, evaluated before the snapshot runs start from (`__rb_prepare` in the prelude).
-/// `lodash` is the published package's file, unchanged (`vendor/npm/modules.json`).
+/// JavaScript: evaluated before the snapshot runs start from (`__rb_prepare` in the prelude), but
+/// for the published packages shipped unchanged (`lodash`, `vendor/npm/modules.json`), which a run
+/// evaluates when it first requires one.
 const NODE_MODULES: [(&str, &str); 9] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),

@@ -142,8 +142,8 @@ impl CompiledPrograms {
         };
         let mut job = Job::with_io(engine, limits, seed, io, ());
         job.charge_sleeps_at(crate::runners::time_limit::sleep_fuel_per_ms(language));
-        if rewardbox_toolchains::stack::is_charged_by_use(language) {
-            job.charge_stack_by_use(rewardbox_toolchains::program::STACK_BYTES);
+        if let Some(stack_bytes) = rewardbox_toolchains::stack::charged_by_use(language) {
+            job.charge_stack_by_use(stack_bytes);
         }
         let result = pre
             .instantiate(&mut job.store)
