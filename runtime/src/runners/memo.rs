@@ -8,7 +8,7 @@ use crate::runners::bindings::types::{InvocationOutcome, RunOutcome, RunStatus};
 use crate::sandbox::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// Memory the remembered outcomes may take, in bytes; the oldest are forgotten first.
 pub const MEMO_BYTES: usize = 64 << 20;
@@ -89,16 +89,55 @@ pub fn key(parts: &[&[u8]], limits: &Limits, seed: u64) -> Key {
     h.finalize().into()
 }
 
-type Cell<V> = Arc<OnceLock<V>>;
+/// A run being computed: whoever waits for it is handed the value when it is published, or `None`
+/// when the computing thread gave up (its computation panicked).
+struct Pending<V> {
+    value: Mutex<Option<Option<V>>>,
+    published: Condvar,
+}
+
+impl<V: Clone> Pending<V> {
+    fn new() -> Self {
+        Pending {
+            value: Mutex::new(None),
+            published: Condvar::new(),
+        }
+    }
+
+    /// Blocks until the computing thread publishes (`Some`) or gives up (`None`).
+    fn wait(&self) -> Option<V> {
+        let mut value = self.value.lock().expect("memo lock");
+        loop {
+            if let Some(published) = value.as_ref() {
+                return published.clone();
+            }
+            value = self.published.wait(value).expect("memo lock");
+        }
+    }
+
+    fn publish(&self, value: Option<V>) {
+        *self.value.lock().expect("memo lock") = Some(value);
+        self.published.notify_all();
+    }
+}
+
+enum Slot<V> {
+    Ready(V),
+    Computing(Arc<Pending<V>>),
+}
 
 struct Inner<V> {
-    map: HashMap<Key, Cell<V>>,
+    map: HashMap<Key, Slot<V>>,
     order: VecDeque<Key>,
     bytes: usize,
 }
 
-/// Outcomes remembered by key, within [`MEMO_BYTES`]. Two threads asking for the same run at once
-/// wait for one computation.
+/// Outcomes remembered by key, within [`MEMO_BYTES`].
+///
+/// A thread outside a rayon pool that asks for a run another thread is computing waits for that
+/// computation. A rayon worker never waits: it computes the value itself (runs are deterministic,
+/// so both give the same value). A waiting worker could deadlock the pool: the computing thread may
+/// be joined on a job that the waiting worker stole and holds lower on its own stack.
 pub struct RunMemo<V> {
     inner: Mutex<Inner<V>>,
 }
@@ -115,56 +154,110 @@ impl<V> Default for RunMemo<V> {
     }
 }
 
+/// What a request for a key found.
+enum Found<V> {
+    Ready(V),
+    BeingComputed(Arc<Pending<V>>),
+    Absent(Arc<Pending<V>>),
+}
+
 impl<V: Clone + Weigh> RunMemo<V> {
     /// The remembered result for `key`, or `compute`'s, which is then remembered.
     pub fn get_or_compute(&self, key: Key, compute: impl FnOnce() -> V) -> V {
-        let cell = {
+        let found = {
             let mut inner = self.inner.lock().expect("memo lock");
-            inner.map.entry(key).or_default().clone()
+            match inner.map.get(&key) {
+                Some(Slot::Ready(value)) => Found::Ready(value.clone()),
+                Some(Slot::Computing(pending)) => Found::BeingComputed(pending.clone()),
+                None => {
+                    let pending = Arc::new(Pending::new());
+                    inner.map.insert(key, Slot::Computing(pending.clone()));
+                    Found::Absent(pending)
+                }
+            }
         };
-        let mut computed = false;
-        let value = cell
-            .get_or_init(|| {
-                computed = true;
-                compute()
-            })
-            .clone();
-        if computed {
-            if value.deterministic() {
-                self.account(key, value.bytes());
-            } else {
-                self.forget(key, &cell);
+        match found {
+            Found::Ready(value) => value,
+            Found::BeingComputed(pending) => {
+                let published = match rayon::current_thread_index() {
+                    Some(_) => None,
+                    None => pending.wait(),
+                };
+                published.unwrap_or_else(compute)
+            }
+            Found::Absent(pending) => {
+                let mut publisher = Publisher {
+                    memo: self,
+                    key,
+                    pending,
+                    published: false,
+                };
+                let value = compute();
+                publisher.publish(&value);
+                value
             }
         }
-        value
     }
+}
 
-    /// Drops `key`'s entry, if it is still `cell` (it may have been evicted and asked for again).
-    fn forget(&self, key: Key, cell: &Cell<V>) {
-        let mut inner = self.inner.lock().expect("memo lock");
-        if inner.map.get(&key).is_some_and(|c| Arc::ptr_eq(c, cell)) {
-            inner.map.remove(&key);
+/// Publishes a computed value to the memo and to its waiters; if the computation panics instead,
+/// drops the entry and releases the waiters to compute for themselves.
+struct Publisher<'a, V: Clone + Weigh> {
+    memo: &'a RunMemo<V>,
+    key: Key,
+    pending: Arc<Pending<V>>,
+    published: bool,
+}
+
+impl<V: Clone + Weigh> Publisher<'_, V> {
+    fn publish(&mut self, value: &V) {
+        self.published = true;
+        let size = value.bytes();
+        let keep = value.deterministic() && size <= MEMO_BYTES / 16;
+        {
+            let mut inner = self.memo.inner.lock().expect("memo lock");
+            let ours = matches!(inner.map.get(&self.key),
+                Some(Slot::Computing(p)) if Arc::ptr_eq(p, &self.pending));
+            if ours {
+                if keep {
+                    inner.map.insert(self.key, Slot::Ready(value.clone()));
+                    inner.bytes += size;
+                    inner.order.push_back(self.key);
+                    evict_beyond_budget(&mut inner);
+                } else {
+                    inner.map.remove(&self.key);
+                }
+            }
         }
+        self.pending.publish(Some(value.clone()));
     }
+}
 
-    /// Counts a new entry's size, forgetting the oldest entries beyond the budget.
-    fn account(&self, key: Key, size: usize) {
-        let mut inner = self.inner.lock().expect("memo lock");
-        if size > MEMO_BYTES / 16 {
-            inner.map.remove(&key);
+impl<V: Clone + Weigh> Drop for Publisher<'_, V> {
+    fn drop(&mut self) {
+        if self.published {
             return;
         }
-        inner.bytes += size;
-        inner.order.push_back(key);
-        while inner.bytes > MEMO_BYTES {
-            let Some(oldest) = inner.order.pop_front() else {
-                break;
-            };
-            if let Some(old) = inner.map.remove(&oldest)
-                && let Some(v) = old.get()
-            {
-                inner.bytes = inner.bytes.saturating_sub(v.bytes());
-            }
+        if let Ok(mut inner) = self.memo.inner.lock()
+            && matches!(inner.map.get(&self.key),
+                Some(Slot::Computing(p)) if Arc::ptr_eq(p, &self.pending))
+        {
+            inner.map.remove(&self.key);
+        }
+        self.pending.publish(None);
+    }
+}
+
+/// Forgets the oldest remembered values until the rest fit in [`MEMO_BYTES`].
+fn evict_beyond_budget<V: Weigh>(inner: &mut Inner<V>) {
+    while inner.bytes > MEMO_BYTES {
+        let Some(oldest) = inner.order.pop_front() else {
+            break;
+        };
+        if let Some(Slot::Ready(value)) = inner.map.get(&oldest) {
+            let size = value.bytes();
+            inner.map.remove(&oldest);
+            inner.bytes = inner.bytes.saturating_sub(size);
         }
     }
 }
@@ -182,6 +275,81 @@ mod tests {
             stderr: String::new(),
             fuel_used: 0,
         }
+    }
+
+    /// A rayon worker asking for a run that another thread is computing computes it itself
+    /// instead of waiting: here the computing thread waits on the worker, so waiting would never
+    /// end (the shape of a deadlock seen when a verifier's run was asked for from inside the pool
+    /// while the same run was being computed outside it).
+    #[test]
+    fn a_rayon_worker_never_waits_for_another_threads_computation() {
+        let memo = RunMemo::<RunOutcome>::default();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let key = [3u8; 32];
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let outer = memo.get_or_compute(key, || {
+                    pool.install(|| memo.get_or_compute(key, || outcome(RunStatus::Ok)))
+                });
+                done.send(outer.status).unwrap();
+            });
+            let status = finished
+                .recv_timeout(std::time::Duration::from_secs(300))
+                .expect("the worker waited for the computation that was waiting for it");
+            assert_eq!(status, RunStatus::Ok);
+        });
+    }
+
+    /// Threads outside a pool asking for the same run at once wait for one computation; if that
+    /// computation panics, the waiters are released and compute for themselves.
+    #[test]
+    fn threads_outside_a_pool_share_one_computation_and_survive_its_panic() {
+        let memo = &RunMemo::<RunOutcome>::default();
+        let runs = &AtomicUsize::new(0);
+        let key = [5u8; 32];
+        let (started_tx, started) = std::sync::mpsc::channel();
+        let (release_tx, release) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let computing = scope.spawn(move || {
+                memo.get_or_compute(key, || {
+                    runs.fetch_add(1, Ordering::SeqCst);
+                    started_tx.send(()).unwrap();
+                    release.recv().unwrap();
+                    outcome(RunStatus::ExitedNonzero)
+                })
+            });
+            started.recv().unwrap();
+            let waiters: Vec<_> = (0..3)
+                .map(|_| {
+                    scope.spawn(move || {
+                        memo.get_or_compute(key, || {
+                            runs.fetch_add(1, Ordering::SeqCst);
+                            outcome(RunStatus::Ok)
+                        })
+                    })
+                })
+                .collect();
+            release_tx.send(()).unwrap();
+            assert_eq!(computing.join().unwrap().status, RunStatus::ExitedNonzero);
+            for waiter in waiters {
+                // A waiter that arrived after the value was published reads it from memory; one
+                // that arrived before was handed it: none computes its own.
+                assert_eq!(waiter.join().unwrap().status, RunStatus::ExitedNonzero);
+            }
+        });
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
+
+        let panicking = [9u8; 32];
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            memo.get_or_compute(panicking, || panic!("the computation failed"))
+        }));
+        assert!(caught.is_err());
+        let after = memo.get_or_compute(panicking, || outcome(RunStatus::Ok));
+        assert_eq!(after.status, RunStatus::Ok);
     }
 
     /// Outcomes the program alone decides are remembered; a wall-clock timeout or a host that
