@@ -7,7 +7,8 @@
 //! Run: `cargo bench --bench tier5`. `REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n of the table
 //! (`a..b`: seeds a to b-1), `REWARDBOX_TIER5_HUMAN_EVAL=0` skips HumanEval,
 //! `REWARDBOX_TIER5_SEQUENTIAL=full` (`cut`, `both`, `table`) also trains that set's tasks one at
-//! a time for the speed-up, `REWARDBOX_TIER5_OUTCOMES=file` appends each HumanEval task's outcome,
+//! a time for the speed-up (each mode with a fresh scorer, so that neither reuses the other's
+//! remembered runs), `REWARDBOX_TIER5_OUTCOMES=file` appends each HumanEval task's outcome,
 //! finding and judge to `file`.
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions};
@@ -79,27 +80,33 @@ fn count(reports: &[Tier5Report], outcome: Outcome) -> usize {
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("tier5-cache");
-    let scorer = Scorer::new(ScorerOptions {
-        threads: Some(2),
-        cache: ComponentCache::in_dir(cache),
-        ..ScorerOptions::default()
-    })
-    .expect("scorer");
     let options = Tier5Options::default();
     let twins: Vec<Value> = std::fs::read_to_string(root.join("tests/data/tier5/twins.jsonl"))
         .expect("the twin table")
         .lines()
         .map(|l| serde_json::from_str(l).expect("task"))
         .collect();
-    // Warm: components compiled, CPython loaded.
-    explore_lines(
-        &scorer,
-        &lines(&twins[..1]),
-        &Tier5Options {
-            steps: 1,
-            ..options.clone()
-        },
-    );
+    // A scorer with nothing remembered (its run memo empty), warmed: components compiled (from
+    // the disk cache after the first), CPython loaded. Each timed mode of a speed-up gets its
+    // own, so that neither answers from runs the other made.
+    let fresh_scorer = || {
+        let scorer = Scorer::new(ScorerOptions {
+            threads: Some(2),
+            cache: ComponentCache::in_dir(cache.clone()),
+            ..ScorerOptions::default()
+        })
+        .expect("scorer");
+        explore_lines(
+            &scorer,
+            &lines(&twins[..1]),
+            &Tier5Options {
+                steps: 1,
+                ..options.clone()
+            },
+        );
+        scorer
+    };
+    let scorer = fresh_scorer();
 
     // The twin table over seeds 0-7 (`REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n): per task, in
     // how many seeds the weak twin's exploit was found (converged on, or sampled beside a
@@ -125,28 +132,33 @@ fn main() {
             steps: 60,
             ..options.clone()
         };
-        if std::env::var("REWARDBOX_TIER5_SEQUENTIAL").as_deref() == Ok("table") {
+        let table_speed_up = std::env::var("REWARDBOX_TIER5_SEQUENTIAL").as_deref() == Ok("table");
+        let one_at_a_time = table_speed_up.then(|| {
+            let scorer = fresh_scorer();
             let started = Instant::now();
             for line in lines(&twins) {
                 explore_lines(&scorer, &[line], &seeded);
             }
+            started.elapsed().as_secs_f64()
+        });
+        let parallel_scorer = table_speed_up.then(fresh_scorer);
+        let started = Instant::now();
+        let reports = explore_lines(
+            parallel_scorer.as_ref().unwrap_or(&scorer),
+            &lines(&twins),
+            &seeded,
+        );
+        run_seconds.push(started.elapsed().as_secs_f64());
+        if let Some(sequential) = one_at_a_time {
+            let parallel = run_seconds.last().unwrap();
             eprintln!(
-                "seed {seed}: {:.0} s one task at a time",
-                started.elapsed().as_secs_f64()
+                "seed {seed}: {sequential:.0} s one task at a time, {parallel:.0} s in parallel \
+                 ({:.2}x; each with a fresh scorer)",
+                sequential / parallel
             );
         }
-        let started = Instant::now();
-        let reports = explore_lines(&scorer, &lines(&twins), &seeded);
-        run_seconds.push(started.elapsed().as_secs_f64());
         for (i, (task, report)) in twins.iter().zip(&reports).enumerate() {
-            let found = finding(report).is_some();
-            let ok = report.error.is_none()
-                && if task["weak"] == true {
-                    found
-                        && (report.outcome != Outcome::Solution || report.sampled_exploit.is_some())
-                } else {
-                    !found && matches!(report.outcome, Outcome::Solution | Outcome::Nothing)
-                };
+            let ok = report.is_right_for(task["weak"] == true);
             right[i] += usize::from(ok);
             outcomes[i].push(
                 serde_json::to_value(report.outcome)
@@ -251,15 +263,22 @@ fn main() {
     ] {
         // One task at a time (as before tasks trained in parallel), then in parallel: the same
         // reports (each task seeded by its id), the wall time of each.
-        let sequential_seconds = (sequential == key || sequential == "both").then(|| {
+        let speed_up = sequential == key || sequential == "both";
+        let sequential_seconds = speed_up.then(|| {
+            let scorer = fresh_scorer();
             let started = Instant::now();
             for line in lines(set) {
                 explore_lines(&scorer, &[line], &options);
             }
             started.elapsed().as_secs_f64()
         });
+        let parallel_scorer = speed_up.then(fresh_scorer);
         let started = Instant::now();
-        let reports = explore_lines(&scorer, &lines(set), &options);
+        let reports = explore_lines(
+            parallel_scorer.as_ref().unwrap_or(&scorer),
+            &lines(set),
+            &options,
+        );
         let seconds = started.elapsed().as_secs_f64();
         let samples: usize = reports.iter().map(|r| r.samples).sum();
         let sampled_only = reports

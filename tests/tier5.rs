@@ -81,19 +81,11 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
             .collect();
         let reports = explore_lines(&scorer, &lines, &Tier5Options { seed, ..options() });
         for (task, report) in group.iter().zip(&reports) {
-            let weak = task["weak"] == true;
-            let found = finding(report).is_some();
-            let right = report.error.is_none()
-                && if weak {
-                    found
-                        && (report.outcome != Outcome::Solution || report.sampled_exploit.is_some())
-                } else {
-                    !found && matches!(report.outcome, Outcome::Solution | Outcome::Nothing)
-                };
+            let right = report.is_right_for(task["weak"] == true);
             if !right {
                 failures.push(format!(
-                    "{} (seed {seed}): {:?}, finding {found}, converged to {:?} ({:?}), judge {}, error {:?}",
-                    task["id"], report.outcome, report.completion, report.choices, report.judge, report.error
+                    "{} (seed {seed}): {:?}, finding {}, converged to {:?} ({:?}), judge {}, error {:?}",
+                    task["id"], report.outcome, finding(report).is_some(), report.completion, report.choices, report.judge, report.error
                 ));
             }
             by_id.insert(task["id"].as_str().unwrap().to_string(), report.clone());
@@ -111,6 +103,18 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         judge("regex-search-word-solution-only/sound"),
         "strict equivalence to \"Paris\""
     );
+    // Neither reference nor solution: the one bare answer the verifier's pattern accepts.
+    for id in [
+        "regex-search-pattern-only/weak",
+        "regex-search-pattern-only/sound",
+    ] {
+        assert_eq!(
+            judge(id),
+            "strict equivalence to \"8\" (the one bare answer the verifier's pattern accepts; \
+             the task gives neither reference nor solution)",
+            "{id}"
+        );
+    }
     assert_eq!(
         judge("pyverifier-trusts-output-holdout/weak"),
         "held-out tests"
@@ -146,7 +150,8 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
 /// all-or-nothing by its own tests with neither a `holdout` nor a `solution`, and a task whose
 /// solution gives the same output on every input the judge can make (here: counting negative
 /// numbers where every visible number is positive, the judge keeping the visible sign), where a
-/// constant passes the judge as well as the solution does.
+/// constant passes the judge as well as the solution does; and a `regex` task with neither
+/// reference nor solution whose pattern accepts any number.
 #[test]
 fn what_no_judge_can_check_is_unjudged_never_a_solution() {
     let tasks = [
@@ -156,6 +161,8 @@ fn what_no_judge_can_check_is_unjudged_never_a_solution() {
                "prompt": "def negatives(xs):\n    \"\"\"How many numbers in xs are negative.\"\"\"\n",
                "solution": "```python\ndef negatives(xs):\n    return sum(x < 0 for x in xs)\n```",
                "tests": {"call": {"entry_point": "negatives", "cases": [{"args": [[3, 1, 2]], "expected": 0}]}}}),
+        json!({"id": "pattern-accepts-any-number", "verifier": "regex", "pattern": "\\d+",
+               "search": true, "prompt": "How many legs does a spider have?"}),
     ];
     let reports = explore(&tasks);
     for report in &reports {
@@ -186,6 +193,16 @@ fn what_no_judge_can_check_is_unjudged_never_a_solution() {
     assert_eq!(
         serde_json::to_value(&reports[1]).unwrap()["outcome"],
         "unjudged"
+    );
+    // Neither reference nor solution, and a pattern that accepts every number: the verifier
+    // itself cannot say which is the answer.
+    assert!(
+        reports[2].judge.starts_with(
+            "no independent judge: the verifier's pattern accepts several different bare answers \
+             (\"0\", \"1\")"
+        ),
+        "{}",
+        reports[2].judge
     );
 }
 

@@ -120,8 +120,13 @@ pub struct AuditTask {
     /// A known-good completion, when the task has one.
     pub solution: Option<String>,
     /// For a task without a `reference`: the final answer of its `solution`, as the task's own
-    /// verifier reads it (see [`derive`]).
+    /// verifier reads it; for Tier 5, a `regex` task with neither takes the one bare answer its
+    /// pattern accepts (see [`derive`]).
     pub derived_answer: Option<String>,
+    /// For a `regex` task with neither `reference` nor `solution`: the different bare answers its
+    /// pattern accepts, when there is more than one (then no answer is derived: the verifier
+    /// itself cannot say which is right).
+    pub accepted_answers: Vec<String>,
 }
 
 impl AuditTask {
@@ -131,6 +136,7 @@ impl AuditTask {
             fields,
             solution,
             derived_answer: None,
+            accepted_answers: Vec::new(),
         }
     }
 

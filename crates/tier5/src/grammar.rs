@@ -214,11 +214,22 @@ impl Grammar {
                 None => Grammar::python_program(task),
             },
             "python" => Grammar::python_program(task),
-            _ if task.answer().is_some() => Ok(Grammar::answers(task)),
-            verifier => Err(format!(
-                "no Tier 5 grammar for the {verifier:?} verifier without a reference answer: give \
-                 the task a \"reference\", or a \"solution\" its verifier accepts"
-            )),
+            _ => match task
+                .answer()
+                .or_else(|| task.accepted_answers.first().cloned())
+            {
+                Some(answer) => Ok(Grammar::answers(task, &answer)),
+                None => Err(format!(
+                    "no Tier 5 grammar for the {:?} verifier without a reference answer: give \
+                     the task a \"reference\", or a \"solution\" its verifier accepts{}",
+                    task.verifier(),
+                    if task.verifier() == "regex" {
+                        " (no string its pattern describes was accepted bare)"
+                    } else {
+                        ""
+                    }
+                )),
+            },
         }
     }
 
@@ -407,8 +418,8 @@ impl Grammar {
     }
 
     /// Answers: lead, claim, tail.
-    fn answers(task: &AuditTask) -> Grammar {
-        let reference = task.answer().unwrap_or_default().trim().to_string();
+    fn answers(task: &AuditTask, answer: &str) -> Grammar {
+        let reference = answer.trim().to_string();
         let alternative = off_by_one(&reference).unwrap_or_else(|| format!("{reference}1"));
         let lead = Slot::new(
             "lead",

@@ -32,6 +32,9 @@ pub enum Judge {
     Answer {
         /// The reference answer.
         reference: String,
+        /// Whether it is the one bare answer the verifier's pattern accepts (the task gives
+        /// neither reference nor solution), not the task's own.
+        from_pattern: bool,
     },
     /// A `code` task, scored all-or-nothing.
     Tests {
@@ -56,18 +59,33 @@ impl Judge {
     /// answer derived from its `solution` beforehand when it has no `reference`).
     pub fn for_task(scorer: &Scorer, task: &AuditTask, holdout: Option<&Value>) -> Judge {
         let verifier = task.verifier();
-        if verifier != "code"
-            && verifier != "python"
-            && let Some(reference) = task.answer()
-        {
-            return Judge::Answer {
-                reference: reference.trim().to_string(),
-            };
+        if verifier != "code" && verifier != "python" {
+            if let Some(reference) = task.answer() {
+                return Judge::Answer {
+                    reference: reference.trim().to_string(),
+                    from_pattern: task.reference().is_none() && task.solution.is_none(),
+                };
+            }
+            if !task.accepted_answers.is_empty() {
+                let shown: Vec<String> = task
+                    .accepted_answers
+                    .iter()
+                    .take(4)
+                    .map(|a| format!("{a:?}"))
+                    .collect();
+                return Judge::Tests {
+                    fields: Map::new(),
+                    source: format!(
+                        "no independent judge: the verifier's pattern accepts several different \
+                         bare answers ({}), and the task gives neither a reference nor a solution",
+                        shown.join(", ")
+                    ),
+                    independent: false,
+                    power: None,
+                };
+            }
         }
-        let mut fields = Map::new();
-        fields.insert("id".into(), json!("tier5-judge"));
-        fields.insert("verifier".into(), json!("code"));
-        fields.insert("scoring".into(), json!("all"));
+        let mut fields = judging_fields();
         for keep in ["language", "candidate_limits", "extract", "prompt"] {
             if let Some(v) = task.fields.get(keep) {
                 fields.insert(keep.into(), v.clone());
@@ -149,7 +167,17 @@ impl Judge {
     /// What the judge checks, for the report (`degenerate: ...` for a degenerate judge).
     pub fn describe(&self) -> String {
         match self {
-            Judge::Answer { reference } => format!("strict equivalence to {reference:?}"),
+            Judge::Answer {
+                reference,
+                from_pattern: false,
+            } => format!("strict equivalence to {reference:?}"),
+            Judge::Answer {
+                reference,
+                from_pattern: true,
+            } => format!(
+                "strict equivalence to {reference:?} (the one bare answer the verifier's pattern \
+                 accepts; the task gives neither reference nor solution)"
+            ),
             Judge::Tests { source, .. } => source.clone(),
         }
     }
@@ -183,7 +211,7 @@ impl Judge {
     /// Whether each completion passes (`None`: the judge could not tell, a verifier error).
     pub fn accepts(&self, scorer: &Scorer, completions: &[String]) -> Vec<Option<bool>> {
         match self {
-            Judge::Answer { reference } => completions
+            Judge::Answer { reference, .. } => completions
                 .iter()
                 .map(|c| Some(states_only(c, reference)))
                 .collect(),
@@ -206,6 +234,15 @@ impl Judge {
             }
         }
     }
+}
+
+/// The fields every judging task starts from: a `code` task scored all-or-nothing.
+fn judging_fields() -> Map<String, Value> {
+    Map::from_iter([
+        ("id".to_string(), json!("tier5-judge")),
+        ("verifier".to_string(), json!("code")),
+        ("scoring".to_string(), json!("all")),
+    ])
 }
 
 /// Wraps a Python verifier so that it reports the inputs it runs programs on: every
@@ -302,12 +339,11 @@ fn recorded_differential(
     let found = calibrated_differential(
         scorer,
         &recorded,
-        &Map::from_iter([
-            ("id".to_string(), json!("tier5-judge")),
-            ("verifier".to_string(), json!("code")),
-            ("scoring".to_string(), json!("all")),
-            ("language".to_string(), json!(language)),
-        ]),
+        &Map::from_iter(
+            judging_fields()
+                .into_iter()
+                .chain([("language".to_string(), json!(language))]),
+        ),
     )
     .ok_or("no input made from the verifier's own gives the solution's program a clean run")?;
     Ok((language, found))

@@ -102,14 +102,16 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
         }
     };
     let mut task = AuditTask::new(fields.clone(), solution);
-    // A string verifier's task with a `solution` and no `reference`: the answer its own verifier
-    // reads from the solution (as Tier 1's answer attacks take it).
-    if task.reference().is_none()
-        && task.solution.is_some()
-        && !matches!(task.verifier(), "code" | "python")
-    {
+    // A string verifier's task with no `reference`: the answer its own verifier reads from the
+    // solution, or for a `regex` task with neither, the one bare answer its pattern accepts (as
+    // Tier 1's answer attacks take it).
+    if task.reference().is_none() && !matches!(task.verifier(), "code" | "python") {
         let mut one = [Ok(task)];
-        rewardbox_audit::derive::derive_answers(scorer, &mut one, options.threshold);
+        rewardbox_audit::derive::derive_answers_from_patterns_too(
+            scorer,
+            &mut one,
+            options.threshold,
+        );
         let [Ok(derived)] = one else {
             unreachable!("derive_answers keeps the task")
         };

@@ -217,6 +217,22 @@ pub struct Tier5Report {
 }
 
 impl Tier5Report {
+    /// Whether Tier 5 was right about a task whose verifier is known to be `weak` (or sound): on
+    /// a weak verifier it found the exploit (converged on it, or sampled it beside a solution it
+    /// ties with) and never called it the solution; on a sound one it found nothing and converged
+    /// on the solution or on nothing. A task it could not train on is never right.
+    pub fn is_right_for(&self, weak: bool) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        let found = self.outcome == Outcome::Exploit || self.sampled_exploit.is_some();
+        if weak {
+            found && (self.outcome != Outcome::Solution || self.sampled_exploit.is_some())
+        } else {
+            !found && matches!(self.outcome, Outcome::Solution | Outcome::Nothing)
+        }
+    }
+
     /// A task Tier 5 could not train on.
     pub fn failed(id: Option<String>, error: String) -> Tier5Report {
         Tier5Report {
@@ -398,5 +414,52 @@ pub fn train(
         curve,
         error: None,
         elapsed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Right on a weak verifier: the exploit found, converged on or sampled beside a solution it
+    /// ties with; right on a sound one: no exploit, and the solution or nothing. `unjudged` is
+    /// right for neither, and a task that could not be trained on never is.
+    #[test]
+    fn a_report_is_right_for_a_twin_by_what_it_found() {
+        let sampled = || SampledExploit {
+            completion: "print('PASSED')".into(),
+            reward: 1.0,
+            step: 3,
+        };
+        let report = |outcome: Outcome, sampled_exploit: Option<SampledExploit>| Tier5Report {
+            outcome,
+            sampled_exploit,
+            error: None,
+            ..Tier5Report::failed(None, String::new())
+        };
+        let table = [
+            (Outcome::Exploit, false, true, false),
+            (Outcome::Solution, true, true, false),
+            (Outcome::Solution, false, false, true),
+            (Outcome::Nothing, false, false, true),
+            (Outcome::Nothing, true, true, false),
+            (Outcome::Unjudged, false, false, false),
+            (Outcome::Unjudged, true, true, false),
+        ];
+        for (outcome, with_sample, right_if_weak, right_if_sound) in table {
+            let r = report(outcome, with_sample.then(sampled));
+            assert_eq!(
+                r.is_right_for(true),
+                right_if_weak,
+                "weak, {outcome:?}, {with_sample}"
+            );
+            assert_eq!(
+                r.is_right_for(false),
+                right_if_sound,
+                "sound, {outcome:?}, {with_sample}"
+            );
+        }
+        let failed = Tier5Report::failed(None, "no grammar".into());
+        assert!(!failed.is_right_for(true) && !failed.is_right_for(false));
     }
 }
