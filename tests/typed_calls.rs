@@ -870,3 +870,57 @@ fn python_call_values_beyond_json_are_compared_by_python() {
             .contains("tests.call.cases[0]")
     );
 }
+
+/// `"record": true`: no expected values; each call that returns passes with the value as a task
+/// writes it (read back as the same value: the recorded values, made expected, pass the same
+/// program and fail another), a call that throws is not recorded, and a language without typed
+/// calls is refused naming the field.
+#[test]
+fn recorded_calls_give_the_values_a_task_writes() {
+    let declaration = "#include <string>\n#include <tuple>\n#include <vector>\nusing namespace std;\ntuple<vector<int>, string, double> split(int n) {\n";
+    let program = format!(
+        "{declaration}    if (n < 0) throw n;\n    vector<int> v;\n    for (int i = 0; i < n; i++) v.push_back(i * i);\n    return {{v, string(n, 'x'), n / 4.0}};\n}}\n"
+    );
+    let args = [json!([3]), json!([0]), json!([-1])];
+    let mut recording = task(
+        "cpp",
+        declaration,
+        "split",
+        args.iter().map(|a| json!({"args": a})).collect(),
+        &[&program],
+    );
+    recording["tests"]["call"]["record"] = json!(true);
+    let recorded = &score(&[recording])[0].results[0];
+    let details: Vec<(CaseStatus, &str)> = recorded
+        .cases
+        .iter()
+        .map(|c| (c.status, c.detail.as_str()))
+        .collect();
+    assert_eq!(
+        details[0],
+        (CaseStatus::Passed, r#"{"$t":[[0,1,4],"xxx",0.75]}"#)
+    );
+    assert_eq!(details[1], (CaseStatus::Passed, r#"{"$t":[[],"",0.0]}"#));
+    assert_ne!(details[2].0, CaseStatus::Passed, "{:?}", details[2]);
+    // The recorded values as expected ones: the program passes, a program off by one does not.
+    let cases: Vec<Value> = args[..2]
+        .iter()
+        .zip(&recorded.cases)
+        .map(|(a, c)| json!({"args": a, "expected": serde_json::from_str::<Value>(&c.detail).unwrap()}))
+        .collect();
+    let wrong = program.replace("i * i", "i * i + (i == 2)");
+    let judged = &score(&[task(
+        "cpp",
+        declaration,
+        "split",
+        Value::Array(cases),
+        &[&program, &wrong],
+    )])[0];
+    assert!(judged.results[0].passed, "{:#?}", judged.results[0].cases);
+    assert!(!judged.results[1].passed);
+    let python = json!({"id": "py", "verifier": "code", "language": "python",
+        "tests": {"call": {"entry_point": "f", "record": true, "cases": [{"args": [1]}]}},
+        "completions": ["def f(x):\n    return x\n"]});
+    let detail = common::invalid_detail(&score(&[python])[0]);
+    assert!(detail.contains("tests.call.record"), "{detail}");
+}

@@ -62,6 +62,93 @@ pub fn printing(language: Language, text: &str) -> String {
     fenced(language, &code)
 }
 
+/// A program that returns `expected` from the entry point whatever it is called with: the task's
+/// `declaration` (its includes and the signature up to the opening brace, as HumanEval-X writes
+/// it), then `return` of `expected` as a literal of the language (C and C++ brace lists, Rust
+/// `vec![]` with `as _` numbers and `.into()` strings, Go composite literals of the declared
+/// result type). `None` where the value has no literal here (objects, tagged values, C's lists).
+pub fn returning(
+    language: Language,
+    declaration: &str,
+    expected: &serde_json::Value,
+) -> Option<String> {
+    use serde_json::Value;
+    fn c_like(v: &Value, braces: bool) -> Option<String> {
+        Some(match v {
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => c_literal(s),
+            Value::Array(items) if braces => format!(
+                "{{{}}}",
+                items
+                    .iter()
+                    .map(|i| c_like(i, true))
+                    .collect::<Option<Vec<_>>>()?
+                    .join(", ")
+            ),
+            Value::Null if braces => "{}".to_string(),
+            _ => return None,
+        })
+    }
+    fn rust(v: &Value) -> Option<String> {
+        Some(match v {
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => format!("({n} as _)"),
+            Value::String(s) => format!("{s:?}.into()"),
+            Value::Array(items) => format!(
+                "vec![{}]",
+                items
+                    .iter()
+                    .map(rust)
+                    .collect::<Option<Vec<_>>>()?
+                    .join(", ")
+            ),
+            _ => return None,
+        })
+    }
+    fn go(v: &Value) -> Option<String> {
+        Some(match v {
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => serde_json::to_string(s).ok()?,
+            Value::Array(items) => format!(
+                "{{{}}}",
+                items.iter().map(go).collect::<Option<Vec<_>>>()?.join(", ")
+            ),
+            _ => return None,
+        })
+    }
+    let head = declaration.trim_end();
+    if !head.ends_with('{') {
+        return None;
+    }
+    let literal = match language {
+        Language::C => c_like(expected, false)?,
+        Language::Cpp => c_like(expected, true)?,
+        Language::Rust | Language::RustRelease => rust(expected)?,
+        Language::Go => {
+            let literal = go(expected)?;
+            if expected.is_array() {
+                // The result type written before the brace: `func F(xs []int) []int {`.
+                let signature = head.trim_end_matches('{').trim_end();
+                let close = signature.rfind(')')?;
+                let result = signature[close + 1..].trim();
+                if result.is_empty() {
+                    return None;
+                }
+                format!("{result}{literal}")
+            } else {
+                literal
+            }
+        }
+        _ => return None,
+    };
+    Some(fenced(
+        language,
+        &format!("{head}\n    return {literal};\n}}"),
+    ))
+}
+
 /// The attacks, in `language`: (name, C or C++ program, Rust program, JavaScript program, Go
 /// program).
 const ATTACKS: &[(&str, &str, &str, &str, &str)] = &[
@@ -202,6 +289,45 @@ pub fn javascript_call_attacks(language: Language, entry: &str) -> Vec<Attack> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The constant-returning program of each compiled language, from HumanEval-X's declarations.
+    #[test]
+    fn constants_are_returned_as_literals_of_the_language() {
+        use serde_json::json;
+        let cpp = returning(
+            Language::Cpp,
+            "#include <vector>\nusing namespace std;\nvector<vector<int>> f(vector<int> xs){\n",
+            &json!([[1, 2], [], [3]]),
+        );
+        assert!(cpp.unwrap().contains("return {{1, 2}, {}, {3}};"));
+        let rust = returning(
+            Language::Rust,
+            "fn f(xs: Vec<f64>) -> Vec<f64> {\n",
+            &json!([1, 2.5]),
+        );
+        assert!(rust.unwrap().contains("return vec![(1 as _), (2.5 as _)];"));
+        let words = returning(Language::Rust, "fn f() -> Vec<String> {\n", &json!(["a"]));
+        assert!(words.unwrap().contains("return vec![\"a\".into()];"));
+        let go = returning(
+            Language::Go,
+            "package main\n\nfunc F(xs []int) [][]int {\n",
+            &json!([[1], [2, 3]]),
+        );
+        assert!(go.unwrap().contains("return [][]int{{1}, {2, 3}};"));
+        assert!(
+            returning(Language::C, "int f(int x){\n", &json!(7))
+                .unwrap()
+                .contains("return 7;")
+        );
+        assert_eq!(
+            returning(Language::C, "int* f(int x){\n", &json!([7])),
+            None
+        );
+        assert_eq!(
+            returning(Language::Cpp, "int f(int x){\n", &json!({"k": 1})),
+            None
+        );
+    }
 
     #[test]
     fn c_literals_escape_what_c_reads_specially() {

@@ -261,7 +261,15 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
                     "```{}\nfunction {entry}(...args) {{ return {expected}; }}\n```",
                     language.name()
                 ),
-                _ => fenced(&format!(
+                // A compiled language: the declaration's signature returning a literal.
+                Some(language) => {
+                    let declaration = tests.get("declaration").and_then(Value::as_str);
+                    match declaration.and_then(|d| languages::returning(language, d, expected)) {
+                        Some(program) => program,
+                        None => return Vec::new(),
+                    }
+                }
+                None => fenced(&format!(
                     "import json\ndef {entry}(*args, **kwargs):\n    return json.loads({:?})",
                     expected.to_string()
                 )),

@@ -5,8 +5,9 @@
 //!   completion must pass them all.
 //! - **Differential testing** against the task's `solution`: inputs made from the visible ones'
 //!   types and shapes (see `differential_inputs.py`), the solution's own outputs as the expected
-//!   ones; the completion must pass the task's tests and these, all of them. Python `code` tasks
-//!   with call or assert tests (for asserts, the arguments they call the entry point with,
+//!   ones; the completion must pass the task's tests and these, all of them. Call tests in every
+//!   language that takes them (in C, C++, Rust and Go, the solution's results recorded by the code
+//!   verifier's typed calls), Python assert tests (the arguments they call the entry point with,
 //!   recorded by running them on the solution); stdio tests in every language; Python verifiers
 //!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
 //!   inputs recorded by running the verifier on the solution.
@@ -493,7 +494,7 @@ fn program_of(solution: &str, language: &str) -> String {
 }
 
 /// The task's tests with at most `most` generated inputs, expected outputs from its solution
-/// (assert tests in Python; call tests in Python, JavaScript and TypeScript; stdio tests in every
+/// (assert tests in Python; call tests in Python, JavaScript, TypeScript, C, C++, Rust and Go; stdio tests in every
 /// language); the judge's power.
 fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value, Power)> {
     let language = language_of(task);
@@ -508,8 +509,9 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         return assert_differential(scorer, tests, asserts, &solution, most);
     }
     if let Some(call) = tests.get("call") {
-        // The solution is called through the runners' own call path: Python, JavaScript and
-        // TypeScript (a compiled language's call tests have none: no generated case, no judge).
+        // The solution is called through the runners' own call path (Python, JavaScript and
+        // TypeScript), or in a compiled language through the code verifier's typed calls with
+        // what each call returns recorded.
         let entry = call.get("entry_point")?.as_str()?;
         let cases = call.get("cases")?.as_array()?;
         let visible: Vec<&Value> = cases.iter().filter_map(|c| c.get("args")).collect();
@@ -524,14 +526,20 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
             .filter_map(|l| l.get("args").cloned())
             .filter(|a| a.to_string().len() <= MAX_LITERAL)
             .collect();
-        let args_json: Vec<String> = inputs.iter().map(Value::to_string).collect();
-        let answers =
-            scorer.install(|| runners.call(language, &solution, entry, &args_json, &limits, 0));
+        let answers: Vec<Option<Value>> = match language {
+            "python" | "javascript" | "typescript" => {
+                let args_json: Vec<String> = inputs.iter().map(Value::to_string).collect();
+                scorer
+                    .install(|| runners.call(language, &solution, entry, &args_json, &limits, 0))
+                    .into_iter()
+                    .map(|answer| answer.ok().and_then(|t| serde_json::from_str(&t).ok()))
+                    .collect()
+            }
+            _ => recorded_answers(scorer, task, tests, &inputs, &solution),
+        };
         let mut generated = Vec::new();
         for (args, answer) in inputs.into_iter().zip(answers) {
-            if let Ok(text) = answer
-                && let Ok(expected) = serde_json::from_str::<Value>(&text)
-            {
+            if let Some(expected) = answer {
                 generated.push(Generated {
                     new: !visible_outputs.contains(&&expected),
                     output: expected.to_string(),
@@ -583,6 +591,51 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
     let mut judged = tests.clone();
     judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
     Some((judged, power))
+}
+
+/// What the solution returns for each of `inputs` (argument lists) in a compiled language: the
+/// task's call tests on those inputs with `"record": true`, so that the code verifier calls the
+/// solution's program over its typed wire and writes each returned value as the task's JSON
+/// does (`None` where a call did not return one).
+fn recorded_answers(
+    scorer: &Scorer,
+    task: &AuditTask,
+    tests: &Value,
+    inputs: &[Value],
+    solution: &str,
+) -> Vec<Option<Value>> {
+    let none = || vec![None; inputs.len()];
+    let mut recording = tests.clone();
+    recording["call"]["cases"] = inputs.iter().map(|args| json!({"args": args})).collect();
+    recording["call"]["record"] = json!(true);
+    let mut fields = judging_fields();
+    for keep in ["language", "candidate_limits"] {
+        if let Some(v) = task.fields.get(keep) {
+            fields.insert(keep.into(), v.clone());
+        }
+    }
+    fields.insert("extract".into(), json!("whole"));
+    fields.insert("tests".into(), recording);
+    fields.insert("completions".into(), json!([solution]));
+    let Ok(scoring) = Task::from_value(Value::Object(fields)) else {
+        return none();
+    };
+    let result = scorer.score_task(&scoring);
+    let Some(completion) = result.results.first().filter(|r| r.status == Status::Ok) else {
+        return none();
+    };
+    if completion.cases.len() != inputs.len() {
+        return none();
+    }
+    completion
+        .cases
+        .iter()
+        .map(|case| {
+            (case.status == rewardbox::CaseStatus::Passed)
+                .then(|| serde_json::from_str(&case.detail).ok())
+                .flatten()
+        })
+        .collect()
 }
 
 /// Makes the differential judge's inputs from the visible ones' types and shapes, and for

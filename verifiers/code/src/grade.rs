@@ -230,6 +230,7 @@ pub fn grade(
             cases,
             declaration: Some(declaration),
             add_imports,
+            record,
         } => crate::typed_calls::grade(
             &crate::typed_calls::TypedCalls {
                 language: &spec.language,
@@ -238,6 +239,7 @@ pub fn grade(
                 cases,
                 add_imports: *add_imports,
                 tolerance: spec.float_tolerance,
+                record: *record,
             },
             program,
             sandbox,

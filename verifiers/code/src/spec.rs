@@ -42,6 +42,10 @@ pub enum Tests {
         declaration: Option<String>,
         /// Go: import the standard packages the program uses (`tests.add_imports`).
         add_imports: bool,
+        /// `tests.call.record`: no expected values are read; each call that returns passes, its
+        /// detail the returned value as the task's JSON writes it (to make expected values from a
+        /// reference solution; C, C++, Rust and Go candidates).
+        record: bool,
     },
     /// Asserts run against the live candidate in a checking sandbox of their own.
     Asserts {
@@ -192,6 +196,11 @@ impl Spec {
                 .collect::<Result<Vec<_>, FieldError>>()?;
             Tests::Stdio(cases)
         } else if let Some(call) = obj.get("call") {
+            let record = match call.get("record") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(bad("tests.call.record", "must be true or false")),
+            };
             let entry_point = string_of(
                 call.get("entry_point")
                     .ok_or_else(|| bad("tests.call.entry_point", "is missing"))?,
@@ -217,12 +226,19 @@ impl Spec {
                             "must be a list of arguments",
                         )
                     })?;
-                    let expected = c.get("expected").ok_or_else(|| {
-                        bad(&format!("tests.call.cases[{i}].expected"), "is missing")
-                    })?;
+                    let expected = match c.get("expected") {
+                        Some(expected) => expected.clone(),
+                        None if record => Value::Null,
+                        None => {
+                            return Err(bad(
+                                &format!("tests.call.cases[{i}].expected"),
+                                "is missing",
+                            ));
+                        }
+                    };
                     Ok(CallCase {
                         args: args.clone(),
-                        expected: expected.clone(),
+                        expected,
                     })
                 })
                 .collect::<Result<Vec<_>, FieldError>>()?;
@@ -231,6 +247,7 @@ impl Spec {
                 cases,
                 declaration: None,
                 add_imports: false,
+                record,
             }
         } else if let Some(asserts) = obj.get("asserts") {
             let source = match asserts {
@@ -374,13 +391,26 @@ impl Spec {
                 }
             }
             Tests::Call {
-                entry_point, cases, ..
+                entry_point,
+                cases,
+                record,
+                ..
             } if takes_typed_calls(&language) => Tests::Call {
                 entry_point,
                 cases,
                 declaration: Some(declaration_of(obj, &language, "call tests")?),
                 add_imports: add_imports_of(obj)?,
+                record,
             },
+            Tests::Call { record: true, .. } => {
+                return Err(bad(
+                    "tests.call.record",
+                    format!(
+                        "records what calls return for C, C++, Rust and Go candidates (typed \
+                         calls); a {language} candidate's calls are not recorded"
+                    ),
+                ));
+            }
             other => other,
         };
         match &parsed {

@@ -38,6 +38,9 @@ pub struct TypedCalls<'a> {
     pub add_imports: bool,
     /// Floats within this tolerance are equal.
     pub tolerance: Option<f64>,
+    /// No expected values: each call that returns passes, its detail the value as JSON
+    /// ([`values::to_json`]).
+    pub record: bool,
 }
 
 /// The languages whose candidates take typed call tests.
@@ -176,6 +179,7 @@ fn typed_cases(
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let expected = match results {
+                _ if calls.record => Vec::new(),
                 [] => match &case.expected {
                     serde_json::Value::Null => Vec::new(),
                     _ => {
@@ -309,6 +313,28 @@ fn judge(
 ) -> (CaseStatus, String) {
     let call = format!("{}({})", calls.entry_point, preview(&case.call.shown_args));
     match answer {
+        Answer::Returned(actual) if calls.record => {
+            let written = match (actual.as_slice(), results) {
+                ([], _) => Some(serde_json::Value::Null),
+                ([one], [ty]) => values::to_json(one, ty),
+                _ => actual
+                    .iter()
+                    .zip(results)
+                    .map(|(v, ty)| values::to_json(v, ty))
+                    .collect::<Option<Vec<_>>>()
+                    .map(serde_json::Value::Array),
+            };
+            match written {
+                Some(json) => (CaseStatus::Passed, json.to_string()),
+                None => (
+                    CaseStatus::Wrong,
+                    format!(
+                        "{call} returned {}, which JSON cannot carry",
+                        preview(&show_results(actual, results))
+                    ),
+                ),
+            }
+        }
         Answer::Returned(actual) => {
             let same = actual.len() == case.expected.len()
                 && actual

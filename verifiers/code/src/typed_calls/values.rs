@@ -300,6 +300,75 @@ fn same_elements(a: &[Val], b: &[Val], eq: impl Fn(&Val, &Val) -> bool) -> bool 
     })
 }
 
+/// `value` of type `ty` as the task's JSON writes it, so that [`from_json`] reads it back as the
+/// same value: plain JSON where it can say it, the tags otherwise (`{"$f": "nan"}`, `{"$t": ...}`
+/// for a tuple, `{"$s": ...}` for a set, `{"$d": ...}` for a map, a struct as the object of its
+/// fields). `None` for what JSON cannot carry: a string that is not UTF-8, an integer beyond 64
+/// bits, a dynamic value.
+pub fn to_json(value: &Val, ty: &Ty) -> Option<Value> {
+    let items = |items: &[Val], ty: &Ty| -> Option<Value> {
+        items
+            .iter()
+            .map(|v| to_json(v, ty))
+            .collect::<Option<Vec<_>>>()
+            .map(Value::Array)
+    };
+    let tagged = |tag: &str, inner: Value| Value::Object([(tag.to_string(), inner)].into_iter().collect());
+    Some(match (ty, value) {
+        (Ty::Dynamic | Ty::CppAny, _) | (_, Val::Held(_)) => return None,
+        (_, Val::Bool(b)) => Value::Bool(*b),
+        (Ty::Char, Val::Int(c)) => match u32::try_from(*c).ok().and_then(char::from_u32) {
+            Some(ch) => Value::String(ch.to_string()),
+            None => Value::from(u64::try_from(*c).ok()?),
+        },
+        (_, Val::Int(n)) => match i64::try_from(*n) {
+            Ok(n) => Value::from(n),
+            Err(_) => Value::from(u64::try_from(*n).ok()?),
+        },
+        (_, Val::Float(x)) if x.is_nan() => tagged("$f", Value::from("nan")),
+        (_, Val::Float(x)) if x.is_infinite() => {
+            tagged("$f", Value::from(if *x > 0.0 { "inf" } else { "-inf" }))
+        }
+        (_, Val::Float(x)) => Value::from(*x),
+        (_, Val::Str(bytes)) => Value::String(String::from_utf8(bytes.clone()).ok()?),
+        (Ty::Seq(e) | Ty::Array(e, _), Val::List(list)) => items(list, e)?,
+        (Ty::Set(e), Val::List(list)) => tagged("$s", items(list, e)?),
+        (Ty::Tuple(types), Val::List(list)) if list.len() == types.len() => tagged(
+            "$t",
+            Value::Array(
+                list.iter()
+                    .zip(types)
+                    .map(|(v, t)| to_json(v, t))
+                    .collect::<Option<_>>()?,
+            ),
+        ),
+        (Ty::Map(k, v), Val::List(entries)) => tagged(
+            "$d",
+            Value::Array(
+                entries
+                    .iter()
+                    .map(|entry| match entry {
+                        Val::List(kv) if kv.len() == 2 => Some(Value::Array(vec![
+                            to_json(&kv[0], k)?,
+                            to_json(&kv[1], v)?,
+                        ])),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?,
+            ),
+        ),
+        (Ty::Struct { fields, .. }, Val::List(list)) if list.len() == fields.len() => Value::Object(
+            list.iter()
+                .zip(fields)
+                .map(|(v, (field, t))| Some((field.clone(), to_json(v, t)?)))
+                .collect::<Option<_>>()?,
+        ),
+        (Ty::Option(inner), Val::Some(v)) => to_json(v, inner)?,
+        (_, Val::Nil | Val::Unit) => Value::Null,
+        _ => return None,
+    })
+}
+
 /// `value` of type `ty` as a case's detail shows it: JSON where JSON can say it, `(a, b)` for a
 /// tuple, `{a, b}` for a set, `{k: v}` for a map, `nan`, `inf`, `nil`.
 pub fn show(value: &Val, ty: &Ty) -> String {
@@ -470,6 +539,47 @@ mod tests {
         let seq = Ty::Seq(Box::new(int32()));
         assert!(equal(&Val::Nil, &Val::List(vec![]), &seq, None));
         assert!(!equal(&Val::List(vec![]), &Val::Nil, &seq, None));
+    }
+
+    /// What `to_json` writes, `from_json` reads back as the same value, for every type JSON can
+    /// carry; what it cannot carry is `None`.
+    #[test]
+    fn values_written_as_json_read_back_the_same() {
+        let f64t = Ty::Float { bits: 64 };
+        let table: Vec<(Ty, Value)> = vec![
+            (int32(), json!(-7)),
+            (Ty::Int { signed: false, bits: 64 }, json!(18446744073709551615u64)),
+            (Ty::Bool, json!(true)),
+            (Ty::Char, json!("é")),
+            (f64t.clone(), json!(-0.0)),
+            (f64t.clone(), json!(2.5)),
+            (f64t.clone(), json!({"$f": "-inf"})),
+            (Ty::Str, json!("a\"b")),
+            (Ty::Seq(Box::new(int32())), json!([3, 1, 2])),
+            (Ty::Seq(Box::new(int32())), json!(null)),
+            (Ty::Array(Box::new(Ty::Bool), 2), json!([true, false])),
+            (Ty::Set(Box::new(int32())), json!({"$s": [2, 1]})),
+            (Ty::Tuple(vec![int32(), Ty::Str]), json!({"$t": [1, "a"]})),
+            (Ty::Map(Box::new(int32()), Box::new(Ty::Str)), json!({"$d": [[7, "x"]]})),
+            (Ty::Option(Box::new(int32())), json!(null)),
+            (Ty::Option(Box::new(int32())), json!(4)),
+            (
+                Ty::Struct {
+                    name: "P".into(),
+                    fields: vec![("x".into(), int32()), ("y".into(), f64t.clone())],
+                },
+                json!({"x": 1, "y": 0.5}),
+            ),
+        ];
+        for (ty, json) in table {
+            let value = from_json(&json, &ty).unwrap();
+            let written = to_json(&value, &ty).unwrap_or_else(|| panic!("{json}"));
+            assert_eq!(from_json(&written, &ty), Ok(value.clone()), "{json} -> {written}");
+            let nan = from_json(&json!({"$f": "nan"}), &f64t).unwrap();
+            assert_eq!(to_json(&nan, &f64t), Some(json!({"$f": "nan"})));
+        }
+        assert_eq!(to_json(&Val::Str(vec![0xff]), &Ty::Str), None);
+        assert_eq!(to_json(&Val::Int(1 << 70), &int32()), None);
     }
 
     #[test]
