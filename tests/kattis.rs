@@ -206,6 +206,93 @@ fn a_validator_that_does_not_build_refuses_the_package_and_a_contest_limit_is_ke
     );
 }
 
+/// A pass-fail package with fewer submissions than threads has each submission's cases judged in
+/// parallel runs of consecutive cases, and the verdict is still the first failing case's, as a judge going case by case gives it: a submission wrong
+/// on an early case and endless on a later one is `WA`, one endless early and wrong later is
+/// `TLE`, and the one that passes everything is `AC` with every case counted. The same verdicts
+/// with one thread (the package judged whole).
+#[test]
+fn split_cases_keep_the_first_failing_cases_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("parity");
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(packages_dir().join("parity"))
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // Three submissions: the accepted lower.py and two written here; with six threads, each one's
+    // cases are judged in two parts (one per idle thread).
+    for dir in ["run_time_error", "time_limit_exceeded", "wrong_answer"] {
+        std::fs::remove_dir_all(copy.join("submissions").join(dir)).unwrap();
+    }
+    for other in ["parity.c", "parity.cpp", "parity.rs"] {
+        std::fs::remove_file(copy.join("submissions/accepted").join(other)).unwrap();
+    }
+    // Cases in order: sample/1 (3 numbers), secret/01 (4), secret/02 (200), secret/03 (3).
+    let program = |on_four: &str, on_two_hundred: &str| {
+        format!(
+            "import sys\ndata = sys.stdin.read().split()\nn = int(data[0])\n\
+             if n == 4:\n    {on_four}\nif n == 200:\n    {on_two_hundred}\n\
+             for x in data[1:]:\n    print('YES' if int(x) % 2 == 0 else 'NO')\n"
+        )
+    };
+    let endless = "while True:\n        pass";
+    std::fs::create_dir_all(copy.join("submissions/wrong_answer")).unwrap();
+    std::fs::write(
+        copy.join("submissions/wrong_answer/wrong_then_endless.py"),
+        program("print('YES'); sys.exit(0)", endless),
+    )
+    .unwrap();
+    std::fs::create_dir_all(copy.join("submissions/time_limit_exceeded")).unwrap();
+    std::fs::write(
+        copy.join("submissions/time_limit_exceeded/endless_then_wrong.py"),
+        program(endless, "print('YES'); sys.exit(0)"),
+    )
+    .unwrap();
+    let package = read_package(&copy).unwrap();
+    let got = |scorer: &rewardbox::Scorer| -> BTreeMap<String, (String, String)> {
+        verify(&package, scorer, 1.0)
+            .unwrap()
+            .into_iter()
+            .map(|c| {
+                (
+                    c.submission.clone(),
+                    (c.got.clone().unwrap(), c.detail.clone()),
+                )
+            })
+            .collect()
+    };
+    let with_threads = |threads| {
+        rewardbox::Scorer::new(rewardbox::ScorerOptions {
+            threads: Some(threads),
+            cache: rewardbox::ComponentCache::in_dir(common::test_cache_dir()),
+            ..rewardbox::ScorerOptions::default()
+        })
+        .unwrap()
+    };
+    let split = got(&with_threads(6));
+    let whole = got(&with_threads(1));
+    for (name, verdict) in [
+        ("wrong_answer/wrong_then_endless.py", "WA"),
+        ("time_limit_exceeded/endless_then_wrong.py", "TLE"),
+        ("accepted/lower.py", "AC"),
+    ] {
+        let key = format!("submissions/{name}");
+        assert_eq!(split[&key].0, verdict, "{name}: {:?}", split[&key]);
+        assert_eq!(whole[&key].0, verdict, "{name}: {:?}", whole[&key]);
+    }
+    assert_eq!(split["submissions/accepted/lower.py"].1, "AC (4 cases)");
+    assert!(
+        split["submissions/wrong_answer/wrong_then_endless.py"]
+            .1
+            .contains("secret/01"),
+        "{:?}",
+        split["submissions/wrong_answer/wrong_then_endless.py"]
+    );
+}
+
 fn rewardbox() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_rewardbox"));
     command.env("REWARDBOX_CACHE_DIR", common::test_cache_dir());

@@ -6,6 +6,7 @@
 use crate::package::{Expected, Package};
 use crate::task::{TaskShape, task};
 use rewardbox::{Scorer, Status, Task};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
 /// One submission's check.
@@ -78,10 +79,27 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
             }
         }
     }
+    // A pass-fail package without group settings is judged case by case in order, its verdict
+    // the first failing case's. When there are fewer submissions than threads, each one's cases
+    // are split into runs of consecutive cases, one per idle thread, judged in parallel and put
+    // back together in order (each run stops at its own first failure, so a failing submission
+    // may cost a run per part: only threads that would be idle pay for it). A scoring package,
+    // or one whose groups set how a rejection or a score counts, is judged whole.
+    let cases = package.cases.len();
+    let judged = package
+        .submissions
+        .iter()
+        .filter(|s| s.program.is_ok())
+        .count();
+    let parts = if splits_into_parts(package) {
+        (scorer.threads() / judged.max(1)).clamp(1, cases.max(1))
+    } else {
+        1
+    };
     let mut tasks = Vec::new();
-    let mut owners = Vec::new();
+    let mut owners: Vec<(usize, Vec<usize>)> = Vec::new();
     for (language, indices) in &by_language {
-        let completions = indices
+        let completions: Vec<String> = indices
             .iter()
             .map(|&i| {
                 package.submissions[i]
@@ -91,7 +109,7 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
                     .unwrap_or_default()
             })
             .collect();
-        let value = task(
+        let mut value = task(
             package,
             TaskShape {
                 id: format!("{}/{language}", package.name),
@@ -102,30 +120,71 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
                 solution: None,
             },
         )?;
-        tasks.push(Task::from_value(value).map_err(|e| e.message)?);
-        owners.push(indices.clone());
+        for part in 0..parts {
+            if parts > 1 {
+                let all = value["tests"]["judge"]["cases"].as_array().cloned();
+                let mut split = value.clone();
+                if let Some(all) = all {
+                    let range = part * cases / parts..(part + 1) * cases / parts;
+                    split["tests"]["judge"]["cases"] = Value::Array(all[range].to_vec());
+                }
+                split["id"] = json!(format!("{}/{language}/part {}", package.name, part + 1));
+                tasks.push(Task::from_value(split).map_err(|e| e.message)?);
+            } else {
+                tasks.push(Task::from_value(value.take()).map_err(|e| e.message)?);
+            }
+            owners.push((part, indices.clone()));
+        }
     }
     let results = scorer.score_tasks(&tasks);
-    for (result, indices) in results.iter().zip(&owners) {
+    // Each submission's parts in order: the first that is not accepted gives the verdict.
+    let mut verdicts: Vec<Option<(String, f64, String)>> = vec![None; package.submissions.len()];
+    for (result, (part, indices)) in results.iter().zip(&owners) {
         if result.is_invalid() {
             return Err(result.detail.clone().unwrap_or_default());
         }
         for (completion, &i) in result.results.iter().zip(indices) {
-            let submission = &package.submissions[i];
             let got = match completion.status {
                 Status::Ok => verdict_code(&completion.detail),
                 _ => "JE".to_string(),
             };
+            let decided = verdicts[i]
+                .as_ref()
+                .is_some_and(|(code, _, _)| code != "AC");
+            if *part == 0 || !decided {
+                let detail = if parts > 1 && got == "AC" {
+                    format!("AC ({cases} cases)")
+                } else {
+                    completion.detail.clone()
+                };
+                verdicts[i] = Some((got, completion.score, detail));
+            }
+        }
+    }
+    for (i, verdict) in verdicts.into_iter().enumerate() {
+        if let Some((got, score, detail)) = verdict {
+            let submission = &package.submissions[i];
             checks[i] = Some(Check {
                 submission: submission.path.clone(),
                 expected: submission.expected,
                 got: Ok(got),
-                score: completion.score,
-                detail: completion.detail.clone(),
+                score,
+                detail,
             });
         }
     }
     Ok(checks.into_iter().flatten().collect())
+}
+
+/// Whether a package's verdict is its first failing case's, cases judged in order with nothing
+/// carried between them: pass-fail, not interactive-scored, no group setting (`on_reject`,
+/// `grading`, scores, flags) that changes how a case counts.
+fn splits_into_parts(package: &Package) -> bool {
+    !package.metadata.scoring
+        && !package.metadata.custom_score
+        && package.metadata.legacy_root_group.is_empty()
+        && package.groups.values().all(|settings| settings.is_empty())
+        && package.cases.len() > 1
 }
 
 #[cfg(test)]

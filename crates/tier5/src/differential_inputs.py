@@ -20,7 +20,9 @@ them together:
 2. shapes: the smallest values of the type (0 and 1; the empty and the one-item string or list;
    a list with a repeated item), then values drawn within the visible ones' range (the sign kept,
    magnitudes up to twice the largest seen), strings over the visible alphabet, lists of the
-   visible item type with duplicates, of lengths up to three past the longest seen.
+   visible item type with duplicates, of lengths up to three past the longest seen; dicts the
+   same way (the empty and a one-item dict; an item dropped, one added under a new key; drawn
+   keys and values of the visible ones' shapes).
 Draws are seeded by the visible inputs: the same task gets the same inputs every time.
 """
 
@@ -105,6 +107,13 @@ def moved(value):
         if extra is not None:
             out.append(kind(list(value) + [extra]))
         return out
+    if isinstance(value, dict):
+        items = list(value.items())
+        out = [dict(reversed(items)), dict(items[: len(items) // 2])]
+        key = fresh(list(value))
+        if key is not None and items:
+            out.append(dict(items + [(key, items[0][1])]))
+        return out
     return []
 
 
@@ -117,6 +126,7 @@ class Shape:
         self.floats = [v for v in values if isinstance(v, float)]
         self.strings = [v for v in values if isinstance(v, str)]
         self.lists = [v for v in values if isinstance(v, (list, tuple))]
+        self.dicts = [v for v in values if isinstance(v, dict)]
         self.kind = None
         if values and all(isinstance(v, bool) for v in values):
             self.kind = "bool"
@@ -131,6 +141,10 @@ class Shape:
             self.items = Shape([x for v in self.lists for x in v])
             self.container = type(self.lists[0])
             self.distinct = all(len(set(map(repr, v))) == len(v) for v in self.lists)
+        elif values and len(self.dicts) == len(values):
+            self.kind = "dict"
+            self.keys = Shape([k for d in self.dicts for k in d])
+            self.entries = Shape([v for d in self.dicts for v in d.values()])
 
     def smallest(self):
         """The smallest values of the type, within the sign seen."""
@@ -151,6 +165,13 @@ class Shape:
             out.append(self.container([one]))
             if not self.distinct:
                 out.append(self.container([one, one]))
+            return out
+        if self.kind == "dict":
+            out = [{}]
+            first = next((d for d in self.dicts if d), None)
+            if first:
+                key = next(iter(first))
+                out.append({key: first[key]})
             return out
         return []
 
@@ -202,6 +223,18 @@ class Shape:
                 if length >= 2:
                     out[rng.below(length)] = out[rng.below(length)]
             return self.container(out)
+        if self.kind == "dict" and depth < 3 and self.keys.kind and self.entries.kind:
+            longest = max(len(d) for d in self.dicts)
+            out = {}
+            for _ in range(rng.between(1, longest + 2) * 4):
+                key = self.keys.draw(rng, depth + 1)
+                value = self.entries.draw(rng, depth + 1)
+                if key is None or value is None:
+                    return None
+                out.setdefault(key, value)
+                if len(out) > longest + 1:
+                    break
+            return out
         return None
 
 
