@@ -325,13 +325,21 @@ struct Serve {
 
 impl Serve {
     fn start(args: &[&str]) -> Serve {
+        Self::start_with_temp(args, None)
+    }
+
+    /// [`Serve::start`] with the server's temporary directory (`TMPDIR`) at `temp`.
+    fn start_with_temp(args: &[&str], temp: Option<&std::path::Path>) -> Serve {
         use std::io::BufRead;
-        let mut child = rewardbox()
+        let mut command = rewardbox();
+        command
             .args(["serve", "--port", "0", "-j", "2"])
             .args(args)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::piped());
+        if let Some(temp) = temp {
+            command.env("TMPDIR", temp);
+        }
+        let mut child = command.spawn().unwrap();
         let mut lines = std::io::BufReader::new(child.stderr.take().unwrap()).lines();
         let address = loop {
             let line = lines
@@ -426,7 +434,17 @@ impl Serve {
 }
 
 impl Drop for Serve {
+    /// Stops the server as an operator does (SIGTERM: it finishes its connections and drops its
+    /// sessions, whose workspaces go with them), and kills it only if it has not stopped within a
+    /// minute.
     fn drop(&mut self) {
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        for _ in 0..600 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
         unsafe { libc::kill(self.child.id() as i32, libc::SIGKILL) };
         let _ = self.child.wait();
     }
@@ -575,6 +593,40 @@ fn deepgym_run_score(server: &Serve, verifier: &str, solution: &str) -> Value {
     );
     assert_eq!(status, 200, "{ran}");
     ran["score"].clone()
+}
+
+/// A server stopped as an operator stops it (SIGTERM) drops its sessions, and their workspaces
+/// go with them: nothing is left in its temporary directory.
+#[test]
+fn a_stopped_server_leaves_no_workspace_behind() {
+    let temp = tempfile::tempdir().unwrap();
+    let server = Serve::start_with_temp(&[], Some(temp.path()));
+    let verifier = "def verify(*args, **kwargs):\n    return 1.0\n";
+    let environment = json!({"task": "Write solution.py.", "final_verifier_code": verifier});
+    let (status, created) = server.post("/v1/sessions", &json!({"environment": environment}));
+    assert_eq!(status, 201, "{created}");
+    let id = created["session_id"].as_str().unwrap();
+    let (status, wrote) = server.post(
+        &format!("/v1/sessions/{id}/step"),
+        &json!({"action_type": "write_file", "path": "solution.py", "content": "x = 1\n"}),
+    );
+    assert_eq!(status, 200, "{wrote}");
+    let left = || -> Vec<String> {
+        std::fs::read_dir(temp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert!(
+        left()
+            .iter()
+            .any(|name| name.starts_with("rewardbox-episode-")),
+        "the session's workspace is in the server's temporary directory: {:?}",
+        left()
+    );
+    drop(server);
+    assert_eq!(left(), Vec::<String>::new());
 }
 
 #[test]
