@@ -177,8 +177,8 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
 }
 
 /// Whether a package's verdict is its first failing case's, cases judged in order with nothing
-/// carried between them: pass-fail, not interactive-scored, no group setting (`on_reject`,
-/// `grading`, scores, flags) that changes how a case counts.
+/// carried between them: pass-fail (no scoring, no custom score), with no group setting
+/// (`on_reject`, `grading`, scores, flags) that changes how a case counts, and more than one case.
 fn splits_into_parts(package: &Package) -> bool {
     !package.metadata.scoring
         && !package.metadata.custom_score

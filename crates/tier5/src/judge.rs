@@ -494,8 +494,8 @@ fn program_of(solution: &str, language: &str) -> String {
 }
 
 /// The task's tests with at most `most` generated inputs, expected outputs from its solution
-/// (assert tests in Python; call tests in Python, JavaScript, TypeScript, C, C++, Rust and Go; stdio tests in every
-/// language); the judge's power.
+/// (assert tests in Python; call tests in Python, JavaScript, TypeScript, C, C++, Rust and Go;
+/// stdio tests in every language); the judge's power.
 fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value, Power)> {
     let language = language_of(task);
     let solution = program_of(task.solution.as_deref()?, language);
