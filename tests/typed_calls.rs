@@ -923,4 +923,11 @@ fn recorded_calls_give_the_values_a_task_writes() {
         "completions": ["def f(x):\n    return x\n"]});
     let detail = common::invalid_detail(&score(&[python])[0]);
     assert!(detail.contains("tests.call.record"), "{detail}");
+    // Also where the arguments hold tagged values (which Python call tests otherwise read as
+    // asserts).
+    let tagged = json!({"id": "py", "verifier": "code", "language": "python",
+        "tests": {"call": {"entry_point": "f", "record": true, "cases": [{"args": [{"$t": [1, 2]}]}]}},
+        "completions": ["def f(x):\n    return x\n"]});
+    let detail = common::invalid_detail(&score(&[tagged])[0]);
+    assert!(detail.contains("tests.call.record"), "{detail}");
 }

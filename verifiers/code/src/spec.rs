@@ -313,6 +313,16 @@ impl Spec {
         let script = language == "javascript" || language == "typescript";
         let callable = language == "python" || script || takes_typed_calls(&language);
         let parsed = match parsed {
+            // Before any other reading of call tests: `record` takes cases without `expected`.
+            Tests::Call { record: true, .. } if !takes_typed_calls(&language) => {
+                return Err(bad(
+                    "tests.call.record",
+                    format!(
+                        "records what calls return for C, C++, Rust and Go candidates (typed \
+                         calls); a {language} candidate's calls are not recorded"
+                    ),
+                ));
+            }
             Tests::Asserts {
                 source: AssertSource::Check(test),
                 entry_point,
@@ -402,15 +412,6 @@ impl Spec {
                 add_imports: add_imports_of(obj)?,
                 record,
             },
-            Tests::Call { record: true, .. } => {
-                return Err(bad(
-                    "tests.call.record",
-                    format!(
-                        "records what calls return for C, C++, Rust and Go candidates (typed \
-                         calls); a {language} candidate's calls are not recorded"
-                    ),
-                ));
-            }
             other => other,
         };
         match &parsed {
