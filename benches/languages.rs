@@ -183,6 +183,25 @@ fn native_runs_per_second(
     runs as f64 / started.elapsed().as_secs_f64()
 }
 
+/// Whether `binary` with `args` answers "40 2" with 42 (a native runner that can run the program).
+fn answers_42(binary: &std::path::Path, args: &[String]) -> bool {
+    let Ok(mut child) = Command::new(binary)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(b"40 2\n");
+    }
+    child.wait_with_output().is_ok_and(|out| {
+        out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "42"
+    })
+}
+
 /// The real `python3` binary (not a version manager's shell shim, which costs more than Python).
 fn native_python() -> Option<PathBuf> {
     let out = Command::new("python3")
@@ -379,7 +398,10 @@ fn ab_programs(runners: &Runners, limits: &Limits) {
             let file = bench_dir().join(name);
             std::fs::create_dir_all(bench_dir()).unwrap();
             std::fs::write(&file, source).unwrap();
-            native_node().map(|node| (node, vec![file.display().to_string()], Duration::ZERO))
+            // Node strips TypeScript's types from 22.18 on: an older one cannot run it (no row).
+            native_node()
+                .map(|node| (node, vec![file.display().to_string()], Duration::ZERO))
+                .filter(|(node, args, _)| answers_42(node, args))
         } else {
             native_compile(compiler, &flags, source, name)
                 .map(|(b, t)| (b, Vec::<String>::new(), t))
@@ -395,6 +417,10 @@ fn ab_programs(runners: &Runners, limits: &Limits) {
                     sandboxed / native
                 );
             }
+            None if language == "typescript" => println!(
+                "   {language:<7} rewardbox {sandboxed:>6.0} runs/s (no native node here that runs \
+                 TypeScript: 22.18 or newer)"
+            ),
             None => println!(
                 "   {language:<7} rewardbox {sandboxed:>6.0} runs/s (no native {compiler} here)"
             ),
