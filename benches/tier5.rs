@@ -107,6 +107,16 @@ fn main() {
         scorer
     };
     let scorer = fresh_scorer();
+    // A set trained one task at a time on a fresh scorer, in seconds (beside the same set in
+    // parallel on another fresh scorer: the speed-up).
+    let one_task_at_a_time = |set: &[(usize, String)], options: &Tier5Options| {
+        let scorer = fresh_scorer();
+        let started = Instant::now();
+        for line in set {
+            explore_lines(&scorer, std::slice::from_ref(line), options);
+        }
+        started.elapsed().as_secs_f64()
+    };
 
     // The twin table over seeds 0-7 (`REWARDBOX_TIER5_SEEDS=n` runs seeds 0..n): per task, in
     // how many seeds the weak twin's exploit was found (converged on, or sampled beside a
@@ -133,14 +143,7 @@ fn main() {
             ..options.clone()
         };
         let table_speed_up = std::env::var("REWARDBOX_TIER5_SEQUENTIAL").as_deref() == Ok("table");
-        let one_at_a_time = table_speed_up.then(|| {
-            let scorer = fresh_scorer();
-            let started = Instant::now();
-            for line in lines(&twins) {
-                explore_lines(&scorer, &[line], &seeded);
-            }
-            started.elapsed().as_secs_f64()
-        });
+        let one_at_a_time = table_speed_up.then(|| one_task_at_a_time(&lines(&twins), &seeded));
         let parallel_scorer = table_speed_up.then(fresh_scorer);
         let started = Instant::now();
         let reports = explore_lines(
@@ -264,14 +267,7 @@ fn main() {
         // One task at a time (as before tasks trained in parallel), then in parallel: the same
         // reports (each task seeded by its id), the wall time of each.
         let speed_up = sequential == key || sequential == "both";
-        let sequential_seconds = speed_up.then(|| {
-            let scorer = fresh_scorer();
-            let started = Instant::now();
-            for line in lines(set) {
-                explore_lines(&scorer, &[line], &options);
-            }
-            started.elapsed().as_secs_f64()
-        });
+        let sequential_seconds = speed_up.then(|| one_task_at_a_time(&lines(set), &options));
         let parallel_scorer = speed_up.then(fresh_scorer);
         let started = Instant::now();
         let reports = explore_lines(

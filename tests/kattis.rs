@@ -28,6 +28,21 @@ fn packages() -> Vec<PathBuf> {
     found
 }
 
+/// A copy of the bundled package `name` in a temporary directory (kept while the first value
+/// lives), to change in a test.
+fn copied_package(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join(name);
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(packages_dir().join(name))
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    (dir, copy)
+}
+
 /// Every package's checks, by package name.
 fn checks() -> BTreeMap<String, Vec<Check>> {
     let scorer = common::scorer();
@@ -180,15 +195,7 @@ fn the_time_limit_comes_from_the_accepted_submissions_fuel() {
 #[test]
 fn a_validator_that_does_not_build_refuses_the_package_and_a_contest_limit_is_kept() {
     let scorer = common::scorer();
-    let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("divisor");
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(packages_dir().join("divisor"))
-        .arg(&copy)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let (_dir, copy) = copied_package("divisor");
     std::fs::write(copy.join(".timelimit"), "3\n").unwrap();
     let package = read_package(&copy).unwrap();
     let limit = time_limit(&package, &scorer, 1.0).unwrap();
@@ -207,21 +214,13 @@ fn a_validator_that_does_not_build_refuses_the_package_and_a_contest_limit_is_ke
 }
 
 /// A pass-fail package with fewer submissions than threads has each submission's cases judged in
-/// parallel runs of consecutive cases, and the verdict is still the first failing case's, as a judge going case by case gives it: a submission wrong
-/// on an early case and endless on a later one is `WA`, one endless early and wrong later is
-/// `TLE`, and the one that passes everything is `AC` with every case counted. The same verdicts
-/// with one thread (the package judged whole).
+/// parallel runs of consecutive cases, and the verdict is still the first failing case's, as a
+/// judge going case by case gives it: a submission wrong on an early case and endless on a later
+/// one is `WA`, one endless early and wrong later is `TLE`, and the one that passes everything is
+/// `AC` with every case counted. The same verdicts with one thread (the package judged whole).
 #[test]
 fn split_cases_keep_the_first_failing_cases_verdict() {
-    let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("parity");
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(packages_dir().join("parity"))
-        .arg(&copy)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let (_dir, copy) = copied_package("parity");
     // Three submissions: the accepted lower.py and two written here; with six threads, each one's
     // cases are judged in two parts (one per idle thread).
     for dir in ["run_time_error", "time_limit_exceeded", "wrong_answer"] {

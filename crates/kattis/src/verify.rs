@@ -92,7 +92,7 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
         .filter(|s| s.program.is_ok())
         .count();
     let parts = if splits_into_parts(package) {
-        (scorer.threads() / judged.max(1)).clamp(1, cases.max(1))
+        (scorer.threads() / judged.max(1)).clamp(1, cases)
     } else {
         1
     };
@@ -120,19 +120,22 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
                 solution: None,
             },
         )?;
+        if parts == 1 {
+            tasks.push(Task::from_value(value).map_err(|e| e.message)?);
+            owners.push((0, indices.clone()));
+            continue;
+        }
+        // The cases taken out once, so that each part copies only the rest of the task.
+        let all = match value["tests"]["judge"]["cases"].take() {
+            Value::Array(all) => all,
+            _ => return Err(format!("{}: the judge task has no cases", package.name)),
+        };
         for part in 0..parts {
-            if parts > 1 {
-                let all = value["tests"]["judge"]["cases"].as_array().cloned();
-                let mut split = value.clone();
-                if let Some(all) = all {
-                    let range = part * cases / parts..(part + 1) * cases / parts;
-                    split["tests"]["judge"]["cases"] = Value::Array(all[range].to_vec());
-                }
-                split["id"] = json!(format!("{}/{language}/part {}", package.name, part + 1));
-                tasks.push(Task::from_value(split).map_err(|e| e.message)?);
-            } else {
-                tasks.push(Task::from_value(value.take()).map_err(|e| e.message)?);
-            }
+            let mut split = value.clone();
+            let range = part * cases / parts..(part + 1) * cases / parts;
+            split["tests"]["judge"]["cases"] = Value::Array(all[range].to_vec());
+            split["id"] = json!(format!("{}/{language}/part {}", package.name, part + 1));
+            tasks.push(Task::from_value(split).map_err(|e| e.message)?);
             owners.push((part, indices.clone()));
         }
     }

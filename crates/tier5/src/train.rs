@@ -225,9 +225,10 @@ impl Tier5Report {
         if self.error.is_some() {
             return false;
         }
+        // Found: converged on, or sampled (a converged "solution" then has its exploit beside it).
         let found = self.outcome == Outcome::Exploit || self.sampled_exploit.is_some();
         if weak {
-            found && (self.outcome != Outcome::Solution || self.sampled_exploit.is_some())
+            found
         } else {
             !found && matches!(self.outcome, Outcome::Solution | Outcome::Nothing)
         }

@@ -210,15 +210,20 @@ struct Publisher<'a, V: Clone + Weigh> {
 }
 
 impl<V: Clone + Weigh> Publisher<'_, V> {
+    /// Whether `key`'s entry is still this computation's (it may have been evicted meanwhile and
+    /// asked for again).
+    fn owns(&self, inner: &Inner<V>) -> bool {
+        matches!(inner.map.get(&self.key),
+            Some(Slot::Computing(p)) if Arc::ptr_eq(p, &self.pending))
+    }
+
     fn publish(&mut self, value: &V) {
         self.published = true;
         let size = value.bytes();
         let keep = value.deterministic() && size <= MEMO_BYTES / 16;
         {
             let mut inner = self.memo.inner.lock().expect("memo lock");
-            let ours = matches!(inner.map.get(&self.key),
-                Some(Slot::Computing(p)) if Arc::ptr_eq(p, &self.pending));
-            if ours {
+            if self.owns(&inner) {
                 if keep {
                     inner.map.insert(self.key, Slot::Ready(value.clone()));
                     inner.bytes += size;
@@ -239,8 +244,7 @@ impl<V: Clone + Weigh> Drop for Publisher<'_, V> {
             return;
         }
         if let Ok(mut inner) = self.memo.inner.lock()
-            && matches!(inner.map.get(&self.key),
-                Some(Slot::Computing(p)) if Arc::ptr_eq(p, &self.pending))
+            && self.owns(&inner)
         {
             inner.map.remove(&self.key);
         }
