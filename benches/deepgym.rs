@@ -72,7 +72,7 @@ fn main() {
     let mut count = 0;
     for name in ENVS {
         let mut task =
-            rewardbox_kattis::deepgym::task_from_folder(&envs_dir.join(name)).expect("import");
+            rewardbox_import::deepgym::task_from_folder(&envs_dir.join(name)).expect("import");
         let solution = task["solution"].clone();
         task["completions"] = Value::Array(vec![solution; COPIES]);
         writeln!(out, "{task}").expect("write");

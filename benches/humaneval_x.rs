@@ -16,7 +16,7 @@ mod humaneval_x_data;
 
 use humaneval_x_data::rows;
 use rewardbox::{ComponentCache, Scorer, ScorerOptions, Task, TaskResult};
-use rewardbox_humanevalx::{Problem, problem};
+use rewardbox_import::humanevalx::{Problem, problem};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -17,7 +17,7 @@ const GROUP: usize = 8;
 const REPS: usize = 30;
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("python-overhead");
     std::fs::create_dir_all(&dir).expect("bench directory");
     let cache = dir.join("cache");

@@ -12,7 +12,7 @@
 //! finding and judge to `file`.
 
 use rewardbox::{ComponentCache, Scorer, ScorerOptions};
-use rewardbox_tier5::{Outcome, Tier5Options, Tier5Report, explore_lines, finding};
+use rewardbox_audit::tier5::{Outcome, Tier5Options, Tier5Report, explore_lines, finding};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Instant;

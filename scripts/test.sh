@@ -29,7 +29,7 @@ cargo test --release --locked --manifest-path verifiers/Cargo.toml
 # The TypeScript stripper the JavaScript runner is built with (host-side unit tests).
 # Unoptimised: these two crates are built for the host only for their unit tests (screens of
 # program text), and an optimised build of their parsers costs minutes more than the tests take.
-cargo test --locked --manifest-path crates/ts-strip/Cargo.toml --target-dir target/ts-strip
+cargo test --locked --manifest-path crates/rewardbox-ts-strip/Cargo.toml --target-dir target/ts-strip
 # The Monty runner's screen of what `auto` leaves to CPython and its rewrite of `sys.stdin`'s
 # methods are tested through the runner as it ships (tests/python_engines.rs), with the tables of
 # its host-side unit tests; those (`cargo test --manifest-path guests/monty/Cargo.toml`) need a

@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use serde_json::{Value, json};
 
 /// One C problem: the task's declaration and cases, and a native harness checking the same cases

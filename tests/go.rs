@@ -2,7 +2,7 @@
 //! natively (the same `go`, built for this machine) and in rewardbox, and must print the same
 //! stdout and end with the same status: standard-library I/O, a heap far past the initial
 //! memory (Go's allocator and wasmtime's preview-1 adapter share the linear memory: see
-//! `crates/toolchains/src/adapter_memory.rs`), goroutines, panics and runtime errors (status 2),
+//! `crates/rewardbox-toolchains/src/adapter_memory.rs`), goroutines, panics and runtime errors (status 2),
 //! `os.Exit`, 64-bit `int`, integer wrap-around, deadlock detection, sleeping.
 
 use crate::common;

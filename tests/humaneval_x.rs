@@ -14,9 +14,9 @@ use crate::common;
 use crate::humaneval_x_data;
 
 use humaneval_x_data::{case_statuses, go_test_natively, problems, rows, score};
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 
-use rewardbox_humanevalx::Problem;
+use rewardbox_import::humanevalx::Problem;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
@@ -724,8 +724,8 @@ fn multipl_e_rows_grade_as_their_harness_grades_them_natively() {
     let tasks: Vec<Value> = rows
         .iter()
         .map(|row| {
-            let problem = rewardbox_humanevalx::multipl_e::problem(row).unwrap();
-            let completions = rewardbox_humanevalx::multipl_e::completions(row).unwrap();
+            let problem = rewardbox_import::multipl_e::problem(row).unwrap();
+            let completions = rewardbox_import::multipl_e::completions(row).unwrap();
             let refs: Vec<&str> = completions.iter().map(String::as_str).collect();
             problem.task(&refs)
         })
@@ -820,7 +820,7 @@ fn a_multipl_e_rust_main_reports_each_assert_and_cannot_be_ended_by_the_candidat
         "name": "own_double", "language": "rs", "prompt": prompt, "tests": tests,
     }))
     .unwrap();
-    let problem = rewardbox_humanevalx::multipl_e::problem(&row).unwrap();
+    let problem = rewardbox_import::multipl_e::problem(&row).unwrap();
     let task = problem.task(&[
         "    x * 2",
         "    if x < 0 { x } else { x * 2 }",

@@ -17,7 +17,7 @@ use crate::humaneval_x_data;
 use humaneval_x_data::{
     DEBIAN_GOPATH, go_default_completion, go_test_natively, own_task, problems, rows, score,
 };
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use serde_json::Value;
 use std::path::Path;
 

@@ -17,7 +17,7 @@ use crate::humaneval_x_data;
 use common::node;
 
 use humaneval_x_data::{case_statuses, own_task, problems, rows, score};
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;

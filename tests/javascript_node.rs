@@ -317,7 +317,8 @@ fn js_md5_gives_the_digests_of_nodes_crypto() {
 /// stdout and exit code under native Node and in the runner, with the same stdin.
 #[test]
 fn node_builtins_behave_as_in_node() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/node-builtins");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/node-builtins");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .expect("tests/data/node-builtins")
         .map(|entry| entry.unwrap().path())

@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use serde_json::{Value, json};
 use std::process::Command;
 

@@ -5,9 +5,9 @@
 
 use crate::common;
 
-use rewardbox_kattis::timing::time_limit;
-use rewardbox_kattis::verify::{Check, verify};
-use rewardbox_kattis::{Expected, read_package};
+use rewardbox_import::kattis::timing::time_limit;
+use rewardbox_import::kattis::verify::{Check, verify};
+use rewardbox_import::kattis::{Expected, read_package};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::scorer;
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use rewardbox::{Status, Task};
 use serde_json::{Value, json};
 

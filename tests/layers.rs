@@ -1,41 +1,141 @@
-//! The code reads from the bottom up: in every crate of the workspace, no source file imports
-//! (through `crate::...`) from a file that imports it back, directly or around a circle; and in
-//! the runtime, no layer imports from a layer above its own (sandbox core < runners < host <
-//! scorer, see `runtime/src/lib.rs`).
+//! The code reads from the bottom up.
 //!
-//! The graph is read from the sources: each `crate::a::b` path, and each relative path into a
-//! submodule (`job::Job` in `sandbox/mod.rs`), names the module file it reaches (the longest
-//! module prefix that is a file of the crate). A `mod` declaration is not an import; a `use` of a
-//! submodule's item is, and so is a submodule's use of its parent's.
+//! - Crates stand on floors: every crate of every workspace in the repository (found with `cargo
+//!   metadata`: the host workspace, the verifiers, the guests, the test guests) names its floor
+//!   in the first line of its crate documentation (`//! Floor 2 of rewardbox: ...`, or a
+//!   build-only / test-only helper), and depends only on crates of its own floor or below.
+//! - In every crate, no source file imports (through `crate::...`) from a file that imports it
+//!   back, directly or around a circle.
+//! - In the engine (`crates/rewardbox`), no layer imports from a layer above its own (sandbox
+//!   core < runners < host < scoring, see its `src/lib.rs`).
+//!
+//! The module graph is read from the sources: each `crate::a::b` path, and each relative path
+//! into a submodule (`job::Job` in `sandbox/mod.rs`), names the module file it reaches (the
+//! longest module prefix that is a file of the crate). A `mod` declaration is not an import; a
+//! `use` of a submodule's item is, and so is a submodule's use of its parent's.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The crates whose module graphs must be free of circles, relative to the workspace root.
-const CRATES: &[&str] = &[
-    "runtime",
-    "crates/audit",
-    "crates/cli",
-    "crates/envs",
-    "crates/eval",
-    "crates/fences",
-    "crates/guest-build",
-    "crates/languages",
-    "crates/lifeline",
-    "crates/server",
-    "crates/toolchains",
-    "python",
+/// The workspaces of the repository, relative to its root (each has its own lockfile).
+const WORKSPACES: &[&str] = &[
+    ".",
+    "verifiers",
+    "guests/js",
+    "guests/monty",
+    "tests/guests",
+    "crates/rewardbox-ts-strip",
 ];
 
-/// The runtime's layers, bottom first: a module under `src/<dir>/` is in that layer; the crate
+/// The engine's layers, bottom first: a module under `src/<dir>/` is in that layer; the crate
 /// root's own files form the top layer.
-const RUNTIME_LAYERS: &[&str] = &["sandbox", "runners", "host"];
+const ENGINE_LAYERS: &[&str] = &["sandbox", "runners", "host"];
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("runtime/ is in the workspace")
+        .ancestors()
+        .nth(2)
+        .expect("the engine crate is in crates/ of the repository")
         .to_path_buf()
+}
+
+/// One crate of the repository, as `cargo metadata` describes it.
+struct Crate {
+    name: String,
+    /// Its library's (or else its binary's) root source file.
+    root: PathBuf,
+    /// The crates of this repository it depends on (normal and build dependencies), each with
+    /// whether it is a build dependency.
+    depends_on: Vec<(String, bool)>,
+}
+
+/// Every crate of every workspace in the repository.
+fn crates() -> Vec<Crate> {
+    let mut found = Vec::new();
+    for workspace_dir in WORKSPACES {
+        let manifest = workspace().join(workspace_dir).join("Cargo.toml");
+        let output = std::process::Command::new(env!("CARGO"))
+            .args([
+                "metadata",
+                "--no-deps",
+                "--offline",
+                "--format-version",
+                "1",
+            ])
+            .arg("--manifest-path")
+            .arg(&manifest)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "cargo metadata for {}: {}",
+            manifest.display(),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("cargo metadata prints JSON");
+        for package in metadata["packages"].as_array().expect("packages") {
+            let targets = package["targets"].as_array().expect("targets");
+            let kind_is = |target: &serde_json::Value, kind: &str| {
+                target["kind"].as_array().is_some_and(|kinds| {
+                    kinds
+                        .iter()
+                        .any(|k| k == kind || k == "cdylib" && kind == "lib")
+                })
+            };
+            let Some(target) = targets
+                .iter()
+                .find(|t| kind_is(t, "lib"))
+                .or_else(|| targets.iter().find(|t| kind_is(t, "bin")))
+            else {
+                continue;
+            };
+            let depends_on = package["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|d| d["path"].is_string() && d["kind"] != "dev")
+                .map(|d| {
+                    let name = d["name"].as_str().expect("a name").to_string();
+                    (name, d["kind"] == "build")
+                })
+                .collect();
+            found.push(Crate {
+                name: package["name"].as_str().expect("a name").to_string(),
+                root: PathBuf::from(target["src_path"].as_str().expect("src_path")),
+                depends_on,
+            });
+        }
+    }
+    found
+}
+
+/// The floor a crate's documentation names in its first line: `Some(n)` for `Floor n of
+/// rewardbox`, `None` for a build-only or test-only helper (which stands outside the floors).
+fn floor(krate: &Crate) -> Result<Option<u32>, String> {
+    let text = std::fs::read_to_string(&krate.root).map_err(|e| e.to_string())?;
+    let first = text
+        .lines()
+        .find(|l| l.starts_with("//!"))
+        .unwrap_or_default()
+        .trim_start_matches("//!")
+        .trim();
+    if first.starts_with("Build-only helper") || first.starts_with("Test-only helper") {
+        return Ok(None);
+    }
+    first
+        .strip_prefix("Floor ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .map(Some)
+        .ok_or_else(|| {
+            format!(
+                "{}: the first line of {} must name its floor (`//! Floor N of rewardbox: ...`, \
+                 or `//! Build-only helper ...` / `//! Test-only helper ...`), not {first:?}",
+                krate.name,
+                krate.root.display()
+            )
+        })
 }
 
 /// Every `.rs` file under `dir`, by module path (`sandbox::job`, `lib` for the crate root).
@@ -177,8 +277,8 @@ fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     None
 }
 
-fn graph_of(krate: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let sources = modules(&workspace().join(krate).join("src"));
+fn graph_of(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let sources = modules(src);
     let known: BTreeSet<String> = sources.keys().cloned().collect();
     sources
         .iter()
@@ -225,12 +325,13 @@ fn tangles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> 
 #[test]
 fn no_crate_has_a_circle_of_imports() {
     let mut found = Vec::new();
-    for krate in CRATES {
-        let graph = graph_of(krate);
+    for krate in crates() {
+        let graph = graph_of(krate.root.parent().expect("a source directory"));
         for group in tangles(&graph) {
             let example = circle(&graph).unwrap_or_default().join(" -> ");
             found.push(format!(
-                "{krate}: {} import each other (e.g. {example})",
+                "{}: {} import each other (e.g. {example})",
+                krate.name,
                 group.into_iter().collect::<Vec<_>>().join(", ")
             ));
         }
@@ -243,16 +344,61 @@ fn no_crate_has_a_circle_of_imports() {
 }
 
 #[test]
-fn runtime_layers_import_only_downward() {
+fn every_crate_names_its_floor_and_depends_only_downward() {
+    let crates = crates();
+    assert!(
+        crates.len() >= 20,
+        "cargo metadata found {} crates; the repository has more than 20",
+        crates.len()
+    );
+    let mut problems = Vec::new();
+    let mut floors = BTreeMap::new();
+    for krate in &crates {
+        match floor(krate) {
+            Ok(floor) => {
+                floors.insert(krate.name.clone(), floor);
+            }
+            Err(problem) => problems.push(problem),
+        }
+    }
+    for krate in &crates {
+        let Some(Some(own)) = floors.get(&krate.name) else {
+            continue;
+        };
+        for (dependency, at_build) in &krate.depends_on {
+            if let Some(Some(theirs)) = floors.get(dependency)
+                && theirs > own
+            {
+                problems.push(format!(
+                    "{} (floor {own}) depends on {dependency} (floor {theirs}), a floor above",
+                    krate.name
+                ));
+            }
+            if let Some(None) = floors.get(dependency)
+                && !at_build
+            {
+                problems.push(format!(
+                    "{} depends on {dependency}, a build-only or test-only helper, outside its \
+                     build- or dev-dependencies",
+                    krate.name
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn engine_layers_import_only_downward() {
     let layer = |module: &str| -> usize {
         let top = module.split("::").next().unwrap_or(module);
-        RUNTIME_LAYERS
+        ENGINE_LAYERS
             .iter()
             .position(|l| *l == top)
-            .unwrap_or(RUNTIME_LAYERS.len())
+            .unwrap_or(ENGINE_LAYERS.len())
     };
     let mut upward = Vec::new();
-    for (module, imported) in graph_of("runtime") {
+    for (module, imported) in graph_of(&workspace().join("crates/rewardbox/src")) {
         for target in imported {
             if layer(&target) > layer(&module) {
                 upward.push(format!("{module} imports {target}"));

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::{human_eval_problems, scorer};
-use rewardbox::verdict::{CaseStatus, CompletionResult};
+use rewardbox::{CaseStatus, CompletionResult};
 use rewardbox::{Scorer, Status, Task};
 use serde_json::{Value, json};
 

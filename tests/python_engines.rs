@@ -17,7 +17,6 @@
 
 use crate::common;
 
-use languages::python_engine::AUTO_MARKER;
 use rewardbox::Limits;
 use rewardbox::runners::CANDIDATE_DEFAULT;
 use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
@@ -25,6 +24,7 @@ use rewardbox::runners::python_engine::{
     CPYTHON_FUEL_PER_MONTY_FUEL, MONTY_FUEL_CAP, monty_limits,
 };
 use rewardbox::{PythonEngine, Scorer};
+use rewardbox_languages::python_engine::AUTO_MARKER;
 use serde_json::Value;
 
 /// Programs and their stdin, each a construct Monty runs or must hand to CPython.
@@ -584,7 +584,7 @@ fn corpus() -> Vec<(String, String, String)> {
         .collect();
     let humaneval = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../tests/data/HumanEval.jsonl"
+        "/../../tests/data/HumanEval.jsonl"
     ))
     .expect("HumanEval");
     for line in humaneval.lines().filter(|l| !l.trim().is_empty()) {
@@ -608,7 +608,7 @@ fn corpus() -> Vec<(String, String, String)> {
     }
     let examples = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../examples/tasks.jsonl"
+        "/../../examples/tasks.jsonl"
     ))
     .expect("examples");
     for line in examples.lines().filter(|l| !l.trim().is_empty()) {

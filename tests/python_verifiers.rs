@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::scorer;
-use rewardbox::verdict::{CaseStatus, CompletionResult};
+use rewardbox::{CaseStatus, CompletionResult};
 use rewardbox::{Scorer, Status, Task, TaskResult};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -130,7 +130,7 @@ def verify(task, completion):
 
 fn deepgym_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/deepgym")
+        .join("../../tests/data/deepgym")
         .join(name)
 }
 

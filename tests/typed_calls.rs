@@ -11,7 +11,7 @@
 
 use crate::common;
 
-use rewardbox::verdict::CaseStatus;
+use rewardbox::CaseStatus;
 use serde_json::{Value, json};
 
 use common::{call_task as task, score_tasks as score};

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 const FAKE_WORKER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../tests/data/workers/fake_worker.py"
+    "/../../tests/data/workers/fake_worker.py"
 );
 
 fn fake_worker() -> WorkerCommand {

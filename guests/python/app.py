@@ -325,7 +325,7 @@ def _snapshot_objects():
     """Every object of the pre-initialised heap that is not immortal yet, kept alive for good, and
     a table of their addresses: `<magic> <count: u32> <address: u32>... <magic>`.
 
-    The build (`crates/guest-build`, `immortalize`) finds the table in the snapshot's data segments
+    The build (`crates/build/guest-build`, `immortalize`) finds the table in the snapshot's data segments
     and sets the reference count of each listed object to CPython's immortal value, so that a run
     never writes to these objects' pages to count references (CPython >= 3.12 skips immortal
     objects). Those writes were most of the copy-on-write page faults of a fresh instance. The

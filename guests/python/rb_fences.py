@@ -1,5 +1,6 @@
 """Finds the program in a completion: the last fenced block tagged with the language, else the last
-fenced block. The same rule as the `code` verifier's (`verifiers/code/src/extract.rs`)."""
+fenced block. The same rule as the host's and the `code` verifier's
+(`crates/rewardbox-languages/src/fences.rs`, whose tests check this table against theirs)."""
 
 #: Info strings that name each language, as models write them.
 LANGUAGE_TAGS = {

@@ -1,3 +1,5 @@
+//! Floor 4 of rewardbox: the Python extension.
+//!
 //! The `rewardbox._rewardbox` extension module: the Rust [`rewardbox::Scorer`] behind a Python
 //! class. Tasks come in as Python dicts with the CLI's JSONL schema and results go out as plain
 //! dicts and lists with the CLI's result schema. The GIL is released while scoring, so many Python
@@ -12,7 +14,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use results::{completions_to_py, task_to_py};
-use rewardbox::verdict::Status;
+use rewardbox::Status;
 use rewardbox::{ComponentCache, LimitOverrides, Limits, ScorerOptions, Task, TaskResult};
 use serde_json::Value;
 

@@ -7,7 +7,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rewardbox::TaskResult;
-use rewardbox::verdict::{CompletionResult, Status};
+use rewardbox::{CompletionResult, Status};
 
 fn status_name(status: Status) -> &'static str {
     match status {

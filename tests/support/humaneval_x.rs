@@ -4,7 +4,7 @@
 // Each file that includes this one uses part of it.
 #![allow(dead_code)]
 
-use rewardbox_humanevalx::{Problem, problem};
+use rewardbox_import::humanevalx::{Problem, problem};
 use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
@@ -41,9 +41,7 @@ pub fn score(scorer: &rewardbox::Scorer, tasks: &[Value]) -> Vec<rewardbox::Task
 }
 
 /// Each case of a completion's result: its id and status.
-pub fn case_statuses(
-    result: &rewardbox::CompletionResult,
-) -> Vec<(&str, rewardbox::verdict::CaseStatus)> {
+pub fn case_statuses(result: &rewardbox::CompletionResult) -> Vec<(&str, rewardbox::CaseStatus)> {
     result
         .cases
         .iter()

@@ -1,9 +1,11 @@
+//! Floor 1 of rewardbox: a built-in runner component (JavaScript and TypeScript).
+//!
 //! rewardbox's JavaScript runner: the Boa engine as a component of the `runner` world. `run`
 //! executes a Node.js-style program on stdin (`console.log`, `process.stdout.write`,
 //! `require('fs').readFileSync(0)`, `require('readline')`, `process.stdin.on('data')`);
 //! `call` executes it once and calls a function on JSON arguments. The host captures stdout and
 //! stderr and enforces every limit; a fresh instance serves each run. The host calls
-//! `prepare-engine` once and snapshots the instance (`runtime/src/runners/prepared.rs`), so a
+//! `prepare-engine` once and snapshots the instance (`crates/rewardbox/src/runners/prepared.rs`), so a
 //! run's instance starts with Boa's context, the prelude and Node's modules already evaluated.
 
 // The bindings wit-bindgen generates for the `js-runner` world take many arguments.
@@ -37,7 +39,7 @@ const WIRE: &str = concat!(
     "\n} });\n"
 );
 
-use languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
+use rewardbox_languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
 
 /// A program as the engine runs it.
 struct Program<'s> {
@@ -50,12 +52,12 @@ struct Program<'s> {
 /// The program `source` is, as JavaScript: a program marked as TypeScript with its types
 /// stripped, or why it cannot run (Node's `SyntaxError`, printed as Node prints it).
 fn javascript(source: &str) -> Result<Program<'_>, String> {
-    match languages::typescript::marked(source) {
+    match rewardbox_languages::typescript::marked(source) {
         None => Ok(Program {
             code: std::borrow::Cow::Borrowed(source),
-            es_module: ts_strip::is_es_module(source),
+            es_module: rewardbox_ts_strip::is_es_module(source),
         }),
-        Some(typescript) => ts_strip::strip(typescript)
+        Some(typescript) => rewardbox_ts_strip::strip(typescript)
             .map(|stripped| Program {
                 code: std::borrow::Cow::Owned(stripped.code),
                 es_module: stripped.es_module,

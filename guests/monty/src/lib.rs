@@ -1,8 +1,10 @@
+//! Floor 1 of rewardbox: a built-in runner component (Python's fast tier).
+//!
 //! rewardbox's fast Python tier: Monty (pydantic's Rust interpreter of a subset of Python) as a
 //! component of the `runner` world. `run` executes a program on stdin/stdout; it starts in
 //! microseconds where a fresh CPython instance takes about a millisecond.
 //!
-//! The host decides what this tier's outcome is worth (`runtime/src/runners/python_engine.rs`):
+//! The host decides what this tier's outcome is worth (`crates/rewardbox/src/runners/python_engine.rs`):
 //! under `auto`, only a run that ends normally is kept, anything else runs again in CPython. So
 //! this runner reports every way a program can end as CPython would report it (exit code 1 and a
 //! traceback for an uncaught exception, `sys.exit`'s code), and what Monty cannot give a program
@@ -20,7 +22,7 @@
 mod screen;
 mod stdin;
 
-use languages::python_engine::AUTO_MARKER;
+use rewardbox_languages::python_engine::AUTO_MARKER;
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     AssertMessageAnnotations, CompileOptions, ExcType, MontyException, MontyObject,

@@ -1,3 +1,5 @@
+//! Floor 1 of rewardbox: a built-in verifier component (programs graded on tests).
+//!
 //! The `code` verifier of rewardbox: extracts the program from a completion and grades it on the
 //! task's tests. Every run of the candidate happens in a fresh sandbox the host creates (the
 //! `sandbox` interface of the WIT); the tests, the expected values and the reference solution never
@@ -11,27 +13,25 @@
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
 pub mod compare;
-pub mod default_validator;
+pub mod fields;
 pub mod grade;
 pub mod harness;
-pub mod js_calls;
-pub mod judge;
-pub mod program_tests;
-pub mod python_calls;
-pub mod scanf_float;
-pub mod served_calls;
+pub mod kinds;
+pub mod langs;
+pub mod sandbox;
 pub mod spec;
-pub mod typed_calls;
 
-use grade::{
-    CaseResult, CaseStatus, CheckerFile, CheckerOutcome, GradeError, InteractionOutcome, Outcome,
-    RunStatus, Sandbox,
-};
+pub use grade::{Judgement, Program, find_program, judge};
+
+use fields::AssertSource;
 use guest_common::{FieldError, TaskFields};
-use judge::spec::{ProblemProgram, ValidatorLimits};
-use languages::{Language, PythonEngine};
+use kinds::contest::spec::{ProblemProgram, ValidatorLimits};
+use rewardbox_languages::{Language, PythonEngine};
+use sandbox::{
+    CaseResult, CaseStatus, CheckerFile, CheckerOutcome, GradeError, InteractionOutcome, Outcome,
+    Sandbox,
+};
 use serde_json::{Value, json};
-use spec::{AssertSource, Scoring, Spec, Tests};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -39,112 +39,6 @@ wit_bindgen::generate!({
 });
 
 use rewardbox::core::{sandbox as host, types};
-
-/// Where the program in a completion came from.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Program {
-    /// A fenced block, or the whole text when it compiles.
-    Found(String),
-    /// No fenced block, and the text does not compile.
-    NotFound,
-}
-
-/// Finds the program: the last fenced block in the language, else the last fenced block, else the
-/// whole completion when it compiles (asked of a sandboxed runner; it is not run).
-pub fn find_program(completion: &str, language: &str, sandbox: &dyn Sandbox) -> Program {
-    if let Some(program) = fences::fenced_program(completion, language) {
-        return Program::Found(program);
-    }
-    if completion.trim().is_empty() {
-        return Program::NotFound;
-    }
-    if language != "python" {
-        // Only Python can be checked for syntax without running it: a compiled language's
-        // unfenced completion is compiled as it is, and a compile error says what was wrong.
-        return Program::Found(completion.to_string());
-    }
-    let arg = serde_json::json!([completion]).to_string();
-    match sandbox
-        .call(language, harness::SYNTAX_CHECK, "ok", &[arg])
-        .pop()
-    {
-        Some(Ok(answer)) if answer == "true" => Program::Found(completion.to_string()),
-        _ => Program::NotFound,
-    }
-}
-
-/// The verdict on one completion.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Judgement {
-    /// In [0, 1].
-    pub score: f64,
-    /// Every case passed.
-    pub passed: bool,
-    /// A summary.
-    pub detail: String,
-    /// Per-case results.
-    pub cases: Vec<CaseResult>,
-}
-
-/// Judges a completion through `sandbox`.
-pub fn judge(
-    task: &TaskFields,
-    completion: &str,
-    sandbox: &dyn Sandbox,
-) -> Result<Judgement, GradeError> {
-    let spec = Spec::from_task(task).map_err(|e: FieldError| GradeError::InvalidTask(e.0))?;
-    let found = match spec.extract {
-        spec::Extract::Fenced => find_program(completion, &spec.language, sandbox),
-        spec::Extract::Whole => Program::Found(completion.to_string()),
-    };
-    let program = match found {
-        Program::Found(p) => p,
-        Program::NotFound => {
-            return Ok(Judgement {
-                score: 0.0,
-                passed: false,
-                detail: "no code found in the completion (no fenced block, and the text does not compile)".into(),
-                cases: vec![CaseResult { id: "program".into(), status: CaseStatus::NoCodeFound, detail: "no code found".into() }],
-            });
-        }
-    };
-    if let Tests::Judge(problem) = &spec.tests {
-        let verdict =
-            judge::judge_program(problem, spec.scoring, &spec.language, &program, sandbox)?;
-        return Ok(Judgement {
-            score: verdict.score,
-            passed: verdict.passed,
-            detail: verdict.detail,
-            cases: verdict.cases,
-        });
-    }
-    let cases = grade::grade(&spec, &program, sandbox)?;
-    let passed_count = cases
-        .iter()
-        .filter(|c| c.status == CaseStatus::Passed)
-        .count();
-    let all = passed_count == cases.len();
-    let score = match spec.scoring.unwrap_or(Scoring::Fraction) {
-        Scoring::Fraction => passed_count as f64 / cases.len() as f64,
-        Scoring::All => f64::from(u8::from(all)),
-    };
-    let first_failure = cases.iter().find(|c| c.status != CaseStatus::Passed);
-    let detail = match first_failure {
-        None => format!("{passed_count}/{} cases passed", cases.len()),
-        Some(f) => format!(
-            "{passed_count}/{} cases passed; {}: {}",
-            cases.len(),
-            f.id,
-            f.detail
-        ),
-    };
-    Ok(Judgement {
-        score,
-        passed: all,
-        detail,
-        cases,
-    })
-}
 
 /// The host's sandbox, with the candidate limits and the Python engine the task asks for.
 struct HostSandbox {
@@ -270,17 +164,7 @@ fn checker_outcome(checked: types::InvocationOutcome) -> CheckerOutcome {
 
 fn outcome(o: types::RunOutcome) -> Outcome {
     Outcome {
-        status: match o.status {
-            types::RunStatus::Ok => RunStatus::Ok,
-            types::RunStatus::ExitedNonzero => RunStatus::ExitedNonzero,
-            types::RunStatus::FuelExhausted => RunStatus::FuelExhausted,
-            types::RunStatus::Timeout => RunStatus::Timeout,
-            types::RunStatus::MemoryExceeded => RunStatus::MemoryExceeded,
-            types::RunStatus::OutputExceeded => RunStatus::OutputExceeded,
-            types::RunStatus::Crashed => RunStatus::Crashed,
-            types::RunStatus::CompileError => RunStatus::CompileError,
-            types::RunStatus::Unsupported => RunStatus::Unsupported,
-        },
+        status: o.status.into(),
         exit_code: o.exit_code,
         stdout: o.stdout,
         stderr: o.stderr,
@@ -335,7 +219,7 @@ impl Sandbox for HostSandbox {
                 .into_iter()
                 .map(|c| CaseResult {
                     id: c.id,
-                    status: from_case_status(c.status),
+                    status: CaseStatus::from(c.status),
                     detail: c.detail,
                 })
                 .collect()),
@@ -409,38 +293,8 @@ impl Sandbox for HostSandbox {
     }
 }
 
-fn from_case_status(s: types::CaseStatus) -> CaseStatus {
-    use types::CaseStatus as Wit;
-    match s {
-        Wit::Passed => CaseStatus::Passed,
-        Wit::Wrong => CaseStatus::Wrong,
-        Wit::FuelExhausted => CaseStatus::FuelExhausted,
-        Wit::Timeout => CaseStatus::Timeout,
-        Wit::MemoryExceeded => CaseStatus::MemoryExceeded,
-        Wit::OutputExceeded => CaseStatus::OutputExceeded,
-        Wit::Crashed => CaseStatus::Crashed,
-        Wit::ExitedNonzero => CaseStatus::ExitedNonzero,
-        Wit::NoCodeFound => CaseStatus::NoCodeFound,
-        Wit::NotJson => CaseStatus::NotJson,
-        Wit::CompileError => CaseStatus::CompileError,
-    }
-}
-
-fn case_status(s: CaseStatus) -> types::CaseStatus {
-    match s {
-        CaseStatus::Passed => types::CaseStatus::Passed,
-        CaseStatus::Wrong => types::CaseStatus::Wrong,
-        CaseStatus::FuelExhausted => types::CaseStatus::FuelExhausted,
-        CaseStatus::Timeout => types::CaseStatus::Timeout,
-        CaseStatus::MemoryExceeded => types::CaseStatus::MemoryExceeded,
-        CaseStatus::OutputExceeded => types::CaseStatus::OutputExceeded,
-        CaseStatus::Crashed => types::CaseStatus::Crashed,
-        CaseStatus::ExitedNonzero => types::CaseStatus::ExitedNonzero,
-        CaseStatus::NoCodeFound => types::CaseStatus::NoCodeFound,
-        CaseStatus::NotJson => types::CaseStatus::NotJson,
-        CaseStatus::CompileError => types::CaseStatus::CompileError,
-    }
-}
+rewardbox_types::case_status_conversions!(types::CaseStatus);
+rewardbox_types::run_status_conversions!(types::RunStatus);
 
 struct CodeVerifier;
 
@@ -462,7 +316,7 @@ impl Guest for CodeVerifier {
                 .map(|c| types::CaseVerdict {
                     score: f64::from(u8::from(c.status == CaseStatus::Passed)),
                     id: c.id,
-                    status: case_status(c.status),
+                    status: c.status.into(),
                     detail: c.detail,
                 })
                 .collect(),

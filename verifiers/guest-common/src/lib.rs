@@ -1,3 +1,5 @@
+//! Floor 0 of rewardbox: what the verifier components share.
+//!
 //! Helpers shared by rewardbox's verifier components.
 //!
 //! A verifier receives the task as a JSON object. These helpers read its fields and, when a field is

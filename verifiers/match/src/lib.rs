@@ -1,3 +1,5 @@
+//! Floor 1 of rewardbox: a built-in verifier component (the string verifiers).
+//!
 //! The string verifiers of rewardbox, in one component: `exact`, `normalized`, `numeric`, `regex`
 //! and `choice`. The host passes the task's JSON; its `verifier` field picks the comparison.
 //!

@@ -1,3 +1,5 @@
+//! Floor 1 of rewardbox: a built-in verifier component (math answers).
+//!
 //! The `math` verifier of rewardbox: is the completion's final answer equivalent to the reference?
 //!
 //! The pipeline: [`extract`] finds answer candidates in the text (boxed, "final answer is", LaTeX

@@ -1,3 +1,5 @@
+//! Test-only helper: a verifier that misbehaves on purpose.
+//!
 //! A verifier that misbehaves in the way its task's `"attack"` field asks, so that the tests can
 //! prove each limit of the host and each way a verifier's failure is reported:
 //!

@@ -1,0 +1,325 @@
+//! Floor 3 of rewardbox: the verifier auditor, Tier 1 to Tier 5.
+//!
+//! `rewardbox audit`: attacks a task's verifier the way a policy would, through exactly the scoring
+//! path of `rewardbox score`, and reports what got through.
+//!
+//! For each task, the attack library ([`generic`], [`answer`], [`program`], [`python_verifier`],
+//! [`mutation`], and an optional external attacker) produces completions, each known to be wrong, known to be
+//! equivalent to a right answer, or a mutant of the task's `"solution"`. They are scored as one
+//! group; an **exploit** is a wrong completion scoring at or above the threshold, a **false
+//! rejection** a right one scoring below it, and a **weak-tests** finding a mutant the tests cannot
+//! tell from the solution.
+
+pub mod answer;
+pub mod attacker;
+pub mod derive;
+pub mod generic;
+pub mod html;
+pub mod languages;
+pub mod mutation;
+pub mod program;
+pub mod python_verifier;
+pub mod report;
+pub mod tier5;
+
+pub use report::{Finding, Kind, Report, TaskReport};
+use rewardbox::{CompletionResult, Scorer, Task};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Which part of the library an attack comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Empty, echoed, forged-verdict, oversized and look-alike completions.
+    Generic,
+    /// Several answers, near misses, special values, other expressions.
+    Answer,
+    /// Rewrites of the right answer that must pass.
+    Equivalent,
+    /// Programs that cheat a code verifier.
+    Program,
+    /// Mutants of the task's solution.
+    Mutation,
+    /// The task's own known-good `"solution"`.
+    Solution,
+    /// Completions from `--attacker-cmd`.
+    Attacker,
+    /// What GRPO against the verifier converged on (`--tier5`).
+    Tier5,
+}
+
+/// What an attack is known to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// Wrong: scoring at or above the threshold is an exploit.
+    Wrong,
+    /// Right: scoring below the threshold is a false rejection.
+    Right,
+    /// A mutant of the solution: scoring as high as the solution means weak tests.
+    Mutant,
+}
+
+/// One attack: a named completion with what it is known to be.
+#[derive(Debug, Clone)]
+pub struct Attack {
+    /// A short name, e.g. `several-answers-boxed`.
+    pub name: String,
+    /// Where it comes from.
+    pub family: Family,
+    /// The completion tried.
+    pub completion: String,
+    /// What it is known to be.
+    pub expect: Expect,
+}
+
+impl Attack {
+    /// A known-wrong attack.
+    pub fn wrong(family: Family, name: impl Into<String>, completion: impl Into<String>) -> Attack {
+        Attack {
+            name: name.into(),
+            family,
+            completion: completion.into(),
+            expect: Expect::Wrong,
+        }
+    }
+
+    /// A known-right completion.
+    pub fn right(family: Family, name: impl Into<String>, completion: impl Into<String>) -> Attack {
+        Attack {
+            name: name.into(),
+            family,
+            completion: completion.into(),
+            expect: Expect::Right,
+        }
+    }
+}
+
+/// How an audit runs.
+#[derive(Debug, Clone)]
+pub struct AuditOptions {
+    /// A score at or above this passes.
+    pub threshold: f64,
+    /// An external attacker: a shell command reading the task JSON on stdin and printing
+    /// completions as JSON lines.
+    pub attacker_cmd: Option<String>,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            threshold: 0.5,
+            attacker_cmd: None,
+        }
+    }
+}
+
+/// A task line as the audit reads it: its fields (without `completions`) and its known-good
+/// `solution`, which is never passed to the verifier.
+#[derive(Debug, Clone)]
+pub struct AuditTask {
+    /// Every field but `completions` and `solution`.
+    pub fields: Map<String, Value>,
+    /// A known-good completion, when the task has one.
+    pub solution: Option<String>,
+    /// For a task without a `reference`: the final answer of its `solution`, as the task's own
+    /// verifier reads it; for Tier 5, a `regex` task with neither takes the one bare answer its
+    /// pattern accepts (see [`derive`]).
+    pub derived_answer: Option<String>,
+    /// For a `regex` task with neither `reference` nor `solution`: the different bare answers its
+    /// pattern accepts, when there is more than one (then no answer is derived: the verifier
+    /// itself cannot say which is right).
+    pub accepted_answers: Vec<String>,
+}
+
+impl AuditTask {
+    /// A task with these fields and solution (no derived answer yet).
+    pub fn new(fields: Map<String, Value>, solution: Option<String>) -> AuditTask {
+        AuditTask {
+            fields,
+            solution,
+            derived_answer: None,
+            accepted_answers: Vec::new(),
+        }
+    }
+
+    /// The answer the answer attacks start from: the `reference`, else the derived answer.
+    pub fn answer(&self) -> Option<String> {
+        self.reference().or_else(|| self.derived_answer.clone())
+    }
+
+    /// The task's `verifier`.
+    pub fn verifier(&self) -> &str {
+        self.fields
+            .get("verifier")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    }
+
+    /// The first reference answer, as text.
+    pub fn reference(&self) -> Option<String> {
+        match self.fields.get("reference")? {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Array(items) => items.first().map(|v| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// A string field, if present.
+    pub fn text(&self, field: &str) -> Option<&str> {
+        self.fields.get(field).and_then(Value::as_str)
+    }
+}
+
+/// Every attack for a task, from the built-in library.
+pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
+    let mut attacks = generic::attacks(task);
+    if task.verifier() == "code" {
+        attacks.extend(program::attacks(task));
+    } else {
+        attacks.extend(answer::attacks(task));
+    }
+    if task.verifier() == "python" {
+        attacks.extend(python_verifier::attacks(task));
+    }
+    if let Some(solution) = &task.solution {
+        attacks.push(Attack::right(
+            Family::Solution,
+            "solution",
+            solution.clone(),
+        ));
+        if task.verifier() == "code" {
+            attacks.extend(mutation::mutants(solution));
+        }
+    }
+    if task.verifier() == "code" {
+        attacks.extend(program::hardcoded_first_case(task));
+    }
+    attacks
+}
+
+/// Audits JSONL task lines (numbered from 1). A line that is not a valid task is reported with its
+/// error; every other line is audited.
+pub fn audit_lines(scorer: &Scorer, lines: &[(usize, String)], options: &AuditOptions) -> Report {
+    Report::new(
+        audit_lines_in_full(scorer, lines, options)
+            .into_iter()
+            .map(|(report, _)| report)
+            .collect(),
+    )
+}
+
+/// One attack and what the verifier made of it.
+#[derive(Debug, Clone)]
+pub struct ScoredAttack {
+    /// The attack.
+    pub attack: Attack,
+    /// Its result, as `rewardbox score` gives it.
+    pub result: CompletionResult,
+}
+
+/// [`audit_lines`], keeping beside each task's report every attack with its result (for reports
+/// in other tools' shapes, which list every attack, not only what got through). A line that is
+/// not a valid task has no attacks.
+pub fn audit_lines_in_full(
+    scorer: &Scorer,
+    lines: &[(usize, String)],
+    options: &AuditOptions,
+) -> Vec<(TaskReport, Vec<ScoredAttack>)> {
+    let mut parsed: Vec<Result<AuditTask, Box<TaskReport>>> = lines
+        .iter()
+        .map(|(number, line)| parse(*number, line))
+        .collect();
+    derive::derive_answers(scorer, &mut parsed, options.threshold);
+    let prepared: Vec<Prepared> = parsed
+        .into_iter()
+        .zip(lines)
+        .map(|(task, (number, _))| task.and_then(|t| with_attacks(*number, t, options)))
+        .collect();
+    let tasks: Vec<Task> = prepared
+        .iter()
+        .filter_map(|p| p.as_ref().ok().map(|(_, _, t)| t.clone()))
+        .collect();
+    let mut results = scorer.score_tasks(&tasks).into_iter();
+    prepared
+        .into_iter()
+        .map(|p| match p {
+            Err(report) => (*report, Vec::new()),
+            Ok((task, attacks, _)) => {
+                let result = results.next().expect("one result per task");
+                let report = report::task_report(&task, &attacks, &result, options.threshold);
+                let scored = attacks
+                    .into_iter()
+                    .zip(result.results)
+                    .map(|(attack, result)| ScoredAttack { attack, result })
+                    .collect();
+                (report, scored)
+            }
+        })
+        .collect()
+}
+
+/// A task line ready to score (its attacks, as one task), or the report of why it is not.
+type Prepared = Result<(AuditTask, Vec<Attack>, Task), Box<TaskReport>>;
+
+fn invalid_line(number: usize, id: Option<String>, message: String) -> Box<TaskReport> {
+    Box::new(TaskReport::invalid(id, format!("line {number}: {message}")))
+}
+
+/// Reads a task line: its fields and its `solution`.
+fn parse(number: usize, line: &str) -> Result<AuditTask, Box<TaskReport>> {
+    let value: Value = serde_json::from_str(line)
+        .map_err(|e| invalid_line(number, None, format!("not valid JSON: {e}")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(invalid_line(
+            number,
+            None,
+            "a task must be a JSON object".into(),
+        ));
+    };
+    fields.remove("completions");
+    let solution = match fields.remove("solution") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => {
+            let id = fields.get("id").and_then(Value::as_str).map(str::to_string);
+            return Err(invalid_line(
+                number,
+                id,
+                "\"solution\" must be a string (a known-good completion)".into(),
+            ));
+        }
+    };
+    Ok(AuditTask::new(fields, solution))
+}
+
+/// The task's attacks, as one task to score.
+fn with_attacks(number: usize, audit_task: AuditTask, options: &AuditOptions) -> Prepared {
+    let mut attacks = attacks_for(&audit_task);
+    if let Some(cmd) = &options.attacker_cmd {
+        match attacker::attacks(cmd, &audit_task) {
+            Ok(more) => attacks.extend(more),
+            Err(e) => {
+                let id = audit_task.text("id").map(str::to_string);
+                return Err(invalid_line(
+                    number,
+                    id,
+                    format!("--attacker-cmd failed: {e}"),
+                ));
+            }
+        }
+    }
+    let mut value = Value::Object(audit_task.fields.clone());
+    value["completions"] = Value::from(
+        attacks
+            .iter()
+            .map(|a| a.completion.clone())
+            .collect::<Vec<_>>(),
+    );
+    let task = Task::from_value(value).map_err(|e| invalid_line(number, e.id, e.message))?;
+    Ok((audit_task, attacks, task))
+}

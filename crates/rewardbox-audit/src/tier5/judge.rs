@@ -1,0 +1,946 @@
+//! The judge of what a policy converged to: checks independent of the verifier under test, which
+//! the policy never sees.
+//!
+//! - **Held-out tests** (a task's `holdout`, in the `code` verifier's `tests` form): the
+//!   completion must pass them all.
+//! - **Differential testing** against the task's `solution`: inputs made from the visible ones'
+//!   types and shapes (see `differential_inputs.py`), the solution's own outputs as the expected
+//!   ones; the completion must pass the task's tests and these, all of them. Call tests in every
+//!   language that takes them (in C, C++, Rust and Go, the solution's results recorded by the code
+//!   verifier's typed calls), Python assert tests (the arguments they call the entry point with,
+//!   recorded by running them on the solution); stdio tests in every language; Python verifiers
+//!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
+//!   inputs recorded by running the verifier on the solution.
+//! - **Strict equivalence** for answer tasks: every answer the completion states (its boxed
+//!   answers, its numbers for a numeric reference, its `answer:` lines) is the reference (or the
+//!   answer the task's verifier reads from its `solution`), and there is at least one.
+//!
+//! A differential judge is **degenerate** when none of its generated inputs gives a solution
+//! output that differs from every visible case's: it cannot tell a constant, or a table of the
+//! visible cases, from the solution. A degenerate judge, or no independent judge at all (a task
+//! scored all-or-nothing by its own tests, with neither a `holdout` nor a `solution`), never
+//! calls what the verifier rewards a solution: the outcome is `unjudged`.
+
+use crate::AuditTask;
+use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::{Scorer, Status, Task};
+use serde_json::{Map, Value, json};
+
+/// How a task's completions are judged.
+#[derive(Debug, Clone)]
+pub enum Judge {
+    /// Every stated answer is the reference.
+    Answer {
+        /// The reference answer.
+        reference: String,
+        /// Whether it is the one bare answer the verifier's pattern accepts (the task gives
+        /// neither reference nor solution), not the task's own.
+        from_pattern: bool,
+    },
+    /// A `code` task, scored all-or-nothing.
+    Tests {
+        /// The judging task's fields (without completions; empty: no judge).
+        fields: Map<String, Value>,
+        /// What the tests are: `held-out tests`, `differential tests (N inputs)`, `the task's
+        /// own tests, all of them`.
+        source: String,
+        /// Whether they can reject what the verifier under test accepts: not when they are the
+        /// verifier's own tests, scored as it scores them.
+        independent: bool,
+        /// A differential judge's power (`None` for held-out and the task's own tests).
+        power: Option<Power>,
+    },
+}
+
+/// Most inputs differential testing adds.
+const MAX_GENERATED: usize = 16;
+
+impl Judge {
+    /// The judge of `task` (its `holdout` taken out of its fields beforehand; a string verifier's
+    /// answer derived from its `solution` beforehand when it has no `reference`).
+    pub fn for_task(scorer: &Scorer, task: &AuditTask, holdout: Option<&Value>) -> Judge {
+        let verifier = task.verifier();
+        if verifier != "code" && verifier != "python" {
+            if let Some(reference) = task.answer() {
+                return Judge::Answer {
+                    reference: reference.trim().to_string(),
+                    from_pattern: task.reference().is_none() && task.solution.is_none(),
+                };
+            }
+            if !task.accepted_answers.is_empty() {
+                let shown: Vec<String> = task
+                    .accepted_answers
+                    .iter()
+                    .take(4)
+                    .map(|a| format!("{a:?}"))
+                    .collect();
+                return Judge::Tests {
+                    fields: Map::new(),
+                    source: format!(
+                        "no independent judge: the verifier's pattern accepts several different \
+                         bare answers ({}), and the task gives neither a reference nor a solution",
+                        shown.join(", ")
+                    ),
+                    independent: false,
+                    power: None,
+                };
+            }
+        }
+        let mut fields = judging_fields();
+        for keep in ["language", "candidate_limits", "extract", "prompt"] {
+            if let Some(v) = task.fields.get(keep) {
+                fields.insert(keep.into(), v.clone());
+            }
+        }
+        // The verifier's own tests judge independently only when it gives partial credit.
+        let partial = task.fields.get("scoring").and_then(Value::as_str) != Some("all");
+        let differential_judge = |(tests, power): (Value, Power)| {
+            (
+                tests,
+                format!(
+                    "differential tests against the solution ({} generated inputs; a copy of the \
+                     visible cases fails at least {} of them)",
+                    power.inputs, power.separating
+                ),
+                true,
+                Some(power),
+            )
+        };
+        let (tests, source, independent, power) = match holdout {
+            Some(tests) => (tests.clone(), "held-out tests".to_string(), true, None),
+            None if verifier == "code" => match calibrated_differential(scorer, task, &fields) {
+                Some(found) => differential_judge(found),
+                None => (
+                    task.fields.get("tests").cloned().unwrap_or(Value::Null),
+                    "the task's own tests, all of them".to_string(),
+                    partial,
+                    None,
+                ),
+            },
+            None if verifier == "python" => match recorded_differential(scorer, task) {
+                Ok((language, found)) => {
+                    fields.insert("language".into(), json!(language));
+                    let (tests, source, independent, power) = differential_judge(found);
+                    (
+                        tests,
+                        source.replace(
+                            "differential tests",
+                            "differential tests of the programs it runs",
+                        ),
+                        independent,
+                        power,
+                    )
+                }
+                Err(why) => (
+                    Value::Null,
+                    format!("no independent judge ({why})"),
+                    false,
+                    None,
+                ),
+            },
+            None => (
+                Value::Null,
+                "no independent judge (give a holdout)".to_string(),
+                false,
+                None,
+            ),
+        };
+        if tests.is_null() {
+            return Judge::Tests {
+                fields: Map::new(),
+                source,
+                independent: false,
+                power: None,
+            };
+        }
+        fields.insert("tests".into(), tests);
+        Judge::Tests {
+            fields,
+            source: match power {
+                Some(p) if p.is_degenerate() => format!("degenerate: {source}"),
+                _ => source,
+            },
+            independent,
+            power,
+        }
+    }
+
+    /// What the judge checks, for the report (`degenerate: ...` for a degenerate judge).
+    pub fn describe(&self) -> String {
+        match self {
+            Judge::Answer {
+                reference,
+                from_pattern: false,
+            } => format!("strict equivalence to {reference:?}"),
+            Judge::Answer {
+                reference,
+                from_pattern: true,
+            } => format!(
+                "strict equivalence to {reference:?} (the one bare answer the verifier's pattern \
+                 accepts; the task gives neither reference nor solution)"
+            ),
+            Judge::Tests { source, .. } => source.clone(),
+        }
+    }
+
+    /// A differential judge's power.
+    pub fn power(&self) -> Option<Power> {
+        match self {
+            Judge::Tests { power, .. } => *power,
+            Judge::Answer { .. } => None,
+        }
+    }
+
+    /// Whether it can reject what the verifier accepts (a judge with nothing independent cannot).
+    pub fn is_independent(&self) -> bool {
+        match self {
+            Judge::Answer { .. } => true,
+            Judge::Tests {
+                fields,
+                independent,
+                ..
+            } => *independent && !fields.is_empty(),
+        }
+    }
+
+    /// Whether it can call what the verifier rewards a solution: it is independent and, when
+    /// differential, not degenerate.
+    pub fn can_confirm(&self) -> bool {
+        self.is_independent() && !self.power().is_some_and(|p| p.is_degenerate())
+    }
+
+    /// Whether each completion passes (`None`: the judge could not tell, a verifier error).
+    pub fn accepts(&self, scorer: &Scorer, completions: &[String]) -> Vec<Option<bool>> {
+        match self {
+            Judge::Answer { reference, .. } => completions
+                .iter()
+                .map(|c| Some(states_only(c, reference)))
+                .collect(),
+            Judge::Tests { fields, .. } if fields.is_empty() => vec![None; completions.len()],
+            Judge::Tests { fields, .. } => {
+                let mut value = Value::Object(fields.clone());
+                value["completions"] = json!(completions);
+                let Ok(task) = Task::from_value(value) else {
+                    return vec![None; completions.len()];
+                };
+                let result = scorer.score_task(&task);
+                if result.results.len() != completions.len() {
+                    return vec![None; completions.len()];
+                }
+                result
+                    .results
+                    .iter()
+                    .map(|r| (r.status == Status::Ok).then_some(r.score >= 1.0))
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The fields every judging task starts from: a `code` task scored all-or-nothing.
+fn judging_fields() -> Map<String, Value> {
+    Map::from_iter([
+        ("id".to_string(), json!("tier5-judge")),
+        ("verifier".to_string(), json!("code")),
+        ("scoring".to_string(), json!("all")),
+    ])
+}
+
+/// Wraps a Python verifier so that it reports the inputs it runs programs on: every
+/// `rewardbox.run_program` call's standard input and language, one case each (the verifier's
+/// own verdict is ignored).
+const RECORDING_PRELUDE: &str = "import json as _rb_json\nimport rewardbox as _rb_module\n\
+_rb_recorded = []\n_rb_run_program = _rb_module.run_program\n\n\
+def _rb_recording_run_program(source, stdin='', *, language=None, limits=None):\n    \
+_rb_recorded.append({'stdin': stdin, 'language': language})\n    \
+return _rb_run_program(source, stdin, language=language, limits=limits)\n\n\
+_rb_module.run_program = _rb_recording_run_program\n\n";
+
+const RECORDING_EPILOGUE: &str = "\n\n_rb_verify = verify\n\n\
+def verify(task, completion):\n    \
+try:\n        _rb_verify(task, completion)\n    except Exception:\n        pass\n    \
+return {'score': 1.0, 'cases': [{'id': str(i), 'passed': True, 'detail': _rb_json.dumps(r)} \
+for i, r in enumerate(_rb_recorded)]}\n";
+
+/// For a Python verifier whose task has a `solution`: the inputs its `verify(task, completion)`
+/// runs the solution's program on (recorded), and differential stdio tests on them and on
+/// inputs made from them, expected outputs from the solution; the programs' language.
+fn recorded_differential(
+    scorer: &Scorer,
+    task: &AuditTask,
+) -> Result<(String, (Value, Power)), String> {
+    let solution = task
+        .solution
+        .as_ref()
+        .ok_or("give a holdout, or a solution program for a differential judge")?;
+    let code = task
+        .fields
+        .get("verifier_code")
+        .and_then(Value::as_str)
+        .ok_or("the verifier is not given as verifier_code")?;
+    let mut recording = task.fields.clone();
+    recording.insert(
+        "verifier_code".into(),
+        json!(format!("{RECORDING_PRELUDE}{code}{RECORDING_EPILOGUE}")),
+    );
+    recording.insert("completions".into(), json!([solution]));
+    let scoring = Task::from_value(Value::Object(recording)).map_err(|e| e.message)?;
+    let result = scorer.score_task(&scoring);
+    let cases = result
+        .results
+        .first()
+        .filter(|r| r.status == Status::Ok)
+        .map(|r| r.cases.clone())
+        .ok_or("the verifier could not be run on the solution to record its inputs")?;
+    let mut language = None;
+    let mut stdins: Vec<String> = Vec::new();
+    for case in &cases {
+        let Ok(call) = serde_json::from_str::<Value>(&case.detail) else {
+            continue;
+        };
+        let called = call["language"]
+            .as_str()
+            .or_else(|| task.fields.get("language").and_then(Value::as_str))
+            .unwrap_or("python")
+            .to_string();
+        if language.get_or_insert_with(|| called.clone()) != &called {
+            return Err("the verifier runs programs in more than one language".into());
+        }
+        if let Some(stdin) = call["stdin"].as_str()
+            && !stdins.iter().any(|s| s == stdin)
+        {
+            stdins.push(stdin.to_string());
+        }
+    }
+    let language =
+        language.ok_or("the verifier runs no program (rewardbox.run_program) on the solution")?;
+    let program = program_of(solution, &language);
+    let runners = scorer.runners();
+    let limits = CANDIDATE_DEFAULT;
+    let mut visible = Vec::new();
+    for stdin in &stdins {
+        let outcome = scorer.install(|| runners.run(&language, &program, stdin, &limits, 0));
+        if outcome.status != rewardbox::runners::bindings::types::RunStatus::Ok
+            || outcome.exit_code.unwrap_or(0) != 0
+        {
+            return Err(format!(
+                "the solution's program does not run cleanly on the verifier's input {stdin:?}"
+            ));
+        }
+        visible.push(json!({"stdin": stdin, "stdout": outcome.stdout}));
+    }
+    let recorded = AuditTask::new(
+        Map::from_iter([
+            ("verifier".to_string(), json!("code")),
+            ("language".to_string(), json!(language)),
+            ("tests".to_string(), json!({"stdio": visible})),
+        ]),
+        Some(format!("```{language}\n{program}\n```")),
+    );
+    let found = calibrated_differential(
+        scorer,
+        &recorded,
+        &Map::from_iter(
+            judging_fields()
+                .into_iter()
+                .chain([("language".to_string(), json!(language))]),
+        ),
+    )
+    .ok_or("no input made from the verifier's own gives the solution's program a clean run")?;
+    Ok((language, found))
+}
+
+/// Integers in `stdin` moved one at a time, then all together; then each integer set to 0, 1 and
+/// 2 where the visible ones are not negative (the smallest inputs of the shape).
+fn stdin_variants(stdin: &str) -> Vec<String> {
+    let tokens = crate::answer::digit_runs(stdin);
+    let rewrite = |spans: &[(usize, usize)], value: &dyn Fn(i64) -> i64| -> String {
+        let mut out = String::new();
+        let mut last = 0;
+        for &(s, e) in spans {
+            out.push_str(&stdin[last..s]);
+            let n: i64 = stdin[s..e].parse().unwrap_or(0);
+            out.push_str(&value(n).max(0).to_string());
+            last = e;
+        }
+        out.push_str(&stdin[last..]);
+        out
+    };
+    let mut out: Vec<String> = tokens
+        .iter()
+        .map(|t| rewrite(std::slice::from_ref(t), &|n| n + 1))
+        .collect();
+    out.push(rewrite(&tokens, &|n| n + 1));
+    out.push(rewrite(&tokens, &|n| n + 2));
+    for small in [1, 2, 0] {
+        out.push(rewrite(&tokens, &|_| small));
+    }
+    for t in &tokens {
+        out.push(rewrite(std::slice::from_ref(t), &|n| n * 2 + 3));
+    }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|v| v != stdin && seen.insert(v.clone()));
+    out
+}
+
+/// How well a differential judge separates the solution from what copies the visible cases: a
+/// constant, or a table of the visible cases that returns one fixed value elsewhere, fails the
+/// judge on every generated input whose solution output differs from that value. The judge's
+/// power is how many of its generated inputs such a program fails at the least, whatever the
+/// fixed value: its generated inputs less the most of them that share one output. With none, the
+/// judge is degenerate: it cannot tell those programs from the solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Power {
+    /// Generated inputs the judge holds.
+    pub inputs: usize,
+    /// Those a copy of the visible cases with any one fixed output fails, at the least.
+    pub separating: usize,
+}
+
+impl Power {
+    /// Whether a copy of the visible cases with one fixed output passes every generated input.
+    pub fn is_degenerate(&self) -> bool {
+        self.separating == 0
+    }
+}
+
+/// One generated input with the solution's output on it, and whether that output is none of the
+/// visible cases'.
+struct Generated<T> {
+    case: T,
+    output: String,
+    new: bool,
+}
+
+/// At most `most` of `generated`, spread over as many distinct outputs as there are (one of each
+/// in turn, outputs no visible case has first), with the judge's power.
+fn strongest<T>(generated: Vec<Generated<T>>, most: usize) -> (Vec<T>, Power) {
+    let mut groups: Vec<(bool, String, Vec<T>)> = Vec::new();
+    for g in generated {
+        match groups.iter_mut().find(|(_, output, _)| *output == g.output) {
+            Some((_, _, cases)) => cases.push(g.case),
+            None => groups.push((g.new, g.output, vec![g.case])),
+        }
+    }
+    // Stable: outputs no visible case has first, each group in the order it was generated.
+    groups.sort_by_key(|(new, _, _)| !*new);
+    for (_, _, cases) in &mut groups {
+        cases.reverse();
+    }
+    let mut chosen = Vec::new();
+    let mut taken = vec![0usize; groups.len()];
+    while chosen.len() < most {
+        let before = chosen.len();
+        for (i, (_, _, cases)) in groups.iter_mut().enumerate() {
+            if chosen.len() < most
+                && let Some(case) = cases.pop()
+            {
+                chosen.push(case);
+                taken[i] += 1;
+            }
+        }
+        if chosen.len() == before {
+            break;
+        }
+    }
+    let power = Power {
+        inputs: chosen.len(),
+        separating: chosen.len() - taken.iter().copied().max().unwrap_or(0),
+    };
+    (chosen, power)
+}
+
+/// Differential tests the task's own solution passes, through the judge's path: generated inputs
+/// on which the solution runs out of the task's budget, or answers differently when it runs as
+/// a candidate, would reject right programs. The strongest 16 generated inputs, else 8, 4, 2, 1;
+/// none when even one fails the solution.
+fn calibrated_differential(
+    scorer: &Scorer,
+    task: &AuditTask,
+    fields: &Map<String, Value>,
+) -> Option<(Value, Power)> {
+    let solution = task.solution.as_ref()?;
+    let mut most = MAX_GENERATED;
+    while most > 0 {
+        let (tests, power) = differential(scorer, task, most)?;
+        let mut judged = fields.clone();
+        judged.insert("tests".into(), tests.clone());
+        let judge = Judge::Tests {
+            fields: judged,
+            source: String::new(),
+            independent: true,
+            power: None,
+        };
+        if judge.accepts(scorer, std::slice::from_ref(solution))[0] == Some(true) {
+            return Some((tests, power));
+        }
+        most = power.inputs.min(most) / 2;
+    }
+    None
+}
+
+/// The task's language (`python` when it names none).
+fn language_of(task: &AuditTask) -> &str {
+    task.fields
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or("python")
+}
+
+/// The program of a `solution`: its last fenced block in `language`, else its last block, else
+/// the whole text.
+fn program_of(solution: &str, language: &str) -> String {
+    rewardbox_languages::fences::fenced_program(solution, language)
+        .unwrap_or_else(|| crate::tier5::grammar::unfenced(solution))
+}
+
+/// The task's tests with at most `most` generated inputs, expected outputs from its solution
+/// (assert tests in Python; call tests in Python, JavaScript, TypeScript, C, C++, Rust and Go;
+/// stdio tests in every language); the judge's power.
+fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value, Power)> {
+    let language = language_of(task);
+    let solution = program_of(task.solution.as_deref()?, language);
+    let tests = task.fields.get("tests")?;
+    let runners = scorer.runners();
+    let limits = CANDIDATE_DEFAULT;
+    if let Some(asserts) = tests.get("asserts") {
+        if language != "python" {
+            return None;
+        }
+        return assert_differential(scorer, tests, asserts, &solution, most);
+    }
+    if let Some(call) = tests.get("call") {
+        // The solution is called through the runners' own call path (Python, JavaScript and
+        // TypeScript), or in a compiled language through the code verifier's typed calls with
+        // what each call returns recorded.
+        let entry = call.get("entry_point")?.as_str()?;
+        let cases = call.get("cases")?.as_array()?;
+        let visible: Vec<&Value> = cases.iter().filter_map(|c| c.get("args")).collect();
+        let visible_outputs: Vec<&Value> = cases.iter().filter_map(|c| c.get("expected")).collect();
+        let spec = json!({"mode": "call", "visible": visible, "max": most});
+        let made = scorer
+            .install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
+        let inputs: Vec<Value> = made
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter_map(|l| l.get("args").cloned())
+            .filter(|a| a.to_string().len() <= MAX_LITERAL)
+            .collect();
+        let answers: Vec<Option<Value>> = match language {
+            "python" | "javascript" | "typescript" => {
+                let args_json: Vec<String> = inputs.iter().map(Value::to_string).collect();
+                scorer
+                    .install(|| runners.call(language, &solution, entry, &args_json, &limits, 0))
+                    .into_iter()
+                    .map(|answer| answer.ok().and_then(|t| serde_json::from_str(&t).ok()))
+                    .collect()
+            }
+            _ => recorded_answers(scorer, task, tests, &inputs, &solution),
+        };
+        let mut generated = Vec::new();
+        for (args, answer) in inputs.into_iter().zip(answers) {
+            if let Some(expected) = answer {
+                generated.push(Generated {
+                    new: !visible_outputs.contains(&&expected),
+                    output: expected.to_string(),
+                    case: json!({"args": args, "expected": expected}),
+                });
+            }
+        }
+        let (chosen, power) = strongest(generated, most);
+        if chosen.is_empty() {
+            return None;
+        }
+        let mut judged = tests.clone();
+        judged["call"]["cases"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
+        return Some((judged, power));
+    }
+    let cases = tests.get("stdio")?.as_array()?;
+    let visible_outputs: Vec<String> = cases
+        .iter()
+        .filter_map(|c| c.get("stdout").and_then(Value::as_str))
+        .map(|o| o.trim_end().to_string())
+        .collect();
+    let mut stdins: Vec<String> = Vec::new();
+    for case in cases {
+        for stdin in stdin_variants(case.get("stdin").and_then(Value::as_str).unwrap_or("")) {
+            if !stdins.contains(&stdin) {
+                stdins.push(stdin);
+            }
+        }
+    }
+    stdins.truncate(most * 2);
+    let mut generated = Vec::new();
+    for stdin in stdins {
+        let outcome = scorer.install(|| runners.run(language, &solution, &stdin, &limits, 0));
+        if outcome.status == rewardbox::runners::bindings::types::RunStatus::Ok
+            && outcome.exit_code.unwrap_or(0) == 0
+        {
+            let output = outcome.stdout.trim_end().to_string();
+            generated.push(Generated {
+                new: !visible_outputs.contains(&output),
+                output,
+                case: json!({"stdin": stdin, "stdout": outcome.stdout}),
+            });
+        }
+    }
+    let (chosen, power) = strongest(generated, most);
+    if chosen.is_empty() {
+        return None;
+    }
+    let mut judged = tests.clone();
+    judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
+    Some((judged, power))
+}
+
+/// What the solution returns for each of `inputs` (argument lists) in a compiled language: the
+/// task's call tests on those inputs with `"record": true`, so that the code verifier calls the
+/// solution's program over its typed wire and writes each returned value as the task's JSON
+/// does (`None` where a call did not return one).
+fn recorded_answers(
+    scorer: &Scorer,
+    task: &AuditTask,
+    tests: &Value,
+    inputs: &[Value],
+    solution: &str,
+) -> Vec<Option<Value>> {
+    let none = || vec![None; inputs.len()];
+    let mut recording = tests.clone();
+    recording["call"]["cases"] = inputs.iter().map(|args| json!({"args": args})).collect();
+    recording["call"]["record"] = json!(true);
+    let mut fields = judging_fields();
+    for keep in ["language", "candidate_limits"] {
+        if let Some(v) = task.fields.get(keep) {
+            fields.insert(keep.into(), v.clone());
+        }
+    }
+    fields.insert("extract".into(), json!("whole"));
+    fields.insert("tests".into(), recording);
+    fields.insert("completions".into(), json!([solution]));
+    let Ok(scoring) = Task::from_value(Value::Object(fields)) else {
+        return none();
+    };
+    let result = scorer.score_task(&scoring);
+    let Some(completion) = result.results.first().filter(|r| r.status == Status::Ok) else {
+        return none();
+    };
+    if completion.cases.len() != inputs.len() {
+        return none();
+    }
+    completion
+        .cases
+        .iter()
+        .map(|case| {
+            (case.status == rewardbox::CaseStatus::Passed)
+                .then(|| serde_json::from_str(&case.detail).ok())
+                .flatten()
+        })
+        .collect()
+}
+
+/// Makes the differential judge's inputs from the visible ones' types and shapes, and for
+/// asserts runs the solution on them (`differential_inputs.py`, in the Python sandbox).
+const INPUTS: &str = include_str!("differential_inputs.py");
+
+/// The longest argument tuple or result, as Python source, a generated assert holds.
+const MAX_LITERAL: usize = 2_000;
+
+/// One generated assert case: the argument tuple and the solution's result, as Python literals.
+#[derive(serde::Deserialize)]
+struct AssertCase {
+    args: String,
+    expected: String,
+    /// No float in the result: `==` compares it (else a relative tolerance of 1e-6).
+    exact: bool,
+    /// The result is none of the visible calls' results.
+    new: bool,
+}
+
+/// Differential tests for asserts: the task's asserts, then the solution's results on inputs
+/// made from the ones they call the entry point with (`check` source: a `check` that runs the
+/// original one, then the new asserts; a list: the new asserts appended, exact results only).
+fn assert_differential(
+    scorer: &Scorer,
+    tests: &Value,
+    asserts: &Value,
+    solution: &str,
+    most: usize,
+) -> Option<(Value, Power)> {
+    let entry = tests.get("entry_point")?.as_str()?;
+    let spec = json!({"mode": "asserts", "solution": solution, "entry_point": entry,
+                      "asserts": asserts, "setup": tests.get("setup"), "max": most});
+    let runners = scorer.runners();
+    // Whatever it printed before it ended counts, even if a large input ran it out of fuel.
+    let outcome =
+        scorer.install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
+    let only_exact = asserts.is_array();
+    let generated: Vec<Generated<AssertCase>> = outcome
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<AssertCase>(l).ok())
+        .filter(|g| {
+            g.args.len() <= MAX_LITERAL
+                && g.expected.len() <= MAX_LITERAL
+                && !g.args.contains('\n')
+                && (g.exact || !only_exact)
+        })
+        .map(|g| Generated {
+            output: g.expected.clone(),
+            new: g.new,
+            case: g,
+        })
+        .collect();
+    let (chosen, power) = strongest(generated, most);
+    if chosen.is_empty() {
+        return None;
+    }
+    let mut judged = tests.clone();
+    match asserts {
+        Value::String(check) => {
+            let mut source = format!(
+                "{check}\n\n{SAME}\n_rewardbox_visible_check = globals().get(\"check\")\n\n\
+                 def check(candidate):\n    if _rewardbox_visible_check is not None:\n        \
+                 _rewardbox_visible_check(candidate)\n"
+            );
+            for g in &chosen {
+                source.push_str(&format!(
+                    "    assert _rewardbox_same(candidate(*{}), {})\n",
+                    g.args, g.expected
+                ));
+            }
+            judged["asserts"] = json!(source);
+        }
+        Value::Array(statements) => {
+            let mut all = statements.clone();
+            for g in &chosen {
+                all.push(json!(format!(
+                    "assert {entry}(*{}) == {}",
+                    g.args, g.expected
+                )));
+            }
+            judged["asserts"] = Value::Array(all);
+        }
+        _ => return None,
+    }
+    Some((judged, power))
+}
+
+/// How a generated assert compares the candidate's result with the solution's: floats within a
+/// relative 1e-6 (NaN equal to NaN), lists and tuples item by item and of the same type, anything
+/// else with `==` (results cross from the candidate as exact built-in values).
+const SAME: &str = "import math as _rewardbox_math\n\n\
+def _rewardbox_same(a, b):\n    \
+if isinstance(b, float) and isinstance(a, (int, float)) and not isinstance(a, bool):\n        \
+return _rewardbox_math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9) or (a != a and b != b)\n    \
+if isinstance(b, (list, tuple)) and isinstance(a, (list, tuple)):\n        \
+return type(a) is type(b) and len(a) == len(b) and all(_rewardbox_same(x, y) for x, y in zip(a, b))\n    \
+return a == b\n";
+
+/// The contents of every `\boxed{...}` in `text`, braces balanced.
+fn boxed(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\\boxed{") {
+        let body = &rest[at + "\\boxed{".len()..];
+        let mut depth = 1;
+        let mut end = None;
+        for (i, c) in body.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(i);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        out.push(body[..end].to_string());
+        rest = &body[end..];
+    }
+    out
+}
+
+/// The numbers written in `text` (`-12`, `3.5`, `1/2`).
+fn numbers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            || (chars[i] == '-'
+                && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit())
+                && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()));
+        if starts {
+            let start = i;
+            i += 1;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit()
+                    || (matches!(chars[i], '.' | '/')
+                        && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit())))
+            {
+                i += 1;
+            }
+            out.push(chars[start..i].iter().collect());
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn normalized(answer: &str) -> String {
+    answer
+        .trim()
+        .trim_matches('$')
+        .trim_end_matches('.')
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect()
+}
+
+fn same(answer: &str, reference: &str) -> bool {
+    let (a, r) = (normalized(answer), normalized(reference));
+    match (a.parse::<f64>(), r.parse::<f64>()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == r,
+    }
+}
+
+/// Whether every answer `completion` states is `reference`, and it states one.
+pub fn states_only(completion: &str, reference: &str) -> bool {
+    let mut answers = boxed(completion);
+    if normalized(reference).parse::<f64>().is_ok() {
+        answers.extend(numbers(completion));
+    }
+    for line in completion.lines() {
+        let lower = line.to_ascii_lowercase();
+        for phrase in ["answer:", "answer is"] {
+            if let Some(at) = lower.find(phrase) {
+                let stated = &line[at + phrase.len()..];
+                // A boxed answer is already counted.
+                if !stated.contains("\\boxed{") {
+                    answers.push(stated.to_string());
+                }
+            }
+        }
+    }
+    // A completion of one line and nothing else stated: the line is the answer.
+    let text = completion.trim();
+    if answers.is_empty() && !text.is_empty() && !text.contains('\n') {
+        answers.push(text.to_string());
+    }
+    !answers.is_empty() && answers.iter().all(|a| same(a, reference))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_equivalence_wants_one_answer_and_the_reference() {
+        assert!(states_only("The answer is $\\boxed{42}$.", "42"));
+        assert!(states_only(
+            "Let me work.\nThe answer is $\\boxed{42.0}$.",
+            "42"
+        ));
+        assert!(!states_only("$\\boxed{41}$ or $\\boxed{42}$", "42"));
+        assert!(!states_only("The answer is one of: 40, 41, 42, 43", "42"));
+        assert!(!states_only(
+            "The answer is $\\boxed{42}$.\nFinal answer: 43",
+            "42"
+        ));
+        assert!(!states_only(
+            "The answer is $\\boxed{42}$.\n{\"score\": 1.0, \"passed\": true}",
+            "42"
+        ));
+        assert!(!states_only("PASSED", "42"));
+        assert!(states_only("so $\\boxed{\\frac{1}{2}}$", "\\frac{1}{2}"));
+        assert!(!states_only("$\\boxed{\\frac{1}{3}}$", "\\frac{1}{2}"));
+        // Stated in words, or bare.
+        assert!(states_only("The answer is Paris.", "Paris"));
+        assert!(states_only("Paris", "Paris"));
+        assert!(!states_only("The answer is Lyon.", "Paris"));
+        assert!(!states_only(
+            "The answer is Paris.\nFinal answer: Lyon",
+            "Paris"
+        ));
+        assert!(!states_only("Paris or Lyon\nI am not sure", "Paris"));
+        assert!(states_only("The answer is 12.", "12"));
+        assert!(!states_only("The answer is 12.\nThe answer is 13.", "12"));
+    }
+
+    #[test]
+    fn stdin_integers_are_moved_and_set_to_the_smallest_values() {
+        let v = stdin_variants("3 4\n");
+        assert_eq!(v[..4], ["4 4\n", "3 5\n", "4 5\n", "5 6\n"]);
+        assert!(v.contains(&"0 0\n".to_string()) && v.contains(&"1 1\n".to_string()));
+        assert!(v.contains(&"9 4\n".to_string()));
+        assert!(
+            !v.contains(&"3 4\n".to_string()),
+            "the visible input is not new"
+        );
+    }
+
+    fn generated(output: &str, new: bool) -> Generated<String> {
+        Generated {
+            case: output.to_string(),
+            output: output.to_string(),
+            new,
+        }
+    }
+
+    #[test]
+    fn the_strongest_inputs_spread_over_outputs_and_power_counts_what_a_table_fails() {
+        let (chosen, power) = strongest(
+            vec![
+                generated("[1, 2, 3]", false),
+                generated("[1, 3]", true),
+                generated("[1, 3]", true),
+                generated("[]", true),
+            ],
+            3,
+        );
+        assert_eq!(chosen, ["[1, 3]", "[]", "[1, 2, 3]"]);
+        assert_eq!(
+            power,
+            Power {
+                inputs: 3,
+                separating: 2
+            }
+        );
+        // Every generated input gives one output: a table of the visible cases returning it
+        // passes them all, whether or not a visible case has it.
+        for new in [false, true] {
+            let (_, power) = strongest(vec![generated("4", new), generated("4", new)], 16);
+            assert_eq!(
+                power,
+                Power {
+                    inputs: 2,
+                    separating: 0
+                }
+            );
+            assert!(power.is_degenerate());
+        }
+        // Booleans: both outputs among the generated ones.
+        let (_, power) = strongest(
+            vec![
+                generated("True", false),
+                generated("False", false),
+                generated("True", false),
+            ],
+            16,
+        );
+        assert_eq!(
+            power,
+            Power {
+                inputs: 3,
+                separating: 1
+            }
+        );
+    }
+}

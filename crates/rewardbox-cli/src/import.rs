@@ -1,0 +1,116 @@
+//! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import
+//! humanevalx FILE...` and `rewardbox import multipl-e FILE...`: environment folders, problem
+//! packages and benchmark files of other projects as rewardbox tasks.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Formats `rewardbox import` reads.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    /// DeepGym environment folders (verifier.py, task.md, reference_solution.py, test_cases.json).
+    Deepgym,
+    /// Kattis / ICPC problem packages (problem.yaml, data/, output_validators/, submissions/).
+    Kattis,
+    /// HumanEval-X problem files (`humaneval_cpp.jsonl.gz`, `humaneval_rust.jsonl.gz`): each
+    /// problem a task graded by its own test code, its canonical solution the completion.
+    Humanevalx,
+    /// MultiPL-E files: its prompts (`name`, `language`, `prompt`, `tests`; JSONL, gzipped or
+    /// not) or its per-problem completion files (the same with `completions`). C++ and Rust rows,
+    /// each a task graded by its own test code; a prompt without completions gets none.
+    #[value(name = "multipl-e")]
+    MultiplE,
+}
+
+/// Arguments of `rewardbox import`.
+#[derive(Args)]
+pub struct ImportArgs {
+    /// The format of the folders.
+    format: Format,
+    /// Environment folders (a folder holding several environments is searched one level down),
+    /// or HumanEval-X's JSONL files (gzipped or not).
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Tasks file (JSONL); standard output when absent.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Kattis options.
+    #[command(flatten)]
+    kattis: crate::kattis::KattisArgs,
+}
+
+/// Runs `rewardbox import`: one task per environment; a folder that cannot be read is reported on
+/// stderr and the others are still written. Returns whether every folder was imported.
+pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
+    if let Format::Kattis = args.format {
+        return crate::kattis::run(&args.dirs, args.output.as_deref(), &args.kattis);
+    }
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut ok = true;
+    let mut written = 0;
+    if let Format::Humanevalx | Format::MultiplE = args.format {
+        for file in &args.dirs {
+            for line in rewardbox_eval::input::read_json_or_jsonl(file)? {
+                let task = line.value.and_then(|value| {
+                    let row = value.as_object().ok_or("a problem must be a JSON object")?;
+                    let why = |e: rewardbox_import::humanevalx::Unconvertible| e.to_string();
+                    if let Format::MultiplE = args.format {
+                        let problem = rewardbox_import::multipl_e::problem(row).map_err(why)?;
+                        let completions =
+                            rewardbox_import::multipl_e::completions(row).map_err(why)?;
+                        let completions: Vec<&str> =
+                            completions.iter().map(String::as_str).collect();
+                        return Ok(problem.task(&completions));
+                    }
+                    let problem = rewardbox_import::humanevalx::problem(row).map_err(why)?;
+                    Ok(problem.task(&[problem.canonical_solution.as_str()]))
+                });
+                match task {
+                    Ok(task) => {
+                        writeln!(out, "{task}")?;
+                        written += 1;
+                    }
+                    Err(why) => {
+                        eprintln!(
+                            "rewardbox: skipped {} line {}: {why}",
+                            file.display(),
+                            line.number
+                        );
+                        ok = false;
+                    }
+                }
+            }
+        }
+        out.flush()?;
+        eprintln!("rewardbox: wrote {written} tasks");
+        return Ok(ok);
+    }
+    for dir in rewardbox_import::folders::dirs_holding(&args.dirs, "verifier.py") {
+        match args.format {
+            Format::Kattis | Format::Humanevalx | Format::MultiplE => {
+                unreachable!("imported above")
+            }
+            Format::Deepgym => match rewardbox_import::deepgym::task_from_folder(&dir) {
+                Ok(task) => {
+                    writeln!(out, "{task}")?;
+                    written += 1;
+                }
+                Err(message) => {
+                    eprintln!("rewardbox: skipped {message}");
+                    ok = false;
+                }
+            },
+        }
+    }
+    out.flush()?;
+    eprintln!("rewardbox: wrote {written} tasks");
+    Ok(ok)
+}

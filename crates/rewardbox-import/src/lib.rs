@@ -1,0 +1,19 @@
+//! Floor 3 of rewardbox: benchmark and environment formats read as rewardbox tasks, one module per
+//! format.
+//!
+//! - [`kattis`]: Kattis / ICPC problem packages (`legacy` and `2023-07`): test data, validators,
+//!   limits from the jury's submissions, and the submissions' verdicts checked.
+//! - [`humanevalx`]: HumanEval-X's rows (C++, Rust, Go, JavaScript) graded by the benchmark's own
+//!   test code; [`multipl_e`]: MultiPL-E's rows.
+//! - [`deepgym`]: DeepGym environment folders (`verifier.py`, `task.md`, ...).
+//! - [`folders`]: finding the folders an import reads; [`files`]: reading a package's files
+//!   without leaving it.
+//!
+//! The CLI's `rewardbox import` is a thin layer over these.
+
+pub mod deepgym;
+pub mod files;
+pub mod folders;
+pub mod humanevalx;
+pub mod kattis;
+pub mod multipl_e;

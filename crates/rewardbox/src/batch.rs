@@ -1,0 +1,197 @@
+//! Rayon fan-out over tasks x completions, order-preserving.
+//!
+//! Every (task, completion) pair is one job; all jobs of a batch go to the pool at once so that a
+//! task with many completions does not leave threads idle. Results come back in input order.
+
+use crate::scorer::Scorer;
+use crate::task::{Task, TaskError};
+use crate::verifier::{Judge, Judged};
+use rayon::prelude::*;
+use rewardbox_types::{CompletionResult, TaskResult};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// One line of JSONL input: its 1-based number and its text.
+#[derive(Debug, Clone)]
+pub struct InputLine {
+    /// 1-based line number in the input.
+    pub number: usize,
+    /// The line, without its line ending; `Err` when it was not valid UTF-8.
+    pub text: Result<String, ()>,
+}
+
+/// A task ready to score, or the result that rejects it.
+enum Prepared<'a> {
+    Ready {
+        task: &'a Task,
+        verifier: Arc<dyn Judge>,
+        line: Option<usize>,
+    },
+    Rejected(TaskResult),
+}
+
+impl Scorer {
+    /// Scores every completion of `task`.
+    pub fn score_task(&self, task: &Task) -> TaskResult {
+        self.score_tasks(std::slice::from_ref(task))
+            .pop()
+            .expect("one result per task")
+    }
+
+    /// Scores every completion of every task, in parallel; one result per task, in order.
+    pub fn score_tasks(&self, tasks: &[Task]) -> Vec<TaskResult> {
+        let prepared = tasks.iter().map(|task| self.prepare(task, None)).collect();
+        self.run_until(prepared, &AtomicBool::new(false))
+    }
+
+    /// Reads and scores JSONL lines, in parallel; one result per line, in order. A malformed line
+    /// becomes an `invalid_task` result naming its line number and field; the others are scored.
+    pub fn score_lines(&self, lines: &[InputLine]) -> Vec<TaskResult> {
+        self.score_lines_until(lines, &AtomicBool::new(false))
+    }
+
+    /// [`Scorer::score_lines`], given up once `cancelled` is set (the one who asked went away):
+    /// completions not yet started are not judged but answered as masked `verifier_error`s
+    /// saying so. Those under way stop too when the calling thread's cancellation flag is set
+    /// ([`crate::sandbox::cancel`]): their jobs end at their next check.
+    pub fn score_lines_until(
+        &self,
+        lines: &[InputLine],
+        cancelled: &AtomicBool,
+    ) -> Vec<TaskResult> {
+        let parsed: Vec<Result<Task, TaskResult>> = self.pool.install(|| {
+            lines
+                .par_iter()
+                .map(|line| match &line.text {
+                    Ok(text) => {
+                        Task::from_json_line(text).map_err(|e| rejected(e, Some(line.number)))
+                    }
+                    Err(()) => Err(TaskResult::invalid(
+                        None,
+                        Some(line.number),
+                        format!("line {}: not valid UTF-8", line.number),
+                    )),
+                })
+                .collect()
+        });
+        let prepared = parsed
+            .iter()
+            .zip(lines)
+            .map(|(parsed, line)| match parsed {
+                Ok(task) => self.prepare(task, Some(line.number)),
+                Err(result) => Prepared::Rejected(result.clone()),
+            })
+            .collect();
+        self.run_until(prepared, cancelled)
+    }
+
+    fn prepare<'a>(&self, task: &'a Task, line: Option<usize>) -> Prepared<'a> {
+        match self.registry.resolve_task(task) {
+            Ok(verifier) => Prepared::Ready {
+                task,
+                verifier,
+                line,
+            },
+            Err(message) => Prepared::Rejected(rejected(
+                TaskError {
+                    id: Some(task.id.clone()),
+                    message: format!("\"verifier\": {message}"),
+                },
+                line,
+            )),
+        }
+    }
+
+    fn run_until(&self, prepared: Vec<Prepared<'_>>, cancelled: &AtomicBool) -> Vec<TaskResult> {
+        let jobs: Vec<(usize, usize)> = prepared
+            .iter()
+            .enumerate()
+            .flat_map(|(t, p)| match p {
+                Prepared::Ready { task, .. } => {
+                    (0..task.completions.len()).map(|c| (t, c)).collect()
+                }
+                Prepared::Rejected(_) => Vec::new(),
+            })
+            .collect();
+        // The caller's cancellation flag follows every judgement onto the pool's threads.
+        let cancel = crate::sandbox::cancel::current();
+        let judged: Vec<Judged> = self.pool.install(|| {
+            jobs.par_iter()
+                .map(|&(t, c)| {
+                    let Prepared::Ready { task, verifier, .. } = &prepared[t] else {
+                        unreachable!("only ready tasks have jobs")
+                    };
+                    if cancelled.load(Ordering::Relaxed)
+                        || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+                    {
+                        return Judged::Result(CompletionResult::verifier_error(
+                            "not judged: the request was cancelled (its client went away)",
+                            0,
+                            0,
+                        ));
+                    }
+                    let mut limits = self.options.limits.with(&task.limits);
+                    if let Some(max) = &self.options.max_limits {
+                        limits = limits.clamp_to(max);
+                    }
+                    crate::sandbox::cancel::with_cancel(cancel.clone(), || {
+                        verifier.judge(
+                            &self.engine,
+                            &task.verifier_input,
+                            &task.completions[c],
+                            &limits,
+                            self.options.seed,
+                        )
+                    })
+                })
+                .collect()
+        });
+
+        let mut judged = judged.into_iter();
+        prepared
+            .into_iter()
+            .map(|p| match p {
+                Prepared::Rejected(result) => result,
+                Prepared::Ready { task, line, .. } => {
+                    let mine: Vec<Judged> = judged.by_ref().take(task.completions.len()).collect();
+                    collect_task(task, line, mine)
+                }
+            })
+            .collect()
+    }
+}
+
+/// One task's result from its completions' judgements. When the verifier calls the task invalid
+/// for any completion, the whole task is `invalid_task`.
+fn collect_task(task: &Task, line: Option<usize>, judged: Vec<Judged>) -> TaskResult {
+    let mut results = Vec::with_capacity(judged.len());
+    for j in judged {
+        match j {
+            Judged::Result(r) => results.push(r),
+            Judged::InvalidTask(message) => {
+                return rejected(
+                    TaskError {
+                        id: Some(task.id.clone()),
+                        message,
+                    },
+                    line,
+                );
+            }
+        }
+    }
+    TaskResult {
+        id: Some(task.id.clone()),
+        line: None,
+        status: None,
+        detail: None,
+        results,
+    }
+}
+
+fn rejected(error: TaskError, line: Option<usize>) -> TaskResult {
+    let detail = match line {
+        Some(n) => format!("line {n}: {}", error.message),
+        None => error.message,
+    };
+    TaskResult::invalid(error.id, line, detail)
+}

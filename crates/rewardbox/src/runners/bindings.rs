@@ -1,0 +1,9 @@
+//! Bindings of the `runner` world of `wit/` (a candidate runtime: run a program, call its
+//! functions, hold it live), and the `types` every layer above shares.
+
+wasmtime::component::bindgen!({
+    path: "../../wit",
+    world: "runner",
+});
+
+pub use self::rewardbox::core::types;

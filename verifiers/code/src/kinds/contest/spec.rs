@@ -1,0 +1,520 @@
+//! `tests.judge`: a contest problem as the Kattis problem package format describes it, read from
+//! the task with errors that name the field.
+//!
+//! ```json
+//! {"judge": {
+//!   "type": "pass-fail",
+//!   "cases": [{"name": "secret/group1/01", "input": "3 4\n", "answer": "7\n"}],
+//!   "groups": {"secret/group1": {"accept_score": 30, "grader_flags": "min"}},
+//!   "validator_flags": "float_tolerance 1e-6",
+//!   "output_validator": {"language": "cpp", "source": "..."},
+//!   "interactive": false, "custom_score": false,
+//!   "validator_limits": {"fuel": 100000000000, "memory_mb": 1024}
+//! }}
+//! ```
+//!
+//! A case's group is the path before its last `/` (`secret/group1`); groups nest by path under
+//! the root (`""`), whose children are `sample` and `secret`. `groups` holds what a group's
+//! `testdata.yaml` says; what it leaves out comes from its parent group, then from the format's
+//! defaults, as problemtools merges them.
+
+use guest_common::FieldError;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// One test case: its input and the answer file the validator compares with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeCase {
+    /// Its path under `data/` without extension: `secret/group1/01`.
+    pub name: String,
+    /// The input file (the program's standard input; the interactor's `input` file).
+    pub input: String,
+    /// The answer file.
+    pub answer: String,
+}
+
+impl JudgeCase {
+    /// The group the case belongs to (`""` for a case at the root).
+    pub fn group(&self) -> &str {
+        self.name.rsplit_once('/').map_or("", |(group, _)| group)
+    }
+}
+
+/// What a group's `testdata.yaml` may set (each `None`: inherited).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GroupSettings {
+    /// `on_reject`: stop at the first case or subgroup that is not accepted (`true`, "break",
+    /// the default), or judge the rest (`false`, "continue").
+    pub on_reject_break: Option<bool>,
+    /// `grader_flags`: the default grader's flags.
+    pub grader_flags: Option<Vec<String>>,
+    /// `accept_score`: the score of an accepted case (default 1).
+    pub accept_score: Option<f64>,
+    /// `reject_score`: the score of a rejected case (default 0).
+    pub reject_score: Option<f64>,
+    /// `range`: the scores a group's result may have (default all).
+    pub range: Option<(f64, f64)>,
+    /// `output_validator_flags`: added after the problem's `validator_flags` for its cases.
+    pub output_validator_flags: Option<Vec<String>>,
+}
+
+impl GroupSettings {
+    /// These settings, with what they leave out taken from `parent`.
+    pub fn inherit(&self, parent: &GroupSettings) -> GroupSettings {
+        GroupSettings {
+            on_reject_break: self.on_reject_break.or(parent.on_reject_break),
+            grader_flags: self
+                .grader_flags
+                .clone()
+                .or_else(|| parent.grader_flags.clone()),
+            accept_score: self.accept_score.or(parent.accept_score),
+            reject_score: self.reject_score.or(parent.reject_score),
+            range: self.range.or(parent.range),
+            output_validator_flags: self
+                .output_validator_flags
+                .clone()
+                .or_else(|| parent.output_validator_flags.clone()),
+        }
+    }
+}
+
+/// A program of the problem's: its language and source.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProblemProgram {
+    /// A language name or alias (`cpp`, `python`).
+    pub language: String,
+    /// Its source.
+    pub source: String,
+}
+
+/// The limits of the problem's own programs (validator, interactor), each `None`: the verifier's
+/// default.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ValidatorLimits {
+    /// Fuel.
+    pub fuel: Option<u64>,
+    /// Wall-clock safety net.
+    pub wall_ms: Option<u32>,
+    /// Memory.
+    pub memory_bytes: Option<u64>,
+    /// Output (stdout and stderr; an interactor's stdout goes to the candidate).
+    pub output_bytes: Option<u32>,
+}
+
+/// Whether the problem is pass-fail or scored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ProblemType {
+    /// Accepted or not.
+    PassFail,
+    /// An accepted submission also gets a score.
+    Scoring,
+}
+
+/// A contest problem's judging: its cases and how their results make a verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeSpec {
+    /// Pass-fail or scoring.
+    pub problem_type: ProblemType,
+    /// The test cases, in any order (they are judged in the format's order: by name within each
+    /// group).
+    pub cases: Vec<JudgeCase>,
+    /// What each group's `testdata.yaml` says, by group path (`""`: the root, `data/`).
+    pub groups: BTreeMap<String, GroupSettings>,
+    /// `validator_flags` of `problem.yaml`: for the default validator or the custom one.
+    pub validator_flags: Vec<String>,
+    /// A custom output validator (or interactor); `None`: the default validator.
+    pub output_validator: Option<ProblemProgram>,
+    /// The validator talks to the submission (`validation: custom interactive`).
+    pub interactive: bool,
+    /// The validator's `score.txt` is an accepted case's score (`validation: custom score`).
+    pub custom_score: bool,
+    /// The limits of the validator's runs.
+    pub validator_limits: ValidatorLimits,
+    /// The best score a submission can get, for a scoring problem's score in [0, 1] (`None`: the
+    /// root's `range`, else what accepting every case scores).
+    pub max_score: Option<f64>,
+}
+
+fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
+    FieldError::new(field, what)
+}
+
+/// Flags written as a string (split at white space, as a command line) or a list of strings.
+fn flags(value: &Value, field: &str) -> Result<Vec<String>, FieldError> {
+    match value {
+        Value::String(s) => Ok(s.split_whitespace().map(str::to_string).collect()),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| bad(field, "must be a string or a list of strings"))
+            })
+            .collect(),
+        _ => Err(bad(field, "must be a string or a list of strings")),
+    }
+}
+
+fn number(value: &Value, field: &str) -> Result<f64, FieldError> {
+    value
+        .as_f64()
+        .or_else(|| value.as_str().and_then(|s| s.trim().parse().ok()))
+        .filter(|x| !x.is_nan())
+        .ok_or_else(|| bad(field, "must be a number"))
+}
+
+/// A score range: `"0 30"`, `"-inf +inf"`, or `[0, 30]`.
+fn range(value: &Value, field: &str) -> Result<(f64, f64), FieldError> {
+    let parts: Vec<f64> = match value {
+        Value::String(s) => s
+            .split_whitespace()
+            .map(|p| p.parse::<f64>().map_err(|_| ()))
+            .collect::<Result<_, _>>()
+            .map_err(|()| bad(field, "must be two numbers (\"0 30\", \"-inf +inf\")"))?,
+        Value::Array(items) => items
+            .iter()
+            .map(|v| number(v, field))
+            .collect::<Result<_, _>>()?,
+        _ => return Err(bad(field, "must be two numbers (\"0 30\", \"-inf +inf\")")),
+    };
+    match parts[..] {
+        [low, high] if low <= high => Ok((low, high)),
+        _ => Err(bad(field, "must be two numbers, the lower first")),
+    }
+}
+
+fn group_settings(settings: &Map<String, Value>, field: &str) -> Result<GroupSettings, FieldError> {
+    let mut group = GroupSettings::default();
+    for (key, value) in settings {
+        let field = format!("{field}.{key}");
+        match key.as_str() {
+            "on_reject" => {
+                group.on_reject_break = Some(match value.as_str() {
+                    Some("break") => true,
+                    Some("continue") => false,
+                    _ => return Err(bad(&field, "must be \"break\" or \"continue\"")),
+                })
+            }
+            "grader_flags" => group.grader_flags = Some(flags(value, &field)?),
+            "accept_score" => group.accept_score = Some(number(value, &field)?),
+            "reject_score" => group.reject_score = Some(number(value, &field)?),
+            "range" => group.range = Some(range(value, &field)?),
+            "output_validator_flags" => group.output_validator_flags = Some(flags(value, &field)?),
+            // Settings that do not change a verdict here.
+            "input_validator_flags" => {}
+            "grading" if value.as_str() == Some("default") => {}
+            "grading" => {
+                return Err(bad(
+                    &field,
+                    "is not \"default\": custom graders are not supported",
+                ));
+            }
+            _ => {
+                return Err(bad(
+                    &field,
+                    "is not a test group setting (on_reject, grader_flags, accept_score, \
+                     reject_score, range, output_validator_flags)",
+                ));
+            }
+        }
+    }
+    Ok(group)
+}
+
+fn cases(value: Option<&Value>) -> Result<Vec<JudgeCase>, FieldError> {
+    let items = value
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+        .ok_or_else(|| {
+            bad(
+                "tests.judge.cases",
+                "must be a non-empty list of {\"name\", \"input\", \"answer\"}",
+            )
+        })?;
+    let mut seen = std::collections::BTreeSet::new();
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let field = |key: &str| format!("tests.judge.cases[{i}].{key}");
+            let text = |key: &str, required: bool| -> Result<String, FieldError> {
+                match case.get(key) {
+                    Some(Value::String(s)) => Ok(s.clone()),
+                    None | Some(Value::Null) if !required => Ok(String::new()),
+                    None | Some(Value::Null) => Err(bad(&field(key), "is missing")),
+                    Some(_) => Err(bad(&field(key), "must be a string")),
+                }
+            };
+            let name = match case.get("name") {
+                None | Some(Value::Null) => format!("secret/{:03}", i + 1),
+                Some(_) => text("name", true)?,
+            };
+            let plain = !name.is_empty()
+                && name
+                    .split('/')
+                    .all(|part| !part.is_empty() && part != "." && part != "..");
+            if !plain {
+                return Err(bad(&field("name"), "must be a path such as \"secret/01\""));
+            }
+            if !seen.insert(name.clone()) {
+                return Err(bad(&field("name"), format!("{name:?} names two cases")));
+            }
+            Ok(JudgeCase {
+                name,
+                input: text("input", true)?,
+                answer: text("answer", false)?,
+            })
+        })
+        .collect()
+}
+
+fn program(value: &Value, field: &str) -> Result<ProblemProgram, FieldError> {
+    let obj = value
+        .as_object()
+        .ok_or_else(|| bad(field, "must be {\"language\", \"source\"}"))?;
+    let text = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| bad(&format!("{field}.{key}"), "must be a string"))
+    };
+    let language = text("language")?;
+    crate::langs::canonical_language(&language).map_err(|e| {
+        bad(
+            &format!("{field}.language"),
+            e.0.trim_start_matches("\"language\" "),
+        )
+    })?;
+    Ok(ProblemProgram {
+        language,
+        source: text("source")?,
+    })
+}
+
+fn validator_limits(value: Option<&Value>) -> Result<ValidatorLimits, FieldError> {
+    let mut limits = ValidatorLimits::default();
+    let Some(value) = value else {
+        return Ok(limits);
+    };
+    let field = "tests.judge.validator_limits";
+    let obj = value
+        .as_object()
+        .ok_or_else(|| bad(field, "must be an object"))?;
+    for (key, v) in obj {
+        let n = v
+            .as_u64()
+            .ok_or_else(|| bad(&format!("{field}.{key}"), "must be a positive integer"))?;
+        let small = |n: u64| n.min(u64::from(u32::MAX)) as u32;
+        match key.as_str() {
+            "fuel" => limits.fuel = Some(n),
+            "wall_ms" => limits.wall_ms = Some(small(n)),
+            "memory_mb" => limits.memory_bytes = Some(n.saturating_mul(1 << 20)),
+            "output_bytes" => limits.output_bytes = Some(small(n)),
+            _ => {
+                return Err(bad(
+                    &format!("{field}.{key}"),
+                    "is not a limit (fuel, wall_ms, memory_mb, output_bytes)",
+                ));
+            }
+        }
+    }
+    Ok(limits)
+}
+
+impl JudgeSpec {
+    /// Reads `tests.judge` (`value`).
+    pub fn parse(value: &Value) -> Result<JudgeSpec, FieldError> {
+        let field = "tests.judge";
+        let obj = value
+            .as_object()
+            .ok_or_else(|| bad(field, "must be an object with \"cases\""))?;
+        const KNOWN: [&str; 9] = [
+            "type",
+            "cases",
+            "groups",
+            "validator_flags",
+            "output_validator",
+            "interactive",
+            "custom_score",
+            "validator_limits",
+            "max_score",
+        ];
+        if let Some(unknown) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
+            return Err(bad(
+                &format!("{field}.{unknown}"),
+                format!("is not a judge setting ({})", KNOWN.join(", ")),
+            ));
+        }
+        let problem_type = match obj.get("type").and_then(Value::as_str) {
+            None | Some("pass-fail") => ProblemType::PassFail,
+            Some("scoring") => ProblemType::Scoring,
+            Some(_) => {
+                return Err(bad(
+                    "tests.judge.type",
+                    "must be \"pass-fail\" or \"scoring\"",
+                ));
+            }
+        };
+        let flag = |key: &str| -> Result<bool, FieldError> {
+            match obj.get(key) {
+                None | Some(Value::Null) => Ok(false),
+                Some(Value::Bool(b)) => Ok(*b),
+                Some(_) => Err(bad(&format!("{field}.{key}"), "must be true or false")),
+            }
+        };
+        let mut groups = BTreeMap::new();
+        if let Some(value) = obj.get("groups").filter(|v| !v.is_null()) {
+            let listed = value
+                .as_object()
+                .ok_or_else(|| bad("tests.judge.groups", "must be an object by group path"))?;
+            for (name, settings) in listed {
+                let field = format!("tests.judge.groups.{name}");
+                let settings = settings
+                    .as_object()
+                    .ok_or_else(|| bad(&field, "must be an object of settings"))?;
+                groups.insert(
+                    name.trim_matches('/').to_string(),
+                    group_settings(settings, &field)?,
+                );
+            }
+        }
+        let output_validator = obj
+            .get("output_validator")
+            .filter(|v| !v.is_null())
+            .map(|v| program(v, "tests.judge.output_validator"))
+            .transpose()?;
+        let interactive = flag("interactive")?;
+        let custom_score = flag("custom_score")?;
+        if (interactive || custom_score) && output_validator.is_none() {
+            return Err(bad(
+                "tests.judge.output_validator",
+                "is missing: an interactive or custom-score problem needs its validator",
+            ));
+        }
+        let max_score = obj
+            .get("max_score")
+            .filter(|v| !v.is_null())
+            .map(|v| number(v, "tests.judge.max_score"))
+            .transpose()?
+            .filter(|m| *m > 0.0);
+        Ok(JudgeSpec {
+            problem_type,
+            cases: cases(obj.get("cases"))?,
+            groups,
+            validator_flags: obj
+                .get("validator_flags")
+                .filter(|v| !v.is_null())
+                .map(|v| flags(v, "tests.judge.validator_flags"))
+                .transpose()?
+                .unwrap_or_default(),
+            output_validator,
+            interactive,
+            custom_score,
+            validator_limits: validator_limits(obj.get("validator_limits"))?,
+            max_score,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_judge_spec_is_read_with_defaults() {
+        let spec = JudgeSpec::parse(&json!({
+            "cases": [{"name": "sample/1", "input": "1\n", "answer": "2\n"}, {"input": "5\n"}],
+            "validator_flags": "float_tolerance 1e-6",
+            "groups": {"secret/": {"on_reject": "continue", "range": "0 30", "grader_flags": ["min"]}}
+        }))
+        .unwrap();
+        assert_eq!(spec.problem_type, ProblemType::PassFail);
+        assert_eq!(spec.cases[1].name, "secret/002");
+        assert_eq!(spec.cases[1].answer, "");
+        assert_eq!(spec.cases[0].group(), "sample");
+        assert_eq!(spec.validator_flags, ["float_tolerance", "1e-6"]);
+        let secret = &spec.groups["secret"];
+        assert_eq!(secret.on_reject_break, Some(false));
+        assert_eq!(secret.range, Some((0.0, 30.0)));
+        assert_eq!(
+            secret.grader_flags.as_deref(),
+            Some(&["min".to_string()][..])
+        );
+    }
+
+    #[test]
+    fn malformed_specs_name_the_field() {
+        let table = [
+            (json!({"cases": []}), "tests.judge.cases"),
+            (
+                json!({"cases": [{"name": "a/../b", "input": ""}]}),
+                "tests.judge.cases[0].name",
+            ),
+            (
+                json!({"cases": [{"name": "x", "input": ""}, {"name": "x", "input": ""}]}),
+                "tests.judge.cases[1].name",
+            ),
+            (
+                json!({"cases": [{"name": "x"}]}),
+                "tests.judge.cases[0].input",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "interactive": true}),
+                "tests.judge.output_validator",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "groups": {"secret": {"on_reject": "stop"}}}),
+                "tests.judge.groups.secret.on_reject",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "groups": {"secret": {"range": "5 1"}}}),
+                "tests.judge.groups.secret.range",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "groups": {"secret": {"grading": "custom"}}}),
+                "tests.judge.groups.secret.grading",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "output_validator": {"language": "cobol", "source": ""}}),
+                "tests.judge.output_validator.language",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "validator_limits": {"fuel": -1}}),
+                "tests.judge.validator_limits.fuel",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "type": "multi-pass"}),
+                "tests.judge.type",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "bogus": 1}),
+                "tests.judge.bogus",
+            ),
+        ];
+        for (value, field) in table {
+            let error = JudgeSpec::parse(&value).unwrap_err().0;
+            assert!(
+                error.starts_with(&format!("\"{field}\"")),
+                "{value}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn settings_are_inherited_from_the_parent_group() {
+        let parent = GroupSettings {
+            accept_score: Some(5.0),
+            on_reject_break: Some(false),
+            ..GroupSettings::default()
+        };
+        let child = GroupSettings {
+            accept_score: Some(7.0),
+            ..GroupSettings::default()
+        };
+        let merged = child.inherit(&parent);
+        assert_eq!(merged.accept_score, Some(7.0));
+        assert_eq!(merged.on_reject_break, Some(false));
+        assert_eq!(merged.reject_score, None);
+    }
+}
