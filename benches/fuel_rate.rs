@@ -5,7 +5,7 @@
 //! `node`, `gcc -O2`, `g++ -O2`, `rustc -O`) and in rewardbox on the same input. Each gives:
 //! - **fuel per native second**: the fuel the sandboxed run used, over the native program's CPU
 //!   time for the same work. A quarter of the largest of a runner's programs is the rate a time
-//!   limit is turned into fuel with (`rewardbox::runners::time_limit`): every program like these
+//!   limit is turned into fuel with (`rewardbox::candidates::limits_for_seconds`): every program like these
 //!   that finishes natively within a quarter of the limit then finishes in rewardbox too,
 //!   deterministically.
 //! - **fuel per sandboxed second**: how fast the sandbox burns fuel; the smallest sets the
@@ -18,11 +18,12 @@
 
 use rewardbox::ComponentCache;
 use rewardbox::Limits;
-use rewardbox::runners::Runners;
-use rewardbox::runners::time_limit::fuel_rate;
-use rewardbox::sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, EpochTicker, build_engine};
+use rewardbox::SandboxesBuilder;
+use rewardbox::candidates::Runners;
+use rewardbox::candidates::fuel_rate;
+use rewardbox::sandboxes::DEFAULT_INSTANCES_PER_THREAD;
 use rewardbox_toolchains::Language;
-use rewardbox_toolchains::program::on_path;
+use rewardbox_toolchains::on_path;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -460,7 +461,7 @@ fn native_command(language: Language, source: &str, name: &str) -> Option<Vec<St
         ),
         Language::Go => {
             // The same go command, for this machine (`go build` takes its flags first).
-            let go = rewardbox_toolchains::go::Go::locate().ok()?;
+            let go = rewardbox_toolchains::Go::locate().ok()?;
             let go = go.binary();
             let src = path("go");
             std::fs::write(&src, source).ok()?;
@@ -566,15 +567,17 @@ fn measure_program(
 }
 
 fn main() {
-    rewardbox::sandbox::stack::with_room(measure)
+    rewardbox::sandboxes::with_room(measure)
 }
 
 fn measure() {
     let cache_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache");
-    let engine = build_engine(1, DEFAULT_INSTANCES_PER_THREAD).expect("engine");
-    let _ticker = EpochTicker::start(&engine);
-    let runners =
-        Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir)).expect("runners");
+    let sandboxes = SandboxesBuilder::for_runs(1)
+        .instances_per_thread(DEFAULT_INSTANCES_PER_THREAD)
+        .cache(ComponentCache::in_dir(&cache_dir))
+        .build()
+        .expect("the engine and runners");
+    let runners = sandboxes.runners();
     let only = std::env::var("REWARDBOX_FUEL_RATE_ONLY").ok();
     let tables: [(Language, Vec<Program>); 6] = [
         (Language::Python, python_programs()),
@@ -605,7 +608,7 @@ fn measure() {
             // The native start-up cost, taken off each native time: the sandbox has none worth
             // counting (a snapshot), and the calibration is of the program's work.
             let startup = startup_seconds(&command);
-            measured.push(measure_program(&runners, language, p, &command, startup));
+            measured.push(measure_program(runners, language, p, &command, startup));
         }
         if measured.is_empty() {
             continue;

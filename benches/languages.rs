@@ -14,10 +14,11 @@
 use rayon::prelude::*;
 use rewardbox::ComponentCache;
 use rewardbox::Limits;
-use rewardbox::runners::Runners;
-use rewardbox::sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, EpochTicker, build_engine};
-use rewardbox_toolchains::program::on_path;
-use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox::SandboxesBuilder;
+use rewardbox::candidates::Runners;
+use rewardbox::sandboxes::DEFAULT_INSTANCES_PER_THREAD;
+use rewardbox_toolchains::CompileLimits;
+use rewardbox_toolchains::on_path;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,7 +35,7 @@ const AB_RUNS: usize = 600;
 fn limits() -> Limits {
     Limits {
         wall_ms: 60_000,
-        ..rewardbox::runners::CANDIDATE_DEFAULT
+        ..rewardbox::candidates::CANDIDATE_DEFAULT
     }
 }
 
@@ -213,7 +214,7 @@ fn native_python() -> Option<PathBuf> {
 
 fn main() {
     // On a thread with room for a guest's stack, as the scorer's threads are.
-    rewardbox::sandbox::stack::with_room(measure)
+    rewardbox::sandboxes::with_room(measure)
 }
 
 fn measure() {
@@ -221,21 +222,23 @@ fn measure() {
     // Threads with room for a guest's stack, as the scorer's are.
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
+        .stack_size(rewardbox::sandboxes::THREAD_STACK_BYTES)
         .build_global()
         .ok();
     let cache_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("component-cache");
     // Compiled programs from earlier runs would make "first run" a cache hit.
     let _ = std::fs::remove_dir_all(cache_dir.join("programs"));
-    let engine = build_engine(threads, DEFAULT_INSTANCES_PER_THREAD).expect("engine");
-    let _ticker = EpochTicker::start(&engine);
-    let runners =
-        Runners::new(engine.clone(), ComponentCache::in_dir(&cache_dir)).expect("runners");
+    let sandboxes = SandboxesBuilder::for_runs(threads)
+        .instances_per_thread(DEFAULT_INSTANCES_PER_THREAD)
+        .cache(ComponentCache::in_dir(&cache_dir))
+        .build()
+        .expect("the engine and runners");
+    let (engine, runners) = (sandboxes.engine(), sandboxes.runners());
     let limits = limits();
     if std::env::var("REWARDBOX_LANGUAGES_BENCH").as_deref() != Ok("ab") {
-        compile_and_trivial_runs(&engine, &runners, &cache_dir, threads, &limits);
+        compile_and_trivial_runs(engine, runners, &cache_dir, threads, &limits);
     }
-    ab_programs(&runners, &limits);
+    ab_programs(runners, &limits);
 }
 
 /// Sections 1 and 2: C++ compile times, and fresh instances of a trivial C program.

@@ -12,11 +12,9 @@
 use rayon::prelude::*;
 use rewardbox::ComponentCache;
 use rewardbox::Limits;
-use rewardbox::runners::Runners;
-use rewardbox::runners::Runtime;
-use rewardbox::sandbox::engine::{
-    DEFAULT_INSTANCES_PER_THREAD, EpochTicker, build_engine_with_fuel,
-};
+use rewardbox::candidates::Runtime;
+use rewardbox::sandboxes::DEFAULT_INSTANCES_PER_THREAD;
+use rewardbox::{Sandboxes, SandboxesBuilder};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
@@ -39,22 +37,31 @@ fn cache() -> ComponentCache {
     ComponentCache::in_dir(PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runner-cache"))
 }
 
+/// An engine of `threads` threads, metered in fuel or not, with its runners.
+fn engine_with_runners(threads: usize, fuel: bool, cache: rewardbox::ComponentCache) -> Sandboxes {
+    SandboxesBuilder::for_runs(threads)
+        .instances_per_thread(DEFAULT_INSTANCES_PER_THREAD)
+        .fuel(fuel)
+        .cache(cache)
+        .build()
+        .expect("the engine and runners")
+}
+
 /// One child of the per-process measurement: a one-thread engine, warmed, that waits for a line
 /// on stdin, runs `runs` fresh instances and exits.
 fn child(runs: usize) {
     let limits = limits();
-    let engine = build_engine_with_fuel(1, DEFAULT_INSTANCES_PER_THREAD, true).expect("engine");
-    let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), cache()).expect("runners");
+    let sandboxes = engine_with_runners(1, true, cache());
+    let (engine, runners) = (sandboxes.engine(), sandboxes.runners());
     let python = runners.python().expect("runner");
     for i in 0..10 {
-        python.run(&engine, TRIVIAL, "", &limits, i);
+        python.run(engine, TRIVIAL, "", &limits, i);
     }
     println!("ready");
     let mut go = String::new();
     std::io::stdin().read_line(&mut go).expect("go");
     for i in 0..runs {
-        let out = python.run(&engine, TRIVIAL, "", &limits, i as u64);
+        let out = python.run(engine, TRIVIAL, "", &limits, i as u64);
         assert_eq!(out.stdout, "1\n");
     }
 }
@@ -101,28 +108,26 @@ fn main() {
     let cache = cache();
     let limits = limits();
 
-    let engine =
-        build_engine_with_fuel(threads, DEFAULT_INSTANCES_PER_THREAD, true).expect("engine");
-    let _ticker = EpochTicker::start(&engine);
-    let runners = Runners::new(engine.clone(), cache.clone()).expect("runners");
+    let sandboxes = engine_with_runners(threads, true, cache.clone());
+    let (engine, runners) = (sandboxes.engine(), sandboxes.runners());
     let python = runners.python().expect("this build has the Python runner");
 
     // 1. Start-up.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
+        .stack_size(rewardbox::sandboxes::THREAD_STACK_BYTES)
         .build()
         .expect("pool");
     let n = STARTS;
     pool.install(|| {
         (0..threads * 10).into_par_iter().for_each(|i| {
-            python.run(&engine, TRIVIAL, "", &limits, i as u64);
+            python.run(engine, TRIVIAL, "", &limits, i as u64);
         })
     });
     let started = Instant::now();
     pool.install(|| {
         (0..n).into_par_iter().for_each(|i| {
-            let out = python.run(&engine, TRIVIAL, "", &limits, i as u64);
+            let out = python.run(engine, TRIVIAL, "", &limits, i as u64);
             assert_eq!(out.stdout, "1\n");
         })
     });
@@ -176,18 +181,16 @@ fn main() {
     let native_s = started.elapsed().as_secs_f64();
     let expected = String::from_utf8(out.stdout).expect("utf-8");
     let started = Instant::now();
-    let fueled = python.run(&engine, HEAVY, "", &limits, 0);
+    let fueled = python.run(engine, HEAVY, "", &limits, 0);
     let fuel_s = started.elapsed().as_secs_f64();
     assert_eq!(fueled.stdout, expected, "{}", fueled.stderr);
 
-    let engine_nofuel =
-        build_engine_with_fuel(1, DEFAULT_INSTANCES_PER_THREAD, false).expect("engine");
-    let _ticker2 = EpochTicker::start(&engine_nofuel);
-    let runners_nofuel = Runners::new(engine_nofuel.clone(), cache).expect("runners");
+    let sandboxes_nofuel = engine_with_runners(1, false, cache);
+    let (engine_nofuel, runners_nofuel) = (sandboxes_nofuel.engine(), sandboxes_nofuel.runners());
     let python_nofuel = runners_nofuel.python().expect("runner");
-    python_nofuel.run(&engine_nofuel, TRIVIAL, "", &limits, 0);
+    python_nofuel.run(engine_nofuel, TRIVIAL, "", &limits, 0);
     let started = Instant::now();
-    let unfueled = python_nofuel.run(&engine_nofuel, HEAVY, "", &limits, 0);
+    let unfueled = python_nofuel.run(engine_nofuel, HEAVY, "", &limits, 0);
     let nofuel_s = started.elapsed().as_secs_f64();
     assert_eq!(unfueled.stdout, expected, "{}", unfueled.stderr);
     println!("| compute-heavy loop (40M iterations) | seconds | slowdown vs native |");

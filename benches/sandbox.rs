@@ -65,7 +65,7 @@ criterion_group!(benches, one_completion);
 /// criterion's main, on a thread with room for a guest's stack (as the scorer's threads are), so
 /// that what is measured is the sandbox, not a hand-off to such a thread.
 fn main() {
-    rewardbox::sandbox::stack::with_room(|| {
+    rewardbox::sandboxes::with_room(|| {
         benches();
         Criterion::default().configure_from_args().final_summary();
     });

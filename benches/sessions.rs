@@ -48,7 +48,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 fn main() {
     // On a thread with room for a guest's stack (a session's steps then run in place).
-    rewardbox::sandbox::stack::with_room(measure)
+    rewardbox::sandboxes::with_room(measure)
 }
 
 fn measure() {

@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::bindings::types::RunStatus;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::RunStatus;
 use std::process::Command;
 
 /// (language, name, program, stdin).

@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox_toolchains::go::Go;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox_toolchains::Go;
 use std::process::Command;
 
 /// (name, program, stdin).
@@ -217,7 +217,7 @@ func main() {
     let ours = runners.run("go", looping, "", &CANDIDATE_DEFAULT, 0);
     assert_eq!(
         ours.status,
-        rewardbox::runners::bindings::types::RunStatus::FuelExhausted,
+        rewardbox::candidates::RunStatus::FuelExhausted,
         "{}",
         ours.stderr
     );

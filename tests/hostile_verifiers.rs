@@ -266,7 +266,7 @@ fn verifier_paths_must_be_regular_files() {
 #[test]
 fn verifiers_from_task_sources_are_bounded() {
     let s = scorer();
-    let total = rewardbox::registry::MAX_LOADED_SOURCES + 20;
+    let total = rewardbox::MAX_LOADED_SOURCES + 20;
     let tasks: Vec<rewardbox::Task> = (0..total)
         .map(|i| {
             rewardbox::Task::from_value(json!({
@@ -284,8 +284,5 @@ fn verifiers_from_task_sources_are_bounded() {
             result.results[0].detail
         );
     }
-    assert_eq!(
-        s.loaded_verifier_sources(),
-        rewardbox::registry::MAX_LOADED_SOURCES
-    );
+    assert_eq!(s.loaded_verifier_sources(), rewardbox::MAX_LOADED_SOURCES);
 }

@@ -63,9 +63,8 @@ fn default_completion(language: &str) -> &'static str {
 
 /// The crates rewardbox links Rust candidates with, built for this machine (CodeGeeX's harness
 /// builds its tests with `rand`, `regex` and `md5` as dependencies), once per test process.
-fn native_crates() -> &'static rewardbox_toolchains::rust_crates::CrateSet {
-    static SET: std::sync::OnceLock<rewardbox_toolchains::rust_crates::CrateSet> =
-        std::sync::OnceLock::new();
+fn native_crates() -> &'static rewardbox_toolchains::CrateSet {
+    static SET: std::sync::OnceLock<rewardbox_toolchains::CrateSet> = std::sync::OnceLock::new();
     SET.get_or_init(|| {
         let run = |args: &[&str]| {
             let out = Command::new("rustc").args(args).output().unwrap();
@@ -78,7 +77,7 @@ fn native_crates() -> &'static rewardbox_toolchains::rust_crates::CrateSet {
         } else {
             "cargo".into()
         };
-        rewardbox_toolchains::rust_crates::build(
+        rewardbox_toolchains::build_crate_set(
             &cargo,
             &sysroot.join("bin/rustc"),
             &run(&["--version"]),
@@ -91,7 +90,7 @@ fn native_crates() -> &'static rewardbox_toolchains::rust_crates::CrateSet {
 
 /// The flags that put Boost's headers (the ones rewardbox's C++ compiles with) on g++'s path.
 fn native_boost() -> [String; 2] {
-    let boost = rewardbox_toolchains::boost::Boost::locate()
+    let boost = rewardbox_toolchains::Boost::locate()
         .expect("Boost's headers: run scripts/setup.sh (it installs boost-headers into .venv)");
     ["-isystem".into(), boost.include.display().to_string()]
 }

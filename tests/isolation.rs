@@ -9,8 +9,8 @@
 use crate::common;
 
 use rewardbox::Limits;
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::Runtime;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::Runtime;
 
 /// Changes everything it can, checks that each change took effect in its own interpreter, and
 /// says which file-system writes the sandbox allowed.
@@ -125,7 +125,7 @@ fn a_live_candidate_sees_nothing_of_the_one_before() {
     let limits: Limits = CANDIDATE_DEFAULT;
     let report = |source: &str| {
         let mut live =
-            rewardbox::host::live::LiveCandidate::open(&python, engine, source, &limits, 0)
+            rewardbox::candidates::LiveCandidate::open(&python, engine, source, &limits, 0)
                 .unwrap_or_else(|e| panic!("the candidate opens: {e:?}"));
         live.take_output().stdout
     };
@@ -134,7 +134,7 @@ fn a_live_candidate_sees_nothing_of_the_one_before() {
     for round in 0..3 {
         // Held open while the next one runs, as a verifier holding two candidates would.
         let mut mutator =
-            rewardbox::host::live::LiveCandidate::open(&python, engine, MUTATOR, &limits, 0)
+            rewardbox::candidates::LiveCandidate::open(&python, engine, MUTATOR, &limits, 0)
                 .unwrap_or_else(|e| panic!("the mutator opens: {e:?}"));
         assert!(mutator.take_output().stdout.starts_with("mutated True"));
         assert_eq!(

@@ -10,14 +10,14 @@ use crate::common;
 
 use common::node;
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::Runtime;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::Runtime;
 use std::process::Command;
 
 /// The scorer's JavaScript runtime.
 fn javascript(
     scorer: &rewardbox::Scorer,
-) -> std::sync::Arc<rewardbox::runners::javascript::JavaScriptRunner> {
+) -> std::sync::Arc<rewardbox::candidates::JavaScriptRunner> {
     scorer
         .runners()
         .javascript()
@@ -27,7 +27,7 @@ fn javascript(
 /// A 10 s time limit: Node runs the programs here with none, and their timers (a second at most)
 /// stay well within it, since a wait costs what that much of the limit buys.
 fn timer_limits() -> rewardbox::Limits {
-    rewardbox::runners::time_limit::limits_for_seconds(
+    rewardbox::candidates::limits_for_seconds(
         rewardbox_toolchains::Language::JavaScript,
         10.0,
         CANDIDATE_DEFAULT,
@@ -363,9 +363,9 @@ fn node_builtins_behave_as_in_node() {
 /// in the run): the same output, for far less fuel, since none of them is parsed in each run.
 #[test]
 fn a_run_starts_from_the_prepared_engine() {
-    use rewardbox::runners::javascript::JS_RUNNER_WASM;
-    use rewardbox::runners::runner_component::RunnerComponent;
-    use rewardbox::sandbox::job::JobIo;
+    use rewardbox::candidates::JS_RUNNER_WASM;
+    use rewardbox::candidates::RunnerComponent;
+    use rewardbox::sandboxes::JobIo;
     let scorer = common::scorer();
     let prepared = javascript(&scorer);
     let as_built = RunnerComponent::load(

@@ -5,8 +5,8 @@
 
 use crate::common;
 
-use rewardbox_import::kattis::timing::time_limit;
-use rewardbox_import::kattis::verify::{Check, verify};
+use rewardbox_import::kattis::time_limit;
+use rewardbox_import::kattis::{Check, verify};
 use rewardbox_import::kattis::{Expected, read_package};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

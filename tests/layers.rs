@@ -388,6 +388,25 @@ fn every_crate_names_its_floor_and_depends_only_downward() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Every crate documents every public item, so its root denies missing docs; the components
+/// whose bindings a generator writes at their root (wit-bindgen) are the exception.
+#[test]
+fn every_crate_denies_missing_docs() {
+    let mut undocumented = Vec::new();
+    for krate in crates() {
+        let text = std::fs::read_to_string(&krate.root).expect("a crate root");
+        let generated = text.contains("wit_bindgen::generate!");
+        if !generated && !text.contains("#![deny(missing_docs)]") {
+            undocumented.push(format!("{} ({})", krate.name, krate.root.display()));
+        }
+    }
+    assert!(
+        undocumented.is_empty(),
+        "crate roots without #![deny(missing_docs)]:\n{}",
+        undocumented.join("\n")
+    );
+}
+
 #[test]
 fn engine_layers_import_only_downward() {
     let layer = |module: &str| -> usize {

@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
 use std::process::Command;
 
 /// (language, name, program): each ends in its own way.

@@ -5,8 +5,8 @@
 use crate::common;
 
 use rewardbox::Limits;
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::bindings::types::RunStatus;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::RunStatus;
 
 /// The output limit of every run here.
 const LIMIT: u64 = 300_000;

@@ -18,11 +18,9 @@
 use crate::common;
 
 use rewardbox::Limits;
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::runners::python_engine::{
-    CPYTHON_FUEL_PER_MONTY_FUEL, MONTY_FUEL_CAP, monty_limits,
-};
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::{CPYTHON_FUEL_PER_MONTY_FUEL, MONTY_FUEL_CAP, monty_limits};
+use rewardbox::candidates::{RunOutcome, RunStatus};
 use rewardbox::{PythonEngine, Scorer};
 use rewardbox_languages::python_engine::AUTO_MARKER;
 use serde_json::Value;

@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::Runtime;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::Runtime;
 use std::collections::BTreeSet;
 use std::process::Command;
 

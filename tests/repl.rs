@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use rewardbox::runners::bindings::types::RunStatus;
+use rewardbox::candidates::RunStatus;
 use rewardbox::{ComponentCache, Limits};
 use rewardbox_envs::{EnvError, EnvOptions, Environments};
 

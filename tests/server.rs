@@ -8,7 +8,7 @@ use crate::server_harness;
 
 use server_harness::{Server, eventually, root};
 
-use rewardbox::jsonl::score_stream;
+use rewardbox::stream::score_stream;
 use rewardbox::{ComponentCache, Limits, Scorer, ScorerOptions};
 use serde_json::{Value, json};
 use std::io::Write;
@@ -369,7 +369,7 @@ fn run_code_keeps_the_hosts_disk_and_memory() {
     );
     // The budgets are the operator's.
     let small = Server::start(|o| {
-        o.workdir_budget = rewardbox::sandbox::workspace::DiskBudget {
+        o.workdir_budget = rewardbox::sandboxes::DiskBudget {
             bytes: 1 << 20,
             entries: 100,
         };

@@ -390,7 +390,7 @@ fn an_episode_whose_workspace_grows_past_its_limit_ends() {
 #[test]
 fn the_workspace_budget_is_configurable() {
     let mut options = options();
-    options.workspace_budget = rewardbox::sandbox::workspace::DiskBudget {
+    options.workspace_budget = rewardbox::sandboxes::DiskBudget {
         bytes: 1 << 20,
         entries: 50,
     };

@@ -304,7 +304,7 @@ fn an_external_policy_trains_over_the_line_protocol() {
 #[test]
 fn the_differential_judge_accepts_the_solution_within_the_tasks_budget() {
     use rewardbox_audit::AuditTask;
-    use rewardbox_audit::tier5::judge::Judge;
+    use rewardbox_audit::tier5::Judge;
     let problems = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/HumanEval.jsonl"),
     )

@@ -9,7 +9,7 @@ use crate::common;
 use common::node_that_strips_types;
 use rewardbox::CaseStatus;
 use rewardbox::Task;
-use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
 use serde_json::json;
 use std::process::{Command, Stdio};
 

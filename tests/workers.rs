@@ -1,8 +1,8 @@
-//! The parent's side of scoring in worker processes (`rewardbox::workers`), against a stand-in
+//! The parent's side of scoring in worker processes (`rewardbox::stream`'s workers), against a stand-in
 //! worker written in Python (`tests/data/workers/fake_worker.py`): order, split and joined tasks,
 //! malformed lines, and workers that die. The real worker is tested through the CLI (tests/cli.rs).
 
-use rewardbox::workers::{WorkerCommand, score_stream_in_workers};
+use rewardbox::stream::{WorkerCommand, score_stream_in_workers};
 use rewardbox::{Status, TaskResult};
 use serde_json::json;
 use std::path::PathBuf;
@@ -22,7 +22,7 @@ fn fake_worker() -> WorkerCommand {
 fn score(
     input: &[u8],
     workers: usize,
-) -> std::io::Result<(Vec<TaskResult>, rewardbox::jsonl::Summary)> {
+) -> std::io::Result<(Vec<TaskResult>, rewardbox::stream::Summary)> {
     let mut output = Vec::new();
     let summary = score_stream_in_workers(
         &fake_worker(),

@@ -5,6 +5,8 @@
 //! dicts and lists with the CLI's result schema. The GIL is released while scoring, so many Python
 //! threads may share one `Scorer`.
 
+#![deny(missing_docs)]
+
 mod convert;
 mod envs;
 mod results;
@@ -156,10 +158,7 @@ fn check_valid(result: &TaskResult, index: usize) -> PyResult<()> {
 /// The names of the built-in verifiers.
 #[pyfunction]
 fn builtin_verifiers() -> Vec<&'static str> {
-    rewardbox::builtin::BUILTINS
-        .iter()
-        .map(|b| b.name)
-        .collect()
+    rewardbox::BUILTINS.iter().map(|b| b.name).collect()
 }
 
 /// The advantages of one group's rewards (`None`: masked) by `method`: the values and whether

@@ -211,7 +211,7 @@ pub fn node_that_strips_types() -> String {
 pub fn unlike_node(
     name: &str,
     native: &std::process::Output,
-    ours: &rewardbox::runners::bindings::types::RunOutcome,
+    ours: &rewardbox::candidates::RunOutcome,
 ) -> Option<String> {
     let native_stdout = String::from_utf8_lossy(&native.stdout);
     (ours.stdout != native_stdout || ours.exit_code != native.status.code()).then(|| {

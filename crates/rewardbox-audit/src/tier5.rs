@@ -13,18 +13,18 @@
 //! differential tests against the solution, strict equivalence to the reference. A converged
 //! completion the verifier rewards and the judge rejects is an **exploit found by optimisation**.
 
-pub mod external;
-pub mod grammar;
-pub mod judge;
-pub mod policy;
-pub mod rng;
-pub mod train;
+mod external;
+mod grammar;
+mod judge;
+mod policy;
+mod rng;
+mod train;
 
+pub use judge::Judge;
 pub use train::{Outcome, Point, SampledExploit, Tier5Options, Tier5Report};
 
 use crate::{AuditTask, Family, Finding, Kind};
 use grammar::Grammar;
-use judge::Judge;
 use rewardbox::Scorer;
 use serde_json::Value;
 

@@ -6,8 +6,8 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rewardbox::TaskResult;
-use rewardbox::jsonl::Summary;
-use rewardbox_eval::evaluation::result_line;
+use rewardbox::stream::Summary;
+use rewardbox_eval::result_line;
 use rewardbox_eval::{Evaluation, Outcome, RunInfo, html, plan, png};
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -126,7 +126,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<bool> {
         samples_file: args.samples.as_ref().map(|p| p.display().to_string()),
         jobs: args.scoring.jobs(),
         seconds: summary.elapsed.as_secs_f64(),
-        generated: rewardbox_eval::report::utc_timestamp(
+        generated: rewardbox_eval::utc_timestamp(
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),

@@ -58,7 +58,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     let mut written = 0;
     if let Format::Humanevalx | Format::MultiplE = args.format {
         for file in &args.dirs {
-            for line in rewardbox_eval::input::read_json_or_jsonl(file)? {
+            for line in rewardbox_eval::read_json_or_jsonl(file)? {
                 let task = line.value.and_then(|value| {
                     let row = value.as_object().ok_or("a problem must be a JSON object")?;
                     let why = |e: rewardbox_import::humanevalx::Unconvertible| e.to_string();

@@ -4,6 +4,8 @@
 //! `rewardbox eval problems.jsonl samples.jsonl --report report.html`,
 //! `rewardbox audit tasks.jsonl -o report.json`, and the rest (`rewardbox --help`).
 
+#![deny(missing_docs)]
+
 mod audit;
 mod env;
 mod eval;
@@ -75,7 +77,7 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Command::Verifiers => {
-            for builtin in rewardbox::builtin::BUILTINS {
+            for builtin in rewardbox::BUILTINS {
                 println!("{:<12} {}", builtin.name, builtin.summary);
             }
             Ok(())

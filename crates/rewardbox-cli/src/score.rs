@@ -5,8 +5,8 @@
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rewardbox::jsonl::{DEFAULT_CHUNK_LINES, Summary, score_stream};
-use rewardbox::workers::{WorkerCommand, score_stream_in_workers, serve_worker};
+use rewardbox::stream::{DEFAULT_CHUNK_LINES, Summary, score_stream};
+use rewardbox::stream::{WorkerCommand, score_stream_in_workers, serve_worker};
 use rewardbox::{LimitOverrides, Limits, PythonEngine, Scorer, ScorerOptions};
 use std::ffi::OsString;
 use std::fs::File;
@@ -188,7 +188,7 @@ pub fn run(args: ScoreArgs) -> anyhow::Result<()> {
             progress.set_message(format!(
                 "{} completions, {}/s",
                 s.completions,
-                rewardbox::jsonl::rate_text(s.rate())
+                rewardbox::stream::rate_text(s.rate())
             ));
         },
     )?;

@@ -162,7 +162,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         header_timeout: seconds(args.header_timeout_s),
         body_timeout: seconds(args.body_timeout_s),
         drain: std::time::Duration::from_secs(args.drain_s),
-        workdir_budget: rewardbox::sandbox::workspace::DiskBudget {
+        workdir_budget: rewardbox::sandboxes::DiskBudget {
             bytes: args.workdir_mb.saturating_mul(1 << 20),
             entries: args.workdir_entries,
         },

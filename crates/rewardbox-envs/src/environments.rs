@@ -8,13 +8,13 @@ use crate::budget::{Amount, Budgets, Hold};
 use crate::env_str::EnvString;
 use crate::error::EnvError;
 use crate::session::{Session, SessionCell, SessionState, SessionTable, call_driver, status_name};
-use rewardbox::host::HostServices;
-use rewardbox::host::live::LiveCandidate;
-use rewardbox::runners::Runners;
-use rewardbox::runners::bindings::types::CallError;
-use rewardbox::runners::python::PythonRunner;
-use rewardbox::sandbox::engine::{EpochTicker, build_session_engine};
-use rewardbox::sandbox::workspace::DiskBudget;
+use rewardbox::candidates::CallError;
+use rewardbox::candidates::HostServices;
+use rewardbox::candidates::LiveCandidate;
+use rewardbox::candidates::PythonRunner;
+use rewardbox::candidates::Runners;
+use rewardbox::sandboxes::DiskBudget;
+use rewardbox::sandboxes::{Sandboxes, SandboxesBuilder};
 use rewardbox::{ComponentCache, Limits};
 use serde_json::json;
 use std::collections::HashMap;
@@ -109,13 +109,14 @@ struct EnvFile {
 struct Inner {
     options: EnvOptions,
     python: Arc<PythonRunner>,
-    services: Arc<HostServices>,
+    /// The engine (its ticker running while these environments live), the runners, the host
+    /// services.
+    sandboxes: Sandboxes,
     sources: Mutex<HashMap<String, Arc<EnvFile>>>,
     sessions: Mutex<HashMap<String, Arc<SessionCell>>>,
     /// Sessions alive or starting (a place is taken before a start, so the cap holds).
     places: Mutex<usize>,
     epoch: Instant,
-    _ticker: EpochTicker,
 }
 
 impl Environments {
@@ -128,21 +129,23 @@ impl Environments {
                 dir.display()
             );
         }
-        let engine = build_session_engine()?;
-        let ticker = EpochTicker::start(&engine);
-        let runners = Arc::new(Runners::new(engine.clone(), options.cache.clone())?);
-        let services = HostServices::new(runners.clone(), options.limits)?;
-        let python = runners.python().map_err(|e| anyhow::anyhow!(e))?;
+        let sandboxes = SandboxesBuilder::for_sessions()
+            .cache(options.cache.clone())
+            .verifier_limits(options.limits)
+            .build()?;
+        let python = sandboxes
+            .runners()
+            .python()
+            .map_err(|e| anyhow::anyhow!(e))?;
         Ok(Environments {
             inner: Arc::new(Inner {
                 options,
                 python,
-                services,
+                sandboxes,
                 sources: Mutex::default(),
                 sessions: Mutex::default(),
                 places: Mutex::default(),
                 epoch: Instant::now(),
-                _ticker: ticker,
             }),
         })
     }
@@ -313,7 +316,7 @@ impl Environments {
 
     /// The engine's runtimes (for the `sandbox` of Python verifiers run beside sessions).
     pub fn runners(&self) -> &Arc<Runners> {
-        self.inner.services.runners()
+        self.inner.sandboxes.runners()
     }
 
     /// A fresh CPython instance of the sessions' engine holding `program` (a REPL's driver):
@@ -326,7 +329,7 @@ impl Environments {
         let inner = &self.inner;
         LiveCandidate::open(
             &inner.python,
-            inner.services.engine(),
+            inner.sandboxes.engine(),
             program,
             limits,
             inner.options.seed,
@@ -335,7 +338,7 @@ impl Environments {
 
     /// What trusted instances beside the sessions are offered (an episode's scripts).
     pub fn services(&self) -> &Arc<HostServices> {
-        &self.inner.services
+        self.inner.sandboxes.services()
     }
 }
 
@@ -381,7 +384,7 @@ impl Inner {
     fn instance(&self) -> Amount {
         Amount {
             memory: self.options.limits.memory_bytes,
-            disk: rewardbox::sandbox::job::SCRATCH_BUDGET.bytes,
+            disk: rewardbox::sandboxes::SCRATCH_BUDGET.bytes,
         }
     }
 
@@ -443,7 +446,7 @@ impl Inner {
         let limits = self.options.limits;
         let live = LiveCandidate::open(
             &self.python,
-            self.services.engine(),
+            self.sandboxes.engine(),
             SESSION_PROGRAM,
             &limits,
             self.options.seed,

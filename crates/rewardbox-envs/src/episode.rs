@@ -22,10 +22,10 @@ use crate::environments::Environments;
 use crate::error::EnvError;
 use crate::session::{last_line, status_name};
 use rewardbox::Limits;
-use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::runners::python::program_in;
-use rewardbox::sandbox::Mount;
-use rewardbox::sandbox::workspace;
+use rewardbox::candidates::program_in;
+use rewardbox::candidates::{RunOutcome, RunStatus};
+use rewardbox::sandboxes::Mount;
+use rewardbox::sandboxes::check_disk_budget;
 use serde_json::Value;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
@@ -354,7 +354,7 @@ impl Episode {
             .map_err(|e| host_error(path, e))?;
         std::io::Write::write_all(&mut file, content.as_bytes())
             .map_err(|e| host_error(path, e))?;
-        workspace::within(self.workspace.path(), self.envs.options().workspace_budget).map_err(
+        check_disk_budget(self.workspace.path(), self.envs.options().workspace_budget).map_err(
             |exceeded| {
                 let _ = std::fs::remove_file(&target);
                 EnvError::BadRequest(format!("writing {path:?}: the workspace {exceeded}"))

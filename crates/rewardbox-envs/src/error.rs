@@ -10,10 +10,18 @@ pub enum EnvError {
     /// No environment file for the string in the environments directory.
     UnknownEnvironment(String),
     /// The environment did not start: its file failed to load, no class accepted the string, or
-    /// it crossed a limit while starting. `status` is one of [`crate::session::STATUSES`].
-    StartFailed { status: String, detail: String },
+    /// it crossed a limit while starting. `status` is one of [`crate::SESSION_STATUSES`].
+    StartFailed {
+        /// Why, as [`crate::SESSION_STATUSES`] names it.
+        status: String,
+        /// What happened, for a person.
+        detail: String,
+    },
     /// As many sessions are alive as allowed.
-    TooManySessions { limit: usize },
+    TooManySessions {
+        /// The most sessions alive at once.
+        limit: usize,
+    },
     /// The sessions alive hold as much memory or disk as the operator's budget allows: says which.
     OverBudget(String),
     /// No live session has this id (never started, closed, or expired).
@@ -21,11 +29,26 @@ pub enum EnvError {
     /// A live session already has the id a start asked for (another client's, perhaps).
     SessionInUse(String),
     /// The session broke in an earlier step (`status`: why); close it and start another.
-    Broken { status: String, detail: String },
+    Broken {
+        /// Why it broke, as [`crate::SESSION_STATUSES`] names it.
+        status: String,
+        /// What happened, for a person.
+        detail: String,
+    },
     /// This step crossed a limit, exited or trapped: the session is now broken.
-    StepFailed { status: String, detail: String },
+    StepFailed {
+        /// Why, as [`crate::SESSION_STATUSES`] names it.
+        status: String,
+        /// What happened, for a person.
+        detail: String,
+    },
     /// The environment raised an exception in this call; the session lives on.
-    Raised { type_name: String, message: String },
+    Raised {
+        /// The exception's type (`ValueError`).
+        type_name: String,
+        /// Its message.
+        message: String,
+    },
     /// The request was malformed (an action that is not text, say).
     BadRequest(String),
     /// An episode's verifier gave no verdict (it crashed, or printed none); the episode goes on.

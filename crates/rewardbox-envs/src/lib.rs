@@ -20,20 +20,22 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
-pub mod budget;
+#![deny(missing_docs)]
+
+mod budget;
 pub mod check;
-pub mod env_str;
-pub mod environments;
-pub mod episode;
-pub mod error;
-pub mod repl;
+mod env_str;
+mod environments;
+mod episode;
+mod error;
+mod repl;
 pub mod replay;
-pub mod session;
-pub mod value;
+mod session;
+mod value;
 
 pub use budget::{Amount, Budgets, Hold};
-pub use environments::{EnvOptions, Environments, SessionSlot};
+pub use environments::{EnvOptions, Environments, SessionSlot, env_file, new_id};
 pub use episode::{Episode, EpisodeSpec, EpisodeStep, EpisodeVerdict};
 pub use error::EnvError;
 pub use repl::{CellOutcome, Repl};
-pub use session::{Session, StepResult};
+pub use session::{STATUSES as SESSION_STATUSES, Session, StepResult};

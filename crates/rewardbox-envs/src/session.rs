@@ -8,8 +8,8 @@
 use crate::error::EnvError;
 use crate::value::to_plain;
 use rewardbox::Limits;
-use rewardbox::host::live::LiveCandidate;
-use rewardbox::runners::bindings::types::{CallError, RunStatus, Target};
+use rewardbox::candidates::LiveCandidate;
+use rewardbox::candidates::{CallError, RunStatus, Target};
 use serde_json::{Map, Value, json};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -13,22 +13,25 @@
 //! the caller scores those, [`evaluation`] puts the results back together with [`outcome`] and
 //! [`pass_at_k`], and [`html`] and [`png`] draw the report.
 
-pub mod evaluation;
+#![deny(missing_docs)]
+
+mod evaluation;
 pub mod html;
-pub mod input;
-pub mod outcome;
-pub mod pass_at_k;
+mod input;
+mod outcome;
+mod pass_at_k;
 pub mod plan;
 pub mod png;
-pub mod problems;
-pub mod report;
-pub mod samples;
+mod problems;
+mod report;
+mod samples;
 
-pub use evaluation::{Evaluation, SampleResult};
+pub use evaluation::{Evaluation, SampleResult, result_line};
+pub use input::read_json_or_jsonl;
 pub use outcome::Outcome;
 pub use plan::PlannedTask;
 pub use problems::{Problem, Problems};
-pub use report::RunInfo;
+pub use report::{RunInfo, utc_timestamp};
 pub use samples::Sample;
 
 use std::path::Path;

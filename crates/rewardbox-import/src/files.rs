@@ -43,6 +43,7 @@ impl PackageDir {
     }
 
     /// The same package with a smaller budget for what may be read from it in all.
+    #[cfg(test)]
     pub fn with_budget(mut self, bytes: u64) -> PackageDir {
         self.budget = bytes;
         self

@@ -6,12 +6,15 @@
 //! makes it a `code` task with `tests.judge`; [`verify`] judges every jury submission and checks
 //! it gets the verdict its directory promises.
 
-pub mod metadata;
-pub mod package;
-pub mod program;
-pub mod task;
-pub mod timing;
-pub mod verify;
-pub mod yaml;
+mod metadata;
+mod package;
+mod program;
+mod task;
+mod timing;
+mod verify;
+mod yaml;
 
 pub use package::{Expected, Package, read_package};
+pub use task::{TaskShape, fenced, task};
+pub use timing::time_limit;
+pub use verify::{Check, verify};

@@ -11,8 +11,10 @@
 //!
 //! The CLI's `rewardbox import` is a thin layer over these.
 
+#![deny(missing_docs)]
+
 pub mod deepgym;
-pub mod files;
+mod files;
 pub mod folders;
 pub mod humanevalx;
 pub mod kattis;

@@ -6,6 +6,8 @@
 //! component and the fence finder all read this table, so a spelling accepted in one place is
 //! accepted everywhere.
 
+#![deny(missing_docs)]
+
 pub mod fences;
 pub mod js_test_run;
 pub mod python_engine;

@@ -19,6 +19,8 @@
 //! Pipe ends are never inherited by siblings: the standard library opens every pipe and file
 //! with `O_CLOEXEC`, and nothing here clears it.
 
+#![deny(missing_docs)]
+
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;

@@ -14,6 +14,8 @@
 //! printability needs Unicode's tables, the order a set prints in) it answers `None`, and the
 //! caller asks CPython instead: it is never approximately right.
 
+#![deny(missing_docs)]
+
 mod eq;
 mod parse;
 mod repr;

@@ -35,7 +35,7 @@ impl<T> Held<T> {
 
     /// Holds `value` under a fresh id (128 random bits); the id.
     pub fn insert(&self, value: T) -> std::io::Result<String> {
-        let id = rewardbox_envs::environments::new_id()?;
+        let id = rewardbox_envs::new_id()?;
         let entry = Entry {
             value: Arc::new(value),
             last_used_ms: AtomicU64::new(self.now_ms()),

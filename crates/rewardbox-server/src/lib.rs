@@ -17,6 +17,8 @@
 //! flight (429 with `Retry-After` past it), the operator's maxima on every limit a request asks
 //! for, and verifier files only from a directory the operator allowed.
 
+#![deny(missing_docs)]
+
 mod codegym;
 mod deepgym;
 mod error;
@@ -27,7 +29,7 @@ mod metrics;
 mod nemo;
 mod observe;
 mod openenv;
-pub mod options;
+mod options;
 mod reward;
 mod run_code;
 mod score;
@@ -144,7 +146,7 @@ fn root_environment(
         let Some(dir) = env_dir else {
             anyhow::bail!("--openenv {name} serves a CodeGym environment: give --env-dir DIR too");
         };
-        let file = rewardbox_envs::environments::env_file(dir, stem);
+        let file = rewardbox_envs::env_file(dir, stem);
         anyhow::ensure!(
             file.is_file(),
             "--openenv {name}: there is no {} in the environments directory",
@@ -164,7 +166,7 @@ pub fn run(options: ServerOptions) -> anyhow::Result<()> {
         // that many threads suffice; the rest are for closing sessions and the like.
         .max_blocking_threads(options.max_inflight.saturating_add(64))
         // Sessions' guests run on its blocking threads: room for their stack.
-        .thread_stack_size(rewardbox::sandbox::engine::THREAD_STACK_BYTES)
+        .thread_stack_size(rewardbox::sandboxes::THREAD_STACK_BYTES)
         .build()?;
     let served = runtime.block_on(async move {
         let address = std::net::SocketAddr::new(options.host, options.port);

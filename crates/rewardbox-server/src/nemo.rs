@@ -33,8 +33,8 @@ pub async fn seed_session(body: Bytes) -> Result<Response, ApiError> {
     if !body.iter().all(u8::is_ascii_whitespace) {
         parse_json(&body)?;
     }
-    let id = rewardbox_envs::environments::new_id()
-        .map_err(|e| ApiError::internal(format!("no session id: {e}")))?;
+    let id =
+        rewardbox_envs::new_id().map_err(|e| ApiError::internal(format!("no session id: {e}")))?;
     let cookie = format!("{SESSION_COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax");
     let mut response = Json(json!({})).into_response();
     response.headers_mut().insert(

@@ -1,6 +1,6 @@
 //! How `rewardbox serve` runs: where it listens, what it allows, and the limits it clamps to.
 
-use rewardbox::sandbox::workspace::DiskBudget;
+use rewardbox::sandboxes::DiskBudget;
 use rewardbox::{ComponentCache, Limits};
 use std::net::{IpAddr, Ipv4Addr};
 use std::path::PathBuf;

@@ -22,12 +22,12 @@ use axum::extract::State;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use rewardbox::Limits;
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::runners::python::program_in;
-use rewardbox::runners::time_limit::limits_for_seconds;
-use rewardbox::sandbox::Mount;
-use rewardbox::sandbox::limits::MAX_MEMORY_MB;
+use rewardbox::MAX_MEMORY_MB;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::limits_for_seconds;
+use rewardbox::candidates::program_in;
+use rewardbox::candidates::{RunOutcome, RunStatus};
+use rewardbox::sandboxes::Mount;
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
 use std::path::{Component, Path, PathBuf};
@@ -249,7 +249,7 @@ pub async fn run_code(
 
 /// Counts the run that just ended if its client hung up meanwhile (its sandbox was stopped).
 fn count_if_hung_up(state: &AppState) {
-    let hung_up = rewardbox::sandbox::cancel::current()
+    let hung_up = rewardbox::sandboxes::cancel_flag()
         .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
     if hung_up {
         state.metrics.stopped_run();

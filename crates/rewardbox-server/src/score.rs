@@ -12,7 +12,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use rewardbox::InputLine;
-use rewardbox::jsonl::{DEFAULT_CHUNK_LINES, Summary, score_stream};
+use rewardbox::stream::{DEFAULT_CHUNK_LINES, Summary, score_stream};
 use serde::Deserialize;
 use serde_json::Value;
 use std::io::Write;

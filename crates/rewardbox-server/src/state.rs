@@ -132,7 +132,7 @@ tokio::task_local! {
 /// Runs blocking (sandboxed) work off the tokio workers, for the request being handled: when its
 /// client hangs up, the request's future is dropped, which sets the work's cancellation flag, and
 /// every job the work runs stops at its next periodic check (within 10 ms of execution; see
-/// `rewardbox::sandbox::cancel`). The work holds the request's in-flight slot until it ends
+/// `rewardbox::sandboxes::with_cancel`). The work holds the request's in-flight slot until it ends
 /// ([`INFLIGHT`]), so that abandoned work still counts against `--max-inflight`.
 pub async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> T + Send + 'static,
@@ -148,7 +148,7 @@ pub async fn blocking<T: Send + 'static>(
     let slot = INFLIGHT.try_with(Arc::clone).ok();
     tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        rewardbox::sandbox::cancel::with_cancel(Some(flag), work)
+        rewardbox::sandboxes::with_cancel(Some(flag), work)
     })
     .await
     .map_err(|e| crate::error::ApiError::internal(format!("the work failed: {e}")))

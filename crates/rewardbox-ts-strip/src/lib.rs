@@ -11,6 +11,8 @@
 //! The parser is oxc's. It runs where the program will run (the JavaScript runner's sandbox), so
 //! a hostile program's source is never parsed by the host.
 
+#![deny(missing_docs)]
+
 mod declarations;
 mod edits;
 mod visitor;

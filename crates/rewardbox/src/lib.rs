@@ -16,41 +16,58 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 //!
+//! # The face
+//!
+//! Scoring is at the crate root ([`Scorer`], [`Task`], the results of `rewardbox-types`
+//! re-exported); streaming JSONL and worker processes are in [`stream`]; running candidate
+//! programs outside a verifier (the server's `/run_code`, environments, contest timing) is in
+//! [`candidates`]; the machinery all of them run on, built one way, is in [`sandboxes`]; the
+//! group-relative [`advantages`] trainers weight results by have a module of their own. Nothing
+//! else is public: the layers below are private.
+//!
 //! # Layers
 //!
-//! The runtime is built in four layers; each uses only the ones below it.
+//! The engine is built in four private layers; each uses only the ones below it
+//! (`tests/layers.rs` checks it).
 //!
-//! 1. [`sandbox`], the sandbox core: engine, compiled-component cache, one job's store, limits,
+//! 1. `sandbox`, the sandbox core: engine, compiled-component cache, one job's store, limits,
 //!    output capture, clocks, sleeps. Knows only wasmtime.
-//! 2. [`runners`]: the candidate runtimes (CPython, JavaScript, compiled languages) behind one
-//!    trait; `run` and `call` in fresh sandboxes.
-//! 3. [`host`]: what trusted instances are offered, the `sandbox` interface of `wit/`: candidate
+//! 2. `runners`: the candidate runtimes (CPython, Monty, JavaScript, compiled languages) behind
+//!    one trait; `run` and `call` in fresh sandboxes.
+//! 3. `host`: what trusted instances are offered, the `sandbox` interface of `wit/`: candidate
 //!    runs, live candidates, Python verifiers.
-//! 4. The scorer, at the crate root: tasks ([`task`]), verifiers ([`verifier`], [`registry`],
-//!    [`builtin`]), the parallel fan-out ([`batch`]), streaming JSONL ([`jsonl`], [`input`]),
-//!    worker processes ([`workers`]), results ([`rewardbox_types`]), and the group-relative
-//!    [`advantages`] trainers weight them by.
+//! 4. The scorer, at the crate root: tasks (`task`), verifiers (`verifier`, `registry`,
+//!    `builtin`), the parallel fan-out (`batch`), streaming JSONL (`jsonl`, `input`), worker
+//!    processes (`workers`), and the builder of the machinery ([`sandboxes`]).
 
-pub mod host;
-pub mod runners;
-pub mod sandbox;
+#![deny(missing_docs)]
+
+mod host;
+mod runners;
+mod sandbox;
+
+mod batch;
+mod builtin;
+mod input;
+mod jsonl;
+mod registry;
+mod scorer;
+mod task;
+mod verifier;
+mod workers;
 
 pub mod advantages;
-pub mod batch;
-pub mod builtin;
-pub mod input;
-pub mod jsonl;
-pub mod registry;
-pub mod scorer;
-pub mod task;
-pub mod verifier;
-pub mod workers;
+pub mod candidates;
+pub mod sandboxes;
+pub mod stream;
 
 pub use batch::InputLine;
-pub use registry::VerifierPaths;
+pub use builtin::{BUILTINS, Builtin};
+pub use registry::{MAX_LOADED_SOURCES, VerifierPaths};
 pub use rewardbox_languages::PythonEngine;
 pub use rewardbox_types::{CaseResult, CaseStatus, CompletionResult, Status, TaskResult};
 pub use sandbox::cache::ComponentCache;
-pub use sandbox::limits::{LimitOverrides, Limits};
+pub use sandbox::limits::{LimitOverrides, Limits, MAX_MEMORY_MB};
+pub use sandboxes::{Sandboxes, SandboxesBuilder};
 pub use scorer::{Scorer, ScorerOptions, precompile};
 pub use task::{Task, TaskError};

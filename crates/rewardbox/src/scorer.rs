@@ -5,8 +5,9 @@ use crate::host::{HostServices, INSTANCES_PER_THREAD};
 use crate::registry::{VerifierPaths, VerifierRegistry};
 use crate::runners::{DEFAULT_PYTHON_ENGINE, Runners};
 use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::engine::{EpochTicker, build_engine};
+use crate::sandbox::engine::build_engine;
 use crate::sandbox::limits::Limits;
+use crate::sandboxes::{Sandboxes, SandboxesBuilder};
 use crate::verifier::Judge;
 use rewardbox_languages::PythonEngine;
 use std::sync::Arc;
@@ -56,7 +57,8 @@ pub struct Scorer {
     pub(crate) registry: VerifierRegistry,
     pub(crate) pool: rayon::ThreadPool,
     pub(crate) options: ScorerOptions,
-    _ticker: EpochTicker,
+    /// Holds the engine's ticker: the scorer's wall-clock limits tick while it lives.
+    _sandboxes: Sandboxes,
 }
 
 impl Scorer {
@@ -71,24 +73,24 @@ impl Scorer {
             .thread_name(|i| format!("rewardbox-{i}"))
             .stack_size(crate::sandbox::engine::THREAD_STACK_BYTES)
             .build()?;
-        let engine = build_engine(threads, INSTANCES_PER_THREAD)?;
-        let ticker = EpochTicker::start(&engine);
-        let mut runners = Runners::new(engine.clone(), options.cache.clone())?;
-        runners.max_candidate = options.max_candidate_limits;
-        runners.python_engine = options.python_engine;
-        let services = HostServices::new(Arc::new(runners), options.limits)?;
+        let sandboxes = SandboxesBuilder::for_runs(threads)
+            .cache(options.cache.clone())
+            .verifier_limits(options.limits)
+            .max_candidate_limits(options.max_candidate_limits)
+            .python_engine(options.python_engine)
+            .build()?;
         let registry = VerifierRegistry::new(
-            services,
+            sandboxes.services().clone(),
             options.cache.clone(),
             options.limits,
             options.verifier_paths.clone(),
         );
         Ok(Scorer {
-            engine,
+            engine: sandboxes.engine().clone(),
             registry,
             pool,
             options,
-            _ticker: ticker,
+            _sandboxes: sandboxes,
         })
     }
 

@@ -8,6 +8,7 @@
 //! `prepare-engine` once and snapshots the instance (`crates/rewardbox/src/runners/prepared.rs`), so a
 //! run's instance starts with Boa's context, the prelude and Node's modules already evaluated.
 
+
 // The bindings wit-bindgen generates for the `js-runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 

@@ -16,6 +16,7 @@
 //! `readlines` ([`stdin`]); any other use of `sys.stdin` fails here and, under `auto`, runs in
 //! CPython.
 
+
 // The bindings wit-bindgen generates for the `runner` world take many arguments.
 #![allow(clippy::too_many_arguments)]
 

@@ -6,6 +6,8 @@
 //! missing or has the wrong type, return a [`FieldError`] whose message names the field, so that the
 //! host can report `line N: "reference" must be a string` for the whole line.
 
+#![deny(missing_docs)]
+
 use serde_json::{Map, Value};
 
 /// A task field that is missing or malformed. The message names the field, quoted.

@@ -6,6 +6,8 @@
 //! output is a component. A build script calls [`build_components`] so that `cargo build` stays the
 //! one build command, the way wasmtime's `crates/test-programs/artifacts` builds its test programs.
 
+#![deny(missing_docs)]
+
 mod fingerprint;
 mod immortalize;
 

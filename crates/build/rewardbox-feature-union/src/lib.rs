@@ -3,3 +3,5 @@
 //! No code. This crate only turns on, in the build of the Python extension, the features that the
 //! rest of the workspace turns on in shared dependencies, so that wasmtime is compiled once for the
 //! CLI and the extension (see its `Cargo.toml`).
+
+#![deny(missing_docs)]

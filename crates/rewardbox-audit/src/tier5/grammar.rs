@@ -505,6 +505,7 @@ impl Grammar {
     }
 
     /// Whether the choices write the task's own solution and nothing else.
+    #[cfg(test)]
     pub fn is_plain_solution(&self, choices: &[usize]) -> bool {
         self.slots
             .iter()

@@ -22,7 +22,7 @@
 //! calls what the verifier rewards a solution: the outcome is `unjudged`.
 
 use crate::AuditTask;
-use rewardbox::runners::CANDIDATE_DEFAULT;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
 use rewardbox::{Scorer, Status, Task};
 use serde_json::{Map, Value, json};
 
@@ -320,7 +320,7 @@ fn recorded_differential(
     let mut visible = Vec::new();
     for stdin in &stdins {
         let outcome = scorer.install(|| runners.run(&language, &program, stdin, &limits, 0));
-        if outcome.status != rewardbox::runners::bindings::types::RunStatus::Ok
+        if outcome.status != rewardbox::candidates::RunStatus::Ok
             || outcome.exit_code.unwrap_or(0) != 0
         {
             return Err(format!(
@@ -574,7 +574,7 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
     let mut generated = Vec::new();
     for stdin in stdins {
         let outcome = scorer.install(|| runners.run(language, &solution, &stdin, &limits, 0));
-        if outcome.status == rewardbox::runners::bindings::types::RunStatus::Ok
+        if outcome.status == rewardbox::candidates::RunStatus::Ok
             && outcome.exit_code.unwrap_or(0) == 0
         {
             let output = outcome.stdout.trim_end().to_string();

@@ -11,8 +11,8 @@ use crate::environments::{Environments, SessionSlot};
 use crate::error::EnvError;
 use crate::session::last_line;
 use rewardbox::Limits;
-use rewardbox::host::live::LiveCandidate;
-use rewardbox::runners::bindings::types::{CallError, RunOutcome, RunStatus, Target};
+use rewardbox::candidates::LiveCandidate;
+use rewardbox::candidates::{CallError, RunOutcome, RunStatus, Target};
 use serde_json::{Value, json};
 
 /// The driver the interpreter holds: `run(code, stdin)` executes a cell.
@@ -149,7 +149,7 @@ impl Repl {
 /// A cell that ended its interpreter: what it wrote before and after, and how it ended.
 fn ended_cell(
     ended: RunOutcome,
-    before: rewardbox::runners::bindings::types::Output,
+    before: rewardbox::candidates::Output,
     fuel: u64,
     restarted: bool,
 ) -> CellOutcome {

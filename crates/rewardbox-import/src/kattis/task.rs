@@ -3,8 +3,8 @@
 //! limit (turned into fuel per language by the runners' calibrated rates), memory and output.
 
 use crate::kattis::package::Package;
-use rewardbox::runners::time_limit::limits_for_seconds;
-use rewardbox::sandbox::limits::Limits;
+use rewardbox::Limits;
+use rewardbox::candidates::limits_for_seconds;
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
 

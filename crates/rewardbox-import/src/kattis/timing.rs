@@ -5,18 +5,18 @@
 //!
 //! A submission's time is measured in fuel, not seconds, so that the limit is the same on every
 //! machine: each accepted submission is run on every case, and its fuel is turned into seconds at
-//! its runner's calibrated rate ([`rewardbox::runners::time_limit`], the rate at which a second
+//! its runner's calibrated rate ([`rewardbox::candidates::limits_for_seconds`], the rate at which a second
 //! of limit buys fuel). A task made with this limit gives each language's candidates that many
 //! seconds' worth of fuel at their own rate.
 
 use crate::kattis::package::{Expected, Package};
 use crate::kattis::program::Program;
 use rayon::prelude::*;
+use rewardbox::Limits;
 use rewardbox::Scorer;
-use rewardbox::runners::bindings::types::{File, Invocation, RunOutcome, RunStatus};
-use rewardbox::runners::interactive::{Party, interact};
-use rewardbox::runners::time_limit::{fuel_rate, limits_for_seconds};
-use rewardbox::sandbox::limits::Limits;
+use rewardbox::candidates::{File, Invocation, RunOutcome, RunStatus};
+use rewardbox::candidates::{Party, interact};
+use rewardbox::candidates::{fuel_rate, limits_for_seconds};
 use rewardbox_toolchains::Language;
 
 /// The longest an accepted submission is let run on one case while it is measured.

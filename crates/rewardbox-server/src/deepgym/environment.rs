@@ -12,7 +12,7 @@
 
 use crate::error::ApiError;
 use axum::http::StatusCode;
-use rewardbox::runners::time_limit::limits_for_seconds;
+use rewardbox::candidates::limits_for_seconds;
 use rewardbox::{CaseStatus, CompletionResult, Status};
 use rewardbox::{Limits, Task};
 use rewardbox_toolchains::Language;

@@ -169,7 +169,7 @@ impl EnvSession for CodeGymSession {
         self.session = Some(session);
         self.episode_id = Some(match text_field(options, "episode_id")? {
             Some(id) => id.to_string(),
-            None => rewardbox_envs::environments::new_id()
+            None => rewardbox_envs::new_id()
                 .map_err(|e| OpenEnvError::Execution(format!("no episode id: {e}")))?,
         });
         self.step_count = 0;

@@ -19,9 +19,9 @@ use super::env::{
 };
 use crate::state::AppState;
 use rewardbox::Limits;
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::bindings::types::{RunOutcome, RunStatus};
-use rewardbox::runners::time_limit::limits_for_seconds;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::limits_for_seconds;
+use rewardbox::candidates::{RunOutcome, RunStatus};
 use rewardbox_envs::{CellOutcome, Repl};
 use rewardbox_toolchains::Language;
 use serde_json::{Map, Value, json};
@@ -135,7 +135,7 @@ impl EnvSession for CodingSession {
         self.language = language(options)?.unwrap_or(Language::Python);
         self.episode_id = Some(match text_field(options, "episode_id")? {
             Some(id) => id.to_string(),
-            None => rewardbox_envs::environments::new_id()
+            None => rewardbox_envs::new_id()
                 .map_err(|e| OpenEnvError::Execution(format!("no episode id: {e}")))?,
         });
         self.step_count = 0;

@@ -13,9 +13,9 @@
 //! "does not parse" being "does not compile" (C, C++, Rust, Go); JavaScript and TypeScript are
 //! not parsed apart from their run, and get no syntax penalty.
 
-use rewardbox::runners::CANDIDATE_DEFAULT;
-use rewardbox::runners::Runners;
-use rewardbox::runners::bindings::types::RunStatus;
+use rewardbox::candidates::CANDIDATE_DEFAULT;
+use rewardbox::candidates::RunStatus;
+use rewardbox::candidates::Runners;
 
 /// How the coding environment rewards a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

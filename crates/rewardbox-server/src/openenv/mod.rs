@@ -76,7 +76,7 @@ fn family(state: &Arc<AppState>, name: &EnvName) -> Result<Arc<dyn Family>, ApiE
         EnvName::CodeGym(stem) => {
             let envs = state.codegym_environments()?;
             let dir = envs.options().env_dir.clone().unwrap_or_default();
-            if !rewardbox_envs::environments::env_file(&dir, stem).is_file() {
+            if !rewardbox_envs::env_file(&dir, stem).is_file() {
                 return Err(ApiError::status(
                     StatusCode::NOT_FOUND,
                     format!("no CodeGym environment {stem:?} in the environments directory"),

@@ -241,7 +241,7 @@ async fn answer(
             };
             let done = tokio::task::spawn_blocking(move || {
                 let _slot = slot;
-                let reply = rewardbox::sandbox::cancel::with_cancel(Some(cancel), || {
+                let reply = rewardbox::sandboxes::with_cancel(Some(cancel), || {
                     if step {
                         session.step(&data, None)
                     } else {

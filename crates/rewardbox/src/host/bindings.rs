@@ -2,6 +2,9 @@
 //! component, which imports the host's `sandbox` interface) and the `python` world (the CPython
 //! component as the trusted runtime of Python verifiers). The shared `types` are the runners'.
 
+// Generated from the WIT: its records' fields carry the WIT's documentation where it has any.
+#![allow(missing_docs)]
+
 wasmtime::component::bindgen!({
     path: "../../wit",
     world: "verifier",

@@ -18,7 +18,5 @@ pub mod planned_asserts;
 pub mod python_verifier;
 pub mod services;
 
-pub use context::{
-    HostContext, HostState, INSTANCES_PER_THREAD, MAX_OPEN_CANDIDATES, PythonVerdict, Services,
-};
+pub use context::{HostState, INSTANCES_PER_THREAD};
 pub use services::HostServices;

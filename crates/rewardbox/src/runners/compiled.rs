@@ -12,7 +12,7 @@ use crate::runners::runtime::Runtime;
 use crate::sandbox::Job;
 use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
-use rewardbox_toolchains::cache::Key;
+use rewardbox_toolchains::disk_cache::Key;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -142,7 +142,7 @@ impl CompiledPrograms {
         };
         let mut job = Job::with_io(engine, limits, seed, io, ());
         job.charge_sleeps_at(crate::runners::time_limit::sleep_fuel_per_ms(language));
-        if let Some(stack_bytes) = rewardbox_toolchains::stack::charged_by_use(language) {
+        if let Some(stack_bytes) = rewardbox_toolchains::stack_charged_by_use(language) {
             job.charge_stack_by_use(stack_bytes);
         }
         let result = pre

@@ -4,7 +4,7 @@
 //! instances get) trap when a candidate calls them.
 
 use crate::sandbox::JobState;
-use rewardbox_toolchains::exit_code::EXIT_INTERFACE;
+use rewardbox_toolchains::EXIT_INTERFACE;
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker, ResourceType};

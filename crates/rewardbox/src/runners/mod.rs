@@ -43,7 +43,7 @@ use crate::sandbox::job::JobIo;
 use crate::sandbox::limits::Limits;
 use crate::sandbox::stack::with_room;
 use rewardbox_languages::PythonEngine;
-use rewardbox_toolchains::toolchain::CompileLimits;
+use rewardbox_toolchains::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};
 use wasmtime::Engine;

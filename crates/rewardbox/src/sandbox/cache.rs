@@ -4,9 +4,9 @@
 //! Files are written to a temporary name and renamed into place, so concurrent processes never see
 //! a half-written file; a file that fails to load (truncated, from another wasmtime) is rebuilt.
 //! The directory is kept within a size budget (`REWARDBOX_CACHE_MAX_MB`, least recently used
-//! first; see `rewardbox_toolchains::prune`).
+//! first; see `rewardbox_toolchains::disk_cache`).
 
-use rewardbox_toolchains::prune;
+use rewardbox_toolchains::disk_cache as prune;
 use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -178,5 +178,5 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .parent()
         .expect("cache files live in the cache directory");
     std::fs::create_dir_all(dir)?;
-    rewardbox_toolchains::cache::write_atomically(path, bytes)
+    rewardbox_toolchains::disk_cache::write_atomically(path, bytes)
 }

@@ -80,7 +80,7 @@ pub fn build_engine_with_fuel(
         .total_core_instances(components * 32)
         .max_memories_per_component(8)
         // A compiled C, C++ or Rust program's own memory and its stack ledger
-        // (`rewardbox_toolchains::stack`).
+        // (`rewardbox-toolchains`'s stack module).
         .max_memories_per_module(2)
         .total_memories(components * 4)
         .max_tables_per_component(32)

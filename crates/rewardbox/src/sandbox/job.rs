@@ -326,7 +326,7 @@ impl<X: Send + 'static> Job<X> {
 
     /// Charges a compiled program's stack of `stack_bytes` by the pages it touches instead of
     /// its reservation, a stack that meets the memory limit being a stack overflow (see
-    /// [`rewardbox_toolchains::stack`]). Set before the guest is instantiated.
+    /// [`rewardbox-toolchains`'s stack module]). Set before the guest is instantiated.
     pub fn charge_stack_by_use(&mut self, stack_bytes: u64) {
         self.store
             .data_mut()

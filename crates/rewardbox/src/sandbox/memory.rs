@@ -55,7 +55,7 @@ impl MemoryLimiter {
     }
 
     /// For a compiled program whose stack of `stack_bytes` is charged by use
-    /// (`rewardbox_toolchains::stack`): the reservation is not charged (the limit is raised by
+    /// (`rewardbox-toolchains`'s stack module): the reservation is not charged (the limit is raised by
     /// it), and the stack ledger (the memory whose declared maximum is `stack_bytes`) is; a
     /// refused growth of the ledger is a stack overflow, not a heap's memory limit.
     pub fn charge_stack_by_use(&mut self, stack_bytes: u64) {

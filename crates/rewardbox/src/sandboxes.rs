@@ -1,0 +1,172 @@
+//! The machinery every front end runs on, built one way: the wasmtime engine, the epoch ticker
+//! that makes its wall-clock limits tick, the candidate runners and the services trusted
+//! instances are offered ([`SandboxesBuilder`], [`Sandboxes`]). The scorer ([`crate::Scorer`]),
+//! the environments (`rewardbox-envs`) and the benchmarks build them here.
+//!
+//! And what a caller needs of the sandbox core: mounting a directory into a run ([`Mount`]),
+//! disk budgets of a writable workspace ([`DiskBudget`], [`check_disk_budget`]), cancelling the
+//! runs a request started ([`with_cancel`], [`cancel_flag`]), and room on the stack for a
+//! thread that compiles or runs components ([`with_room`], [`THREAD_STACK_BYTES`]).
+
+pub use crate::sandbox::Mount;
+pub use crate::sandbox::cancel::{current as cancel_flag, with_cancel};
+pub use crate::sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, THREAD_STACK_BYTES};
+pub use crate::sandbox::job::{JobIo, SCRATCH_BUDGET};
+pub use crate::sandbox::stack::with_room;
+pub use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, within as check_disk_budget};
+
+use crate::host::{HostServices, INSTANCES_PER_THREAD};
+use crate::runners::{DEFAULT_PYTHON_ENGINE, Runners};
+use crate::sandbox::cache::ComponentCache;
+use crate::sandbox::engine::{EpochTicker, build_engine_with_fuel, build_session_engine};
+use crate::sandbox::limits::Limits;
+use rewardbox_languages::PythonEngine;
+use std::sync::Arc;
+use wasmtime::Engine;
+
+/// What the engine is sized for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Short runs on `threads` threads, each with `instances_per_thread` instances ready in the
+    /// pooling allocator: scoring.
+    Runs {
+        threads: usize,
+        instances_per_thread: u32,
+        fuel: bool,
+    },
+    /// Sessions that stay alive between calls (multi-turn environments): instances allocated on
+    /// demand.
+    Sessions,
+}
+
+/// Builds [`Sandboxes`]: `SandboxesBuilder::for_runs(threads)` for scoring, `for_sessions()` for
+/// environments that stay alive between calls; the rest has defaults (the user's component
+/// cache, the default limits, no cap on candidate limits, the default Python engine).
+#[derive(Debug, Clone)]
+pub struct SandboxesBuilder {
+    purpose: Purpose,
+    cache: ComponentCache,
+    verifier_limits: Limits,
+    max_candidate: Option<Limits>,
+    python_engine: PythonEngine,
+}
+
+impl SandboxesBuilder {
+    /// An engine for short runs on `threads` threads (fuel metered).
+    pub fn for_runs(threads: usize) -> SandboxesBuilder {
+        SandboxesBuilder::with_purpose(Purpose::Runs {
+            threads,
+            instances_per_thread: INSTANCES_PER_THREAD,
+            fuel: true,
+        })
+    }
+
+    /// An engine for sessions that stay alive between calls.
+    pub fn for_sessions() -> SandboxesBuilder {
+        SandboxesBuilder::with_purpose(Purpose::Sessions)
+    }
+
+    fn with_purpose(purpose: Purpose) -> SandboxesBuilder {
+        SandboxesBuilder {
+            purpose,
+            cache: ComponentCache::user_default(),
+            verifier_limits: Limits::default(),
+            max_candidate: None,
+            python_engine: DEFAULT_PYTHON_ENGINE,
+        }
+    }
+
+    /// Component instances one thread may hold at once in the pooling allocator (runs only; by
+    /// default what a scoring thread needs: a verifier, a Python verifier it runs, the live
+    /// candidates it opens and their runs).
+    pub fn instances_per_thread(mut self, instances: u32) -> SandboxesBuilder {
+        if let Purpose::Runs {
+            instances_per_thread,
+            ..
+        } = &mut self.purpose
+        {
+            *instances_per_thread = instances;
+        }
+        self
+    }
+
+    /// Whether runs are metered in fuel (runs only; default on). Off only to measure what
+    /// metering costs.
+    pub fn fuel(mut self, metered: bool) -> SandboxesBuilder {
+        if let Purpose::Runs { fuel, .. } = &mut self.purpose {
+            *fuel = metered;
+        }
+        self
+    }
+
+    /// Where compiled components are cached.
+    pub fn cache(mut self, cache: ComponentCache) -> SandboxesBuilder {
+        self.cache = cache;
+        self
+    }
+
+    /// The limits of a trusted instance (a verifier) unless a task sets its own.
+    pub fn verifier_limits(mut self, limits: Limits) -> SandboxesBuilder {
+        self.verifier_limits = limits;
+        self
+    }
+
+    /// The most a task's `candidate_limits` may ask for; `None`: no cap.
+    pub fn max_candidate_limits(mut self, limits: Option<Limits>) -> SandboxesBuilder {
+        self.max_candidate = limits;
+        self
+    }
+
+    /// Which interpreter runs a Python program on stdin/stdout unless a task says.
+    pub fn python_engine(mut self, engine: PythonEngine) -> SandboxesBuilder {
+        self.python_engine = engine;
+        self
+    }
+
+    /// Builds the engine, starts its ticker, and sets up the runners and the host services.
+    pub fn build(self) -> anyhow::Result<Sandboxes> {
+        let engine = match self.purpose {
+            Purpose::Runs {
+                threads,
+                instances_per_thread,
+                fuel,
+            } => build_engine_with_fuel(threads, instances_per_thread, fuel)?,
+            Purpose::Sessions => build_session_engine()?,
+        };
+        let ticker = EpochTicker::start(&engine);
+        let mut runners = Runners::new(engine.clone(), self.cache)?;
+        runners.max_candidate = self.max_candidate;
+        runners.python_engine = self.python_engine;
+        let services = HostServices::new(Arc::new(runners), self.verifier_limits)?;
+        Ok(Sandboxes {
+            engine,
+            services,
+            _ticker: ticker,
+        })
+    }
+}
+
+/// The engine with its ticker running, the candidate runners and the host services. The ticker
+/// stops when this is dropped: keep it as long as anything runs on the engine.
+pub struct Sandboxes {
+    engine: Engine,
+    services: Arc<HostServices>,
+    _ticker: EpochTicker,
+}
+
+impl Sandboxes {
+    /// The engine every component is compiled for.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The candidate runners.
+    pub fn runners(&self) -> &Arc<Runners> {
+        self.services.runners()
+    }
+
+    /// What trusted instances are offered (the runners, the trusted CPython).
+    pub fn services(&self) -> &Arc<HostServices> {
+        &self.services
+    }
+}
