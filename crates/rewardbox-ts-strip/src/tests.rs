@@ -1,5 +1,5 @@
 //! The stripper on one construct at a time. What Node does with the same programs is proven in
-//! the runtime's tests (`tests/typescript_node.rs`, the JavaScript runner beside native Node).
+//! the runtime's tests (`crates/rewardbox/tests/all/typescript_node.rs`, the JavaScript runner beside native Node).
 
 use super::*;
 

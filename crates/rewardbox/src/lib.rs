@@ -28,7 +28,7 @@
 //! # Layers
 //!
 //! The engine is built in four private layers; each uses only the ones below it
-//! (`tests/layers.rs` checks it).
+//! (`crates/rewardbox/tests/all/layers.rs` checks it).
 //!
 //! 1. `sandbox`, the sandbox core: engine, compiled-component cache, one job's store, limits,
 //!    output capture, clocks, sleeps. Knows only wasmtime.

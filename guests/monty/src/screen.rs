@@ -1,5 +1,5 @@
 //! The screen of a program run under `auto`: constructs where Monty's outcome differs from
-//! CPython's, found by the differential test (`tests/python_engines.rs`), hand the whole program
+//! CPython's, found by the differential test (`crates/rewardbox/tests/all/python_engines.rs`), hand the whole program
 //! to CPython. Each is a class of programs, not one program:
 //!
 //! - sets: CPython iterates (and prints) a set in the order of its hash table, strings by a

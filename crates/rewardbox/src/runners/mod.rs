@@ -62,7 +62,7 @@ pub fn languages() -> Vec<&'static str> {
 }
 
 /// The engine of Python programs whose task names none: `auto`, Monty with CPython behind it.
-/// It is the default because the differential test of `tests/python_engines.rs` holds on every
+/// It is the default because the differential test of `crates/rewardbox/tests/all/python_engines.rs` holds on every
 /// Python program of the suite (see [`python_engine`]).
 pub const DEFAULT_PYTHON_ENGINE: PythonEngine = PythonEngine::Auto;
 

@@ -8,7 +8,7 @@
 //! have ended within the task's own (and at most [`MONTY_FUEL_CAP`]). Anything else (an
 //! exception, a construct or module Monty lacks, iterating `sys.stdin`, a limit crossed) runs
 //! again in CPython, whose outcome is the one reported. A wrong answer is an `ok` run, so it
-//! stands: its output is the verifier's to judge. `tests/python_engines.rs` runs 458 programs in
+//! stands: its output is the verifier's to judge. `crates/rewardbox/tests/all/python_engines.rs` runs 458 programs in
 //! both engines and checks that an `ok` from screened Monty is CPython's outcome, stdout for
 //! stdout.
 
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use wasmtime::Engine;
 
 /// The most fuel CPython burned per unit of Monty's fuel on the same program, over the
-/// calibration programs of `tests/python_engines.rs` (21 of them), with a margin: 1.59 (modular
+/// calibration programs of `crates/rewardbox/tests/all/python_engines.rs` (21 of them), with a margin: 1.59 (modular
 /// multiplication in a loop; 1.39 bit operations, 1.27 an integer loop, 0.4 to 1.2 on the others,
 /// where Monty mostly burns more than CPython). Monty's budget is the task's divided by it, so a
 /// program that ends within it in Monty would have ended within the task's budget in CPython.

@@ -33,7 +33,7 @@ pub struct FuelRate {
 /// machine, for machines slower or busier than it.
 pub const WALL_NET_FACTOR: f64 = 3.0;
 
-/// The calibrated rate of a runner (`benches/fuel_rate.rs`; figures in the README).
+/// The calibrated rate of a runner (`crates/rewardbox/benches/fuel_rate.rs`; figures in the README).
 pub fn fuel_rate(language: Language) -> FuelRate {
     // Measured by `cargo bench --bench fuel_rate` (2026-11-24, the 2-core calibration machine):
     // most fuel per native second / least fuel per sandboxed second of the six programs.

@@ -18,13 +18,13 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(1);
 /// instance runs as fast with 1 MiB kept as with 16 (about 1,900 `print(1)` runs/s on two
 /// threads; none kept halves it), but every slot that has been used holds this much: with 16 MiB a
 /// server grew in 16 MiB steps as bursts woke slots; with 4 it stays within 3% of idle
-/// (`tests/memory.rs`, `cargo bench --bench python_runner`).
+/// (`crates/rewardbox-cli/tests/all/memory.rs`, `cargo bench --bench python_runner`).
 const KEEP_RESIDENT_BYTES: usize = 4 << 20;
 
 /// Decommits gathered before one batch of system calls: none, each slot is given back when its
 /// instance is dropped. A batch holds on to everything its instances dirtied past
 /// [`KEEP_RESIDENT_BYTES`] until it fills: with 64, a server running 48 MB programs held 1.4 GB
-/// after a burst and peaked at 2.3 GB with two programs at a time (`tests/memory.rs`); with one,
+/// after a burst and peaked at 2.3 GB with two programs at a time (`crates/rewardbox-cli/tests/all/memory.rs`); with one,
 /// it returns to its idle level, for about 2% of the fresh-instance rate (`cargo bench --bench
 /// python_runner`).
 const DECOMMIT_BATCH: usize = 1;

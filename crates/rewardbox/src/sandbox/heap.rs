@@ -4,7 +4,7 @@
 //! while another holds an arena gets one of its own, up to eight per core), and returns an arena's
 //! memory only from its top. After a burst, freed buffers of the jobs (their output, their
 //! instances' host-side state) stayed resident: a server running 48 MiB programs sat 16 MiB higher
-//! after each burst that woke a new arena (`tests/memory.rs`). So every job announces itself
+//! after each burst that woke a new arena (`crates/rewardbox-cli/tests/all/memory.rs`). So every job announces itself
 //! ([`job_started`]), and a thread of the process looks every [`QUIET`]: when jobs started before
 //! its last look and none since, it calls `malloc_trim`, which gives back the free pages of every
 //! arena. Under load it does nothing; after a burst it trims once.

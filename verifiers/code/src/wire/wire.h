@@ -5,7 +5,7 @@
  * outside a frame are skipped.
  *
  * C has no templates: the verifier generates, per entry point, the code that reads each argument
- * with these functions, calls the candidate's function and writes its result (program_tests/c.rs).
+ * with these functions, calls the candidate's function and writes its result (langs/c.rs).
  * This text comes after the candidate's program, so that a program that defines what a header
  * would (`typedef int bool;`) compiles as it does natively; every name here starts with
  * `rewardbox_wire_`. */

@@ -1,6 +1,6 @@
 //! C++'s dynamic values (`std::any`, `boost::any`, as HumanEval-X's CPP/22 and MultiPL-E's C++
 //! pass a list of them): each holds a value of one of [`CPP_TYPES`] and crosses with its place in
-//! that list, the tag order of `program_tests/wire.hpp`'s `DynamicTypes`, or is empty.
+//! that list, the tag order of `wire/wire.hpp`'s `DynamicTypes`, or is empty.
 //!
 //! A case's JSON gives the held type as a C++ literal would get it: an integer an `int` (a
 //! `long long` beyond `int`'s range, an `unsigned long long` beyond that), a number with a

@@ -10,8 +10,8 @@
 //! type and equal values, as `reflect.DeepEqual` (testify's `assert.Equal`) compares them.
 
 /// The types a Go interface value may hold to cross, as `reflect.Type.String()` names them: the
-/// ones of `program_tests/wire.go`'s registry that typed calls read (not complex numbers or
-/// structs). `tests/typed_calls.rs` sends each through a Go candidate and back.
+/// ones of `wire/wire.go`'s registry that typed calls read (not complex numbers or
+/// structs). `crates/rewardbox/tests/all/typed_calls.rs` sends each through a Go candidate and back.
 pub const GO_TYPES: &[&str] = &[
     "bool",
     "int",

@@ -1,4 +1,4 @@
-//! The verifier's side of the typed wire (`program_tests/wire.hpp`, `wire.rs`, `wire.go`): calls
+//! The verifier's side of the typed wire (`wire/wire.hpp`, `wire.rs`, `wire.go`): calls
 //! written for the candidate's server, and its answers read back, by the declared types.
 //!
 //! The three servers speak the same framing (a message starts with the byte 0x1e; a call is `C`

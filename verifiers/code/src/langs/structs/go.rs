@@ -1,6 +1,6 @@
 //! Go structs: a struct type the declaration defines (`type Point struct { X, Y
 //! int }`) crosses as its fields in order, as C++'s and Rust's do; Go's wire
-//! (`program_tests/wire.go`) carries a struct by reflection, so the candidate's server needs
+//! (`wire/wire.go`) carries a struct by reflection, so the candidate's server needs
 //! nothing more. Its fields must be exported, as the wire reads only those.
 
 use crate::langs::source::{blank, is_identifier, matching, top_level_words, trailing_identifier};

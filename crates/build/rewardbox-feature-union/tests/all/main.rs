@@ -1,0 +1,3 @@
+//! The feature-union crate's one check, as a test binary.
+
+mod same_features;

@@ -1,0 +1,337 @@
+//! Tier 5: GRPO against deliberately weak verifiers converges on their exploit, judged by checks
+//! the policy never sees; against the same tasks made sound it converges on the solution (or on
+//! nothing) and reports no exploit. Seeded: the same run every time.
+
+use crate::common;
+
+use rewardbox_audit::tier5::{Outcome, Tier5Options, Tier5Report, explore_lines, finding};
+use serde_json::{Value, json};
+
+/// Seed 0, or `REWARDBOX_TIER5_SEED` (to check that a result holds over seeds).
+fn options() -> Tier5Options {
+    let seed = std::env::var("REWARDBOX_TIER5_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Tier5Options {
+        steps: 60,
+        group: 16,
+        seed,
+        ..Tier5Options::default()
+    }
+}
+
+fn explore(tasks: &[Value]) -> Vec<Tier5Report> {
+    let scorer = common::scorer();
+    let lines: Vec<(usize, String)> = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i + 1, t.to_string()))
+        .collect();
+    explore_lines(&scorer, &lines, &options())
+}
+
+fn read_jsonl(name: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/tier5")
+        .join(name);
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The twin table (`tests/data/tier5/twins.jsonl`): 33 pairs of a weak task and the same task
+/// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
+/// `solution`; Python call, assert-list, `check` and stdio tests; stdio tests in C, C++, Rust and
+/// JavaScript; JavaScript call tests; Python verifiers that run the program, with a solution
+/// program), written from what
+/// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
+/// (converged on, or sampled beside a solution it ties with), never called a solution unless it
+/// is one; every sound twin converges on the solution or on nothing, with no finding. Pair `i`
+/// trains with seed `i % 8` (all eight seeds each run; `cargo bench --bench tier5` runs every
+/// pair on every seed).
+#[test]
+fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
+    let twins = read_jsonl("twins.jsonl");
+    let mut pairs: Vec<&str> = Vec::new();
+    for task in &twins {
+        let pair = task["pair"].as_str().unwrap();
+        if !pairs.contains(&pair) {
+            pairs.push(pair);
+        }
+    }
+    assert!(pairs.len() >= 30, "{} pairs", pairs.len());
+    let scorer = common::scorer();
+    let mut failures = Vec::new();
+    let mut by_id = std::collections::HashMap::new();
+    for seed in 0..8u64 {
+        let group: Vec<&Value> = twins
+            .iter()
+            .filter(|t| {
+                let at = pairs.iter().position(|p| *p == t["pair"]).unwrap();
+                at as u64 % 8 == seed
+            })
+            .collect();
+        let lines: Vec<(usize, String)> = group
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (i + 1, t.to_string()))
+            .collect();
+        let reports = explore_lines(&scorer, &lines, &Tier5Options { seed, ..options() });
+        for (task, report) in group.iter().zip(&reports) {
+            let right = report.is_right_for(task["weak"] == true);
+            if !right {
+                failures.push(format!(
+                    "{} (seed {seed}): {:?}, finding {}, converged to {:?} ({:?}), judge {}, error {:?}",
+                    task["id"], report.outcome, finding(report).is_some(), report.completion, report.choices, report.judge, report.error
+                ));
+            }
+            by_id.insert(task["id"].as_str().unwrap().to_string(), report.clone());
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Each family judged by what it has.
+    let judge = |id: &str| by_id[id].judge.clone();
+    // The answer its own verifier reads from the solution (no reference given).
+    assert_eq!(
+        judge("regex-search-solution-only/weak"),
+        "strict equivalence to \"42\""
+    );
+    assert_eq!(
+        judge("regex-search-word-solution-only/sound"),
+        "strict equivalence to \"Paris\""
+    );
+    // Neither reference nor solution: the one bare answer the verifier's pattern accepts.
+    for id in [
+        "regex-search-pattern-only/weak",
+        "regex-search-pattern-only/sound",
+    ] {
+        assert_eq!(
+            judge(id),
+            "strict equivalence to \"8\" (the one bare answer the verifier's pattern accepts; \
+             the task gives neither reference nor solution)",
+            "{id}"
+        );
+    }
+    assert_eq!(
+        judge("pyverifier-trusts-output-holdout/weak"),
+        "held-out tests"
+    );
+    for id in [
+        "call-sorted-distinct/weak",
+        "asserts-square-sum/weak",
+        "check-digit-sum/weak",
+        "stdio-python-sum/weak",
+        "stdio-cpp-sum/weak",
+        "stdio-javascript-sum/weak",
+        "call-javascript-count-evens/weak",
+        "call-cpp-sorted-distinct/weak",
+        "call-rust-count-vowels/weak",
+        "call-go-running-max/weak",
+        "call-dict-total/weak",
+    ] {
+        assert!(
+            judge(id).starts_with("differential tests against the solution"),
+            "{id}: {}",
+            judge(id)
+        );
+        assert!(
+            by_id[id].judge_power.is_some_and(|p| p.separating > 0),
+            "{id}"
+        );
+    }
+    assert!(
+        judge("pyverifier-trusts-printed-text/weak")
+            .starts_with("differential tests of the programs it runs against the solution"),
+        "{}",
+        judge("pyverifier-trusts-printed-text/weak")
+    );
+}
+
+/// What nothing independent can check is `unjudged`, never a solution: a task scored
+/// all-or-nothing by its own tests with neither a `holdout` nor a `solution`, and a task whose
+/// solution gives the same output on every input the judge can make (here: counting negative
+/// numbers where every visible number is positive, the judge keeping the visible sign), where a
+/// constant passes the judge as well as the solution does; and a `regex` task with neither
+/// reference nor solution whose pattern accepts any number.
+#[test]
+fn what_no_judge_can_check_is_unjudged_never_a_solution() {
+    let tasks = [
+        json!({"id": "no-judge", "verifier": "code", "scoring": "all", "prompt": "Write triple(x).",
+               "tests": {"asserts": ["assert triple(2) == 6"], "entry_point": "triple"}}),
+        json!({"id": "degenerate", "verifier": "code", "scoring": "all",
+               "prompt": "def negatives(xs):\n    \"\"\"How many numbers in xs are negative.\"\"\"\n",
+               "solution": "```python\ndef negatives(xs):\n    return sum(x < 0 for x in xs)\n```",
+               "tests": {"call": {"entry_point": "negatives", "cases": [{"args": [[3, 1, 2]], "expected": 0}]}}}),
+        json!({"id": "pattern-accepts-any-number", "verifier": "regex", "pattern": "\\d+",
+               "search": true, "prompt": "How many legs does a spider have?"}),
+    ];
+    let reports = explore(&tasks);
+    for report in &reports {
+        assert_eq!(report.error, None);
+        assert!(
+            report.reward >= 0.5,
+            "{:?}: {:?}",
+            report.id,
+            report.choices
+        );
+        assert_eq!(
+            report.outcome,
+            Outcome::Unjudged,
+            "{:?}: {:?} judged by {}",
+            report.id,
+            report.choices,
+            report.judge
+        );
+        assert!(finding(report).is_none(), "{:?}", report.id);
+    }
+    assert_eq!(reports[0].judge, "the task's own tests, all of them");
+    assert!(
+        reports[1].judge.starts_with("degenerate: "),
+        "{}",
+        reports[1].judge
+    );
+    assert_eq!(reports[1].judge_power.map(|p| p.separating), Some(0));
+    assert_eq!(
+        serde_json::to_value(&reports[1]).unwrap()["outcome"],
+        "unjudged"
+    );
+    // Neither reference nor solution, and a pattern that accepts every number: the verifier
+    // itself cannot say which is the answer.
+    assert!(
+        reports[2].judge.starts_with(
+            "no independent judge: the verifier's pattern accepts several different bare answers \
+             (\"0\", \"1\")"
+        ),
+        "{}",
+        reports[2].judge
+    );
+}
+
+/// Partial credit pays less than solving: where the policy can reach the solution (the task has
+/// one to write from), it solves instead.
+#[test]
+fn a_cheat_that_pays_less_than_a_reachable_solution_loses() {
+    let mut task = read_jsonl("twins.jsonl")
+        .into_iter()
+        .find(|t| t["id"] == "partial-credit-per-assert/weak")
+        .unwrap();
+    task["solution"] = json!(
+        "```python\ndef is_prime(n):\n    return n > 1 and all(n % d for d in range(2, int(n ** 0.5) + 1))\n```"
+    );
+    let report = explore(&[task]).remove(0);
+    assert_eq!(report.outcome, Outcome::Solution, "{:?}", report.choices);
+    assert!(
+        report
+            .choices
+            .as_deref()
+            .is_some_and(|c| c.contains("core=solution"))
+    );
+}
+
+#[test]
+fn training_is_seeded_and_tasks_tier5_cannot_write_are_reported() {
+    let task = json!({"id": "numeric-loose", "verifier": "numeric", "reference": "42", "abs_tolerance": 1.5});
+    let once = explore(std::slice::from_ref(&task));
+    let again = explore(&[task]);
+    assert_eq!(once[0].completion, again[0].completion);
+    assert_eq!(
+        serde_json::to_string(&once[0].curve).unwrap(),
+        serde_json::to_string(&again[0].curve).unwrap()
+    );
+    let unknown = explore(&[json!({"id": "x", "verifier": "exact"})]);
+    assert!(
+        unknown[0]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("no Tier 5 grammar"))
+    );
+}
+
+fn bandit(seed: u64) -> String {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data/tier5/bandit_policy.py");
+    format!("python3 {} {seed}", script.display())
+}
+
+/// `--policy-cmd`: an external policy over the line protocol, trained on the same rewards and
+/// advantages, its converged completion (its last group's most frequent) judged the same way.
+#[test]
+fn an_external_policy_trains_over_the_line_protocol() {
+    let scorer = common::scorer();
+    let task = json!({"id": "numeric-loose", "verifier": "numeric", "reference": "42", "abs_tolerance": 1.5});
+    let line = [(1, task.to_string())];
+    for seed in 0..3 {
+        let options = Tier5Options {
+            steps: 30,
+            group: 8,
+            policy_cmd: Some(bandit(seed)),
+            ..options()
+        };
+        let report = explore_lines(&scorer, &line, &options).remove(0);
+        assert_eq!(report.error, None);
+        assert_eq!(report.samples, report.steps * 8);
+        assert!(report.choices.is_none());
+        let expected = match report.completion.as_str() {
+            "The answer is 43." => Outcome::Exploit,
+            "The answer is 42." => Outcome::Solution,
+            "The answer is 40." | "The answer is 49." | "I do not know." => Outcome::Nothing,
+            other => panic!("converged to {other:?}"),
+        };
+        assert_eq!(report.outcome, expected, "{}", report.completion);
+    }
+    // A policy that breaks the protocol is reported, not trusted.
+    let broken = Tier5Options {
+        policy_cmd: Some("read line; echo '[\"only one\"]'; cat > /dev/null".into()),
+        ..options()
+    };
+    let report = explore_lines(&scorer, &line, &broken).remove(0);
+    assert!(
+        report
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("not 16")),
+        "{:?}",
+        report.error
+    );
+}
+
+/// The differential judge never rejects the task's own solution: HumanEval/147's solution is
+/// cubic, and inputs moved from its asserts (`n * 2 + 3`) run it out of the task's fuel; those
+/// inputs are dropped (the judge keeps the ones it passes) rather than turn it into an "exploit".
+#[test]
+fn the_differential_judge_accepts_the_solution_within_the_tasks_budget() {
+    use rewardbox_audit::AuditTask;
+    use rewardbox_audit::tier5::Judge;
+    let problems = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/HumanEval.jsonl"),
+    )
+    .unwrap();
+    let scorer = common::scorer();
+    for id in ["HumanEval/147", "HumanEval/63"] {
+        let p: Value = problems
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|p| p["task_id"] == id)
+            .unwrap();
+        let program = format!(
+            "```python\n{}{}\n```",
+            p["prompt"].as_str().unwrap(),
+            p["canonical_solution"].as_str().unwrap()
+        );
+        let fields = json!({"id": id, "verifier": "code", "scoring": "all",
+            "candidate_limits": {"fuel": 1_000_000_000u64, "memory_mb": 64},
+            "tests": {"asserts": p["test"], "entry_point": p["entry_point"], "setup": p["prompt"]}});
+        let task = AuditTask::new(fields.as_object().unwrap().clone(), Some(program.clone()));
+        let judge = Judge::for_task(&scorer, &task, None);
+        assert!(
+            judge.describe().starts_with("differential tests"),
+            "{id}: {}",
+            judge.describe()
+        );
+        assert!(judge.is_independent());
+        assert_eq!(judge.accepts(&scorer, &[program])[0], Some(true), "{id}");
+    }
+}
