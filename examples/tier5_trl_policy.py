@@ -5,7 +5,7 @@
         --html report.html -o report.json
 
 rewardbox starts this script once per task and speaks its line protocol on the script's standard input
-and output (see `rewardbox audit --help` and the README's "Tier 5" section):
+and output (see `rewardbox audit --help` and docs/guide/tier5.md):
 
     -> {"type": "task", "task": {...}, "group_size": G, "steps": S}
     -> {"type": "generate", "step": k, "n": G}        <- ["completion", ...]   (G of them)

@@ -51,7 +51,7 @@ pub struct AuditArgs {
     #[arg(long, default_value_t = 0)]
     tier5_seed: u64,
     /// Tier 5: an external policy instead of the grammar, a shell command speaking Tier 5's line
-    /// protocol (README, "Tier 5"). Trusted operator code: it runs as you, unsandboxed, with
+    /// protocol (docs/guide/tier5.md). Trusted operator code: it runs as you, unsandboxed, with
     /// your environment.
     #[arg(long)]
     policy_cmd: Option<String>,

@@ -20,7 +20,7 @@
 //!   WebAssembly's fresh locals: a program that reads one gets a value it did not set, as it may
 //!   natively.
 //!
-//! What still differs is listed in the README ("C and C++ as the judges compile them").
+//! What still differs is listed in docs/verifiers/judge-compilers.md.
 
 use crate::language::Language;
 use std::path::Path;

@@ -21,7 +21,7 @@ pub const MANIFEST: &str = include_str!("../rust-crates/Cargo.toml");
 pub const LOCK: &str = include_str!("../rust-crates/Cargo.lock");
 
 /// The names a program uses the crates by (`extern crate` names), with the version it gets,
-/// as the README lists them.
+/// as docs/verifiers/test-code.md lists them.
 pub const CRATES: &[(&str, &str)] = &[
     ("rand", "0.7"),
     ("regex", "1"),

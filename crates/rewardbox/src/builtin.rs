@@ -5,7 +5,7 @@
 pub struct Builtin {
     /// The name a task uses.
     pub name: &'static str,
-    /// What it checks, for `rewardbox verifiers` and the README.
+    /// What it checks, for `rewardbox verifiers` and docs/verifiers/builtin.md.
     pub summary: &'static str,
     /// The component's bytes.
     pub wasm: &'static [u8],

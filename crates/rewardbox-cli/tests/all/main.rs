@@ -9,6 +9,7 @@ use rewardbox_testkit::humaneval_x as humaneval_x_data;
 mod served;
 
 mod cli;
+mod docs;
 mod eval;
 mod humaneval_x;
 mod humaneval_x_calls;

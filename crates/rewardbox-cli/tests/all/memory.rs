@@ -9,7 +9,7 @@
 //! - During the burst, the peak stays within `--max-inflight` times the memory limit above idle,
 //!   plus a fixed overhead.
 //!
-//! `REWARDBOX_BURST_RUNS` sets the burst's length (default 240; the README's figure is of 1,000).
+//! `REWARDBOX_BURST_RUNS` sets the burst's length (default 240; docs/reference/performance.md's figure is of 1,000).
 
 use crate::common;
 use crate::served;

@@ -129,7 +129,7 @@ fn cells_share_a_namespace_until_the_interpreter_ends() {
         "41 1\n"
     );
     // os._exit ends the interpreter, then the next cell has a fresh one. Its status is 1 where
-    // python3 gives 7: CPython's WASI exit carries success or failure only (README, "Python").
+    // python3 gives 7: CPython's WASI exit carries success or failure only (docs/reference/known-limitations.md).
     let exited = repl.run("import os\nos._exit(7)", "", &limits).unwrap();
     assert_eq!(exited.exit_code, Some(1), "{exited:?}");
     assert!(exited.ended_interpreter && !exited.restarted);

@@ -5,7 +5,7 @@
 //! machine under any load. A second of limit buys a quarter of the fuel that the most fuel-hungry
 //! of the calibration programs burns in rewardbox for the work its native equivalent (`python3`,
 //! `gcc -O2`, `g++ -O2`, `rustc -O`) does in one second of CPU on the calibration machine (`cargo
-//! bench --bench fuel_rate`; its table is in the README): a program of those kinds that finishes
+//! bench --bench fuel_rate`; its table is in docs/reference/limits.md): a program of those kinds that finishes
 //! natively within a quarter of the limit is never stopped, and one that natively needs several
 //! times the limit is. The wall clock is only a net, far above the time that fuel takes to burn in
 //! the sandbox at the slowest calibrated pace: a run stopped by it without having used its time was
@@ -33,7 +33,7 @@ pub struct FuelRate {
 /// machine, for machines slower or busier than it.
 pub const WALL_NET_FACTOR: f64 = 3.0;
 
-/// The calibrated rate of a runner (`crates/rewardbox/benches/fuel_rate.rs`; figures in the README).
+/// The calibrated rate of a runner (`crates/rewardbox/benches/fuel_rate.rs`; figures in docs/reference/limits.md).
 pub fn fuel_rate(language: Language) -> FuelRate {
     // Measured by `cargo bench --bench fuel_rate` (2026-11-24, the 2-core calibration machine):
     // most fuel per native second / least fuel per sandboxed second of the six programs.

@@ -3,7 +3,7 @@
 //! `_Find_next`, glibc's `rand`/`random`/`rand_r` sequences, `<fstream>`, C++ exceptions), run
 //! under the native toolchain (`REWARDBOX_NATIVE_CC` / `REWARDBOX_NATIVE_CXX`, default `cc` /
 //! `c++`) and in rewardbox: the same output and the same exit status. What still differs is in
-//! the README.
+//! docs/verifiers/judge-compilers.md.
 
 use crate::common;
 
@@ -96,7 +96,7 @@ int main() {
         "c",
         "glibc rand, random and rand_r",
         // Each call in a statement of its own: gcc evaluates a call's arguments right to left,
-        // clang left to right (a difference the README lists).
+        // clang left to right (a difference docs/verifiers/judge-compilers.md lists).
         r#"#include <stdio.h>
 #include <stdlib.h>
 int main(void) {

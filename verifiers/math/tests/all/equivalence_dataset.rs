@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 const DATA: &str = include_str!("../../../../tests/data/math-equivalence-dev.jsonl");
 
 /// Cases this verifier is known to decide differently from the label, with the reason (also in
-/// the README). The test fails if the list is stale in either direction.
+/// docs/verifiers/math.md). The test fails if the list is stale in either direction.
 const KNOWN_DISAGREEMENTS: &[u64] = &[];
 
 fn task_for(case: &Value) -> String {
@@ -50,6 +50,6 @@ fn agrees_with_math_verify_labels() {
     let ids: Vec<u64> = disagreements.iter().map(|d| d.0).collect();
     assert_eq!(
         ids, KNOWN_DISAGREEMENTS,
-        "update KNOWN_DISAGREEMENTS and the README"
+        "update KNOWN_DISAGREEMENTS and docs/verifiers/math.md"
     );
 }
