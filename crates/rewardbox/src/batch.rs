@@ -53,7 +53,7 @@ impl Scorer {
     /// [`Scorer::score_lines`], given up once `cancelled` is set (the one who asked went away):
     /// completions not yet started are not judged but answered as masked `verifier_error`s
     /// saying so. Those under way stop too when the calling thread's cancellation flag is set
-    /// ([`crate::sandbox::cancel`]): their jobs end at their next check.
+    /// ([`rewardbox_sandbox::cancel`]): their jobs end at their next check.
     pub fn score_lines_until(
         &self,
         lines: &[InputLine],
@@ -114,7 +114,7 @@ impl Scorer {
             })
             .collect();
         // The caller's cancellation flag follows every judgement onto the pool's threads.
-        let cancel = crate::sandbox::cancel::current();
+        let cancel = rewardbox_sandbox::cancel::current();
         let judged: Vec<Judged> = self.pool.install(|| {
             jobs.par_iter()
                 .map(|&(t, c)| {
@@ -134,7 +134,7 @@ impl Scorer {
                     if let Some(max) = &self.options.max_limits {
                         limits = limits.clamp_to(max);
                     }
-                    crate::sandbox::cancel::with_cancel(cancel.clone(), || {
+                    rewardbox_sandbox::cancel::with_cancel(cancel.clone(), || {
                         verifier.judge(
                             &self.engine,
                             &task.verifier_input,

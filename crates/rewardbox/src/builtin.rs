@@ -1,4 +1,5 @@
-//! The built-in verifier components, compiled by `build.rs` and embedded in the binary.
+//! The built-in verifiers: their names, what they check, and their components (built and
+//! embedded by `rewardbox-builtins`).
 
 /// A built-in verifier: the name a task gives in `"verifier"`, and its component.
 #[derive(Debug, Clone, Copy)]
@@ -13,9 +14,9 @@ pub struct Builtin {
     pub component: &'static str,
 }
 
-static MATCH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATCH_WASM"));
-static MATH_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_MATH_WASM"));
-static CODE_WASM: &[u8] = include_bytes!(env!("REWARDBOX_VERIFIER_CODE_WASM"));
+use rewardbox_builtins::{
+    VERIFIER_CODE as CODE_WASM, VERIFIER_MATCH as MATCH_WASM, VERIFIER_MATH as MATH_WASM,
+};
 
 /// Every built-in verifier.
 pub const BUILTINS: &[Builtin] = &[

@@ -27,11 +27,11 @@
 //!
 //! # Layers
 //!
-//! The engine is built in four private layers; each uses only the ones below it
+//! The engine is built in four layers; each uses only the ones below it
 //! (`crates/rewardbox/tests/all/layers.rs` checks it).
 //!
-//! 1. `sandbox`, the sandbox core: engine, compiled-component cache, one job's store, limits,
-//!    output capture, clocks, sleeps. Knows only wasmtime.
+//! 1. The sandbox core, a crate of its own (`rewardbox-sandbox`): engine, compiled-component
+//!    cache, one job's store, limits, output capture, clocks, sleeps. Knows only wasmtime.
 //! 2. `runners`: the candidate runtimes (CPython, Monty, JavaScript, compiled languages) behind
 //!    one trait; `run` and `call` in fresh sandboxes.
 //! 3. `host`: what trusted instances are offered, the `sandbox` interface of `wit/`: candidate
@@ -44,7 +44,6 @@
 
 mod host;
 mod runners;
-mod sandbox;
 
 mod batch;
 mod builtin;
@@ -65,9 +64,9 @@ pub use batch::InputLine;
 pub use builtin::{BUILTINS, Builtin};
 pub use registry::{MAX_LOADED_SOURCES, VerifierPaths};
 pub use rewardbox_languages::PythonEngine;
+pub use rewardbox_sandbox::cache::ComponentCache;
+pub use rewardbox_sandbox::limits::{LimitOverrides, Limits, MAX_MEMORY_MB};
 pub use rewardbox_types::{CaseResult, CaseStatus, CompletionResult, Status, TaskResult};
-pub use sandbox::cache::ComponentCache;
-pub use sandbox::limits::{LimitOverrides, Limits, MAX_MEMORY_MB};
 pub use sandboxes::{Sandboxes, SandboxesBuilder};
 pub use scorer::{Scorer, ScorerOptions, precompile};
 pub use task::{Task, TaskError};

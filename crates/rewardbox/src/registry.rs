@@ -5,10 +5,10 @@
 
 use crate::builtin;
 use crate::host::HostServices;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::limits::Limits;
 use crate::task::Task;
 use crate::verifier::{Judge, PythonVerifier, VerifierComponent};
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
 use std::io::Read;

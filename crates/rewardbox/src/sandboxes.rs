@@ -8,19 +8,21 @@
 //! runs a request started ([`with_cancel`], [`cancel_flag`]), and room on the stack for a
 //! thread that compiles or runs components ([`with_room`], [`THREAD_STACK_BYTES`]).
 
-pub use crate::sandbox::Mount;
-pub use crate::sandbox::cancel::{current as cancel_flag, with_cancel};
-pub use crate::sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, THREAD_STACK_BYTES};
-pub use crate::sandbox::job::{JobIo, SCRATCH_BUDGET};
-pub use crate::sandbox::stack::with_room;
-pub use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, within as check_disk_budget};
+pub use rewardbox_sandbox::Mount;
+pub use rewardbox_sandbox::cancel::{current as cancel_flag, with_cancel};
+pub use rewardbox_sandbox::engine::{DEFAULT_INSTANCES_PER_THREAD, THREAD_STACK_BYTES};
+pub use rewardbox_sandbox::job::{JobIo, SCRATCH_BUDGET};
+pub use rewardbox_sandbox::stack::with_room;
+pub use rewardbox_sandbox::workspace::{
+    DiskBudget, DiskBudgetExceeded, within as check_disk_budget,
+};
 
 use crate::host::{HostServices, INSTANCES_PER_THREAD};
 use crate::runners::{DEFAULT_PYTHON_ENGINE, Runners};
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::engine::{EpochTicker, build_engine_with_fuel, build_session_engine};
-use crate::sandbox::limits::Limits;
 use rewardbox_languages::PythonEngine;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::engine::{EpochTicker, build_engine_with_fuel, build_session_engine};
+use rewardbox_sandbox::limits::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
 

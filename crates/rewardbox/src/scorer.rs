@@ -4,12 +4,12 @@
 use crate::host::{HostServices, INSTANCES_PER_THREAD};
 use crate::registry::{VerifierPaths, VerifierRegistry};
 use crate::runners::{DEFAULT_PYTHON_ENGINE, Runners};
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::engine::build_engine;
-use crate::sandbox::limits::Limits;
 use crate::sandboxes::{Sandboxes, SandboxesBuilder};
 use crate::verifier::Judge;
 use rewardbox_languages::PythonEngine;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::engine::build_engine;
+use rewardbox_sandbox::limits::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
 
@@ -71,7 +71,7 @@ impl Scorer {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("rewardbox-{i}"))
-            .stack_size(crate::sandbox::engine::THREAD_STACK_BYTES)
+            .stack_size(rewardbox_sandbox::engine::THREAD_STACK_BYTES)
             .build()?;
         let sandboxes = SandboxesBuilder::for_runs(threads)
             .cache(options.cache.clone())
@@ -128,9 +128,9 @@ impl Scorer {
     /// Runs `work` on the scorer's thread pool (where instances of its engine are sized to run),
     /// waiting for it.
     pub fn install<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
-        let cancel = crate::sandbox::cancel::current();
+        let cancel = rewardbox_sandbox::cancel::current();
         self.pool
-            .install(move || crate::sandbox::cancel::with_cancel(cancel, work))
+            .install(move || rewardbox_sandbox::cancel::with_cancel(cancel, work))
     }
 
     /// The verifier a task would use for `spec` (a built-in name or a component path), loading it

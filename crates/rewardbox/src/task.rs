@@ -5,7 +5,7 @@
 //! `"verifier": "python"`). Every other field belongs to the verifier and is passed to it
 //! untouched.
 
-use crate::sandbox::limits::LimitOverrides;
+use rewardbox_sandbox::limits::LimitOverrides;
 use serde_json::{Map, Value};
 
 /// One task, validated.

@@ -5,8 +5,8 @@ use crate::host::bindings::VerifierPre;
 use crate::host::bindings::types::{self, Prepared, PythonMode};
 use crate::host::python_verifier::TrustedPython;
 use crate::host::{HostServices, HostState};
-use crate::sandbox::Job;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::Job;
+use rewardbox_sandbox::limits::Limits;
 use rewardbox_types::{CaseResult, CaseStatus, CompletionResult, Status};
 use std::sync::Arc;
 use std::time::Instant;
@@ -83,7 +83,7 @@ impl Judge for VerifierComponent {
         limits: &Limits,
         seed: u64,
     ) -> Judged {
-        crate::sandbox::stack::with_room(|| {
+        rewardbox_sandbox::stack::with_room(|| {
             self.judge_here(engine, task_json, completion, limits, seed)
         })
     }

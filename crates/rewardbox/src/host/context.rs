@@ -4,7 +4,7 @@
 
 use crate::runners::Runners;
 use crate::runners::bindings::types::{self, PythonMode, Verdict, VerifyError};
-use crate::sandbox::JobState;
+use rewardbox_sandbox::JobState;
 use std::sync::Arc;
 
 /// Live candidates one job may hold open at once.

@@ -9,7 +9,7 @@ use crate::runners::checker::{Checker, run_checker};
 use crate::runners::interactive::{Party, interact};
 use crate::runners::memo;
 use crate::runners::outcome::unsupported;
-use crate::sandbox::Mount;
+use rewardbox_sandbox::Mount;
 use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::component::Resource;
@@ -18,7 +18,29 @@ const NO_RUNNERS: &str = "this sandbox cannot run candidate programs";
 
 impl types::Host for HostState {}
 
-impl HostState {
+/// What the `sandbox` interface's methods need of the job's state (a trait: the state is the
+/// sandbox core's type, `JobState<HostContext>`).
+trait InterfaceState {
+    /// The services this instance may use, if any.
+    fn services(&self) -> Option<Arc<dyn Services>>;
+    /// Keeps `outcome`'s reason when it is the host's failure.
+    fn note(&mut self, outcome: &types::RunOutcome);
+    /// Runs `work`, crediting the time it takes back to this job's wall clock.
+    fn waiting<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T;
+    /// The live candidate `candidate` names, if it is one of this sandbox's.
+    fn live(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+    ) -> Result<&mut LiveCandidate, types::CallError>;
+    /// Runs `f` on a live candidate, crediting the time it takes to this job's deadline.
+    fn with_live<T>(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+        f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
+    ) -> Result<T, types::CallError>;
+}
+
+impl InterfaceState for HostState {
     /// The services this instance may use, if any.
     fn services(&self) -> Option<Arc<dyn Services>> {
         self.ext.services.clone()
@@ -38,6 +60,28 @@ impl HostState {
         let started = Instant::now();
         let result = work(self);
         self.credit_wall(started.elapsed());
+        result
+    }
+
+    fn live(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+    ) -> Result<&mut LiveCandidate, types::CallError> {
+        self.table()
+            .get_mut(candidate)
+            .map_err(|e| invalid(&format!("not a live candidate of this sandbox: {e}")))
+    }
+
+    /// Runs `f` on a live candidate, crediting the time it takes to this job's deadline.
+    fn with_live<T>(
+        &mut self,
+        candidate: &Resource<LiveCandidate>,
+        f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
+    ) -> Result<T, types::CallError> {
+        let result = self.waiting(|state| state.live(candidate).and_then(f));
+        if let Err(types::CallError::Ended(outcome)) = &result {
+            self.note(outcome);
+        }
         result
     }
 }
@@ -214,30 +258,6 @@ impl sandbox::Host for HostState {
 
 fn invalid(message: &str) -> types::CallError {
     types::CallError::Invalid(message.to_string())
-}
-
-impl HostState {
-    fn live(
-        &mut self,
-        candidate: &Resource<LiveCandidate>,
-    ) -> Result<&mut LiveCandidate, types::CallError> {
-        self.table()
-            .get_mut(candidate)
-            .map_err(|e| invalid(&format!("not a live candidate of this sandbox: {e}")))
-    }
-
-    /// Runs `f` on a live candidate, crediting the time it takes to this job's deadline.
-    fn with_live<T>(
-        &mut self,
-        candidate: &Resource<LiveCandidate>,
-        f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
-    ) -> Result<T, types::CallError> {
-        let result = self.waiting(|state| state.live(candidate).and_then(f));
-        if let Err(types::CallError::Ended(outcome)) = &result {
-            self.note(outcome);
-        }
-        result
-    }
 }
 
 impl sandbox::HostCandidate for HostState {

@@ -13,10 +13,10 @@ use crate::runners::bindings::types::{CallError, Member, Output, Raised, RunOutc
 use crate::runners::linker::CandidateState;
 use crate::runners::outcome::failed;
 use crate::runners::python::PythonRunner;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
-use crate::sandbox::stack::with_room;
-use crate::sandbox::{Job, Mount};
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::stack::with_room;
+use rewardbox_sandbox::{Job, Mount};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 

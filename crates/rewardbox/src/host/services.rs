@@ -12,7 +12,7 @@ use crate::host::planned_asserts::{PlannedTask, run_plan};
 use crate::host::python_verifier::{TrustedPython, mode_byte};
 use crate::runners::memo::{self, RunMemo};
 use crate::runners::{Runners, candidate_limits};
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::limits::Limits;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, Weak};
 use wasmtime::Engine;
@@ -194,7 +194,7 @@ fn trusted_linker(engine: &Engine) -> anyhow::Result<Linker<HostState>> {
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking WASI: {e}"))?;
-    crate::sandbox::sleep::cap_sleeps(&mut linker)
+    rewardbox_sandbox::sleep::cap_sleeps(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking capped sleeps: {e}"))?;
     Verifier::add_to_linker::<HostState, HasSelf<HostState>>(&mut linker, |state| state)
         .map_err(|e| anyhow::anyhow!("linking the sandbox interface: {e}"))?;

@@ -9,11 +9,11 @@
 use crate::runners::Runners;
 use crate::runners::bindings::types::{File, Invocation, InvocationOutcome, RunOutcome};
 use crate::runners::outcome::unsupported;
-use crate::sandbox::Mount;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
-use crate::sandbox::pipe::PipeEnd;
-use crate::sandbox::workspace::DiskBudget;
+use rewardbox_sandbox::Mount;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::pipe::PipeEnd;
+use rewardbox_sandbox::workspace::DiskBudget;
 use std::path::{Component, Path, PathBuf};
 
 /// Where a checker finds its files.

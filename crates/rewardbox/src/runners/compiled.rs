@@ -9,9 +9,9 @@ use crate::runners::bindings::types::{RunOutcome, RunStatus};
 use crate::runners::linker::{CandidateState, candidate_linker};
 use crate::runners::outcome::{crashed, failed, unsupported};
 use crate::runners::runtime::Runtime;
-use crate::sandbox::Job;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::Job;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use rewardbox_toolchains::disk_cache::Key;
 use rewardbox_toolchains::{CompileError, Language, Toolchains};
 use std::collections::HashMap;
@@ -137,7 +137,7 @@ impl CompiledPrograms {
             } else {
                 io.args
             },
-            scratch: io.scratch.or(Some(crate::sandbox::job::SCRATCH_BUDGET)),
+            scratch: io.scratch.or(Some(rewardbox_sandbox::job::SCRATCH_BUDGET)),
             ..io
         };
         let mut job = Job::with_io(engine, limits, seed, io, ());

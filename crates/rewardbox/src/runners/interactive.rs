@@ -1,5 +1,5 @@
 //! Interactive runs: a candidate and an interactor (a contest's interactive output validator) run
-//! at once, each one's standard output the other's standard input ([`crate::sandbox::pipe`]).
+//! at once, each one's standard output the other's standard input ([`rewardbox_sandbox::pipe`]).
 //!
 //! Both programs are compiled first, so that neither waits on the other's compiler. The
 //! interactor runs on a thread of its own; the candidate on the caller's. Whichever ends first is
@@ -12,10 +12,10 @@ use crate::runners::bindings::types::{
     Interaction, Invocation, InvocationOutcome, RunOutcome, RunStatus,
 };
 use crate::runners::checker::{Checker, run_checker};
-use crate::sandbox::engine::THREAD_STACK_BYTES;
-use crate::sandbox::job::{JobIo, RunFailure};
-use crate::sandbox::limits::Limits;
-use crate::sandbox::pipe::duplex;
+use rewardbox_sandbox::engine::THREAD_STACK_BYTES;
+use rewardbox_sandbox::job::{JobIo, RunFailure};
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::pipe::duplex;
 use std::sync::Mutex;
 
 /// The exit code with which a Kattis interactor accepts.
@@ -80,13 +80,13 @@ pub fn interact(
         let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
         first.get_or_insert(interactor_ended);
     };
-    let cancel = crate::sandbox::cancel::current();
+    let cancel = rewardbox_sandbox::cancel::current();
     let (candidate_outcome, interactor_outcome) = std::thread::scope(|scope| {
         let interactor_thread = std::thread::Builder::new()
             .name("rewardbox-interactor".into())
             .stack_size(THREAD_STACK_BYTES)
             .spawn_scoped(scope, || {
-                let outcome = crate::sandbox::cancel::with_cancel(cancel, || {
+                let outcome = rewardbox_sandbox::cancel::with_cancel(cancel, || {
                     let checker = Checker {
                         language: interactor.language,
                         source: interactor.source,

@@ -6,14 +6,14 @@ use crate::runners::bindings::types::RunOutcome;
 use crate::runners::outcome::unsupported;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 
 /// The JavaScript runner component.
-pub static JS_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_JS_RUNNER_WASM"));
+pub static JS_RUNNER_WASM: &[u8] = rewardbox_builtins::JS_RUNNER;
 
 /// The runner's export that sets up its engine, run once before the snapshot every run starts
 /// from.

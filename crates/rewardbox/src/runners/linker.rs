@@ -3,7 +3,7 @@
 //! interfaces (the CPython component imports the host's `sandbox` interface, which only trusted
 //! instances get) trap when a candidate calls them.
 
-use crate::sandbox::JobState;
+use rewardbox_sandbox::JobState;
 use rewardbox_toolchains::EXIT_INTERFACE;
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
@@ -25,7 +25,7 @@ pub fn candidate_linker(
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking WASI for candidates: {e}"))?;
-    crate::sandbox::sleep::charge_sleeps(&mut linker)
+    rewardbox_sandbox::sleep::charge_sleeps(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking charged sleeps for candidates: {e}"))?;
     link_exit_codes(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking the exit interface for candidates: {e}"))?;

@@ -5,7 +5,7 @@
 //! asserts) happen once per task instead of once per completion.
 
 use crate::runners::bindings::types::{InvocationOutcome, RunOutcome, RunStatus};
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::limits::Limits;
 use sha2::{Digest, Sha256};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};

@@ -4,7 +4,7 @@
 //! through confined compilers), each behind the [`Runtime`] trait,
 //! and [`Runners`], the set of them a process uses, which answers `run` and `call` for a language.
 //!
-//! Every run is a fresh instance in a fresh [`crate::sandbox::Job`] with the candidate's limits
+//! Every run is a fresh instance in a fresh [`rewardbox_sandbox::Job`] with the candidate's limits
 //! and nothing in its store beyond the sandbox core's: a candidate never reaches the host's
 //! `sandbox` interface (see [`linker`]). The runtimes are compiled lazily (cached as `.cwasm`),
 //! once per process, and shared by every thread; identical runs are answered from [`memo`].
@@ -38,11 +38,11 @@ use crate::runners::outcome::unsupported;
 use crate::runners::python::PythonRunner;
 use crate::runners::python_engine::PythonEngines;
 use crate::runners::typescript::TypeScriptRunner;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
-use crate::sandbox::stack::with_room;
 use rewardbox_languages::PythonEngine;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::stack::with_room;
 use rewardbox_toolchains::CompileLimits;
 use rewardbox_toolchains::{Language, Toolchains};
 use std::sync::{Arc, OnceLock};

@@ -8,14 +8,14 @@ use crate::runners::bindings::types::RunOutcome;
 use crate::runners::outcome::unsupported;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 
 /// The Monty runner component.
-pub static MONTY_RUNNER_WASM: &[u8] = include_bytes!(env!("REWARDBOX_MONTY_RUNNER_WASM"));
+pub static MONTY_RUNNER_WASM: &[u8] = rewardbox_builtins::MONTY_RUNNER;
 
 /// The Monty runner, compiled and linked for candidate instances.
 pub struct MontyRunner {

@@ -3,7 +3,7 @@
 
 use crate::runners::bindings::types::{RunOutcome, RunStatus};
 use crate::runners::linker::CandidateState;
-use crate::sandbox::{Job, RunFailure};
+use rewardbox_sandbox::{Job, RunFailure};
 use wasmtime::Store;
 
 /// The outcome of a runner's `run` in `job`: what the runner said, with the output the host

@@ -6,10 +6,10 @@
 //! ([`ComponentCache::load_derived`]), so this happens once per cache.
 
 use crate::runners::linker::candidate_linker;
-use crate::sandbox::Job;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::Job;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};

@@ -10,22 +10,16 @@ use crate::runners::bindings::types::RunOutcome;
 use crate::runners::linker::CandidateState;
 use crate::runners::runner_component::RunnerComponent;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
-use crate::sandbox::{Job, Mount};
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::{Job, Mount};
 use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
-/// The CPython component, when this build has one (built by `build.rs` with componentize-py).
-#[cfg(rewardbox_python_runner)]
-pub static PYTHON_RUNNER_WASM: Option<&[u8]> =
-    Some(include_bytes!(env!("REWARDBOX_PYTHON_RUNNER_WASM")));
-/// The CPython component, when this build has one: this one was built without componentize-py
-/// (run `scripts/setup.sh`, which installs it, then rebuild).
-#[cfg(not(rewardbox_python_runner))]
-pub static PYTHON_RUNNER_WASM: Option<&[u8]> = None;
+/// The CPython component, when this build has one (built with componentize-py).
+pub static PYTHON_RUNNER_WASM: Option<&[u8]> = rewardbox_builtins::PYTHON_RUNNER;
 
 /// The CPython component, compiled and linked for candidate instances.
 pub struct PythonRunner {
@@ -100,7 +94,7 @@ impl Runtime for PythonRunner {
                 &with_argv
             }
         };
-        crate::sandbox::stack::with_room(|| self.runner.run(engine, source, io, limits, seed))
+        rewardbox_sandbox::stack::with_room(|| self.runner.run(engine, source, io, limits, seed))
     }
 
     /// When the instance dies mid-way (fuel, memory, `os._exit`), the cases are re-run one per

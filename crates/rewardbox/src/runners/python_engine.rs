@@ -16,10 +16,10 @@ use crate::runners::bindings::types::{RunOutcome, RunStatus};
 use crate::runners::monty::MontyRunner;
 use crate::runners::python::PythonRunner;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
 use rewardbox_languages::PythonEngine;
 use rewardbox_languages::python_engine::AUTO_MARKER;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
 

@@ -5,11 +5,11 @@ use crate::runners::bindings::types::RunOutcome;
 use crate::runners::bindings::{Runner, RunnerPre};
 use crate::runners::linker::{CandidateState, candidate_linker};
 use crate::runners::outcome::{call_in_fresh_jobs, run_outcome};
-use crate::sandbox::Job;
-use crate::sandbox::cache::ComponentCache;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
-use crate::sandbox::workspace::DiskBudget;
+use rewardbox_sandbox::Job;
+use rewardbox_sandbox::cache::ComponentCache;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_sandbox::workspace::DiskBudget;
 use rewardbox_toolchains::Language;
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -79,7 +79,7 @@ impl RunnerComponent {
     /// This runtime with a `/tmp` of its own for each program (see [`JobIo::scratch`]).
     pub fn with_scratch(self) -> RunnerComponent {
         RunnerComponent {
-            scratch: Some(crate::sandbox::job::SCRATCH_BUDGET),
+            scratch: Some(rewardbox_sandbox::job::SCRATCH_BUDGET),
             ..self
         }
     }

@@ -1,8 +1,8 @@
 //! The one trait every candidate runtime implements.
 
 use crate::runners::bindings::types::RunOutcome;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use wasmtime::Engine;
 
 /// A candidate runtime: runs a program on stdin, or calls one of its functions on JSON arguments,

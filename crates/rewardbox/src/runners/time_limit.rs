@@ -15,7 +15,7 @@
 //! Node's JIT, so no budget matches Node without letting a loop run for minutes; a second of
 //! JavaScript limit buys about three seconds of Boa's work at its slowest.
 
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::limits::Limits;
 use rewardbox_toolchains::Language;
 
 /// How a runner turns seconds of limit into fuel, and how fast its fuel burns.
@@ -127,7 +127,7 @@ mod tests {
             assert!(two_seconds_asleep >= limits.fuel, "{language:?}");
             assert!(two_seconds_asleep - limits.fuel < 2_000, "{language:?}");
             assert!(
-                sleep_fuel_per_ms(language) >= crate::sandbox::job::SLEEP_FUEL_PER_MS,
+                sleep_fuel_per_ms(language) >= rewardbox_sandbox::job::SLEEP_FUEL_PER_MS,
                 "{language:?}: the default rate is the least of the runners'"
             );
         }

@@ -5,8 +5,8 @@
 use crate::runners::bindings::types::RunOutcome;
 use crate::runners::javascript::JavaScriptRunner;
 use crate::runners::runtime::Runtime;
-use crate::sandbox::job::JobIo;
-use crate::sandbox::limits::Limits;
+use rewardbox_sandbox::job::JobIo;
+use rewardbox_sandbox::limits::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
 

@@ -2,7 +2,7 @@
 //! workspace): the host's disk is not the guest's to fill.
 //!
 //! The directory is measured while the guest runs (at every wall-clock check of its job, every
-//! [`crate::sandbox::job::CHECK_TICKS`] ms of its execution) and once more when it ends: its
+//! [`crate::job::CHECK_TICKS`] ms of its execution) and once more when it ends: its
 //! files' sizes as they claim them (so a sparse file counts whole: it is what reading it back
 //! would cost) and its number of entries. Crossing either ends the guest, its own fault, like
 //! crossing its output limit. A single write is bounded by the guest's memory limit, so the

@@ -1,7 +1,7 @@
 //! The clocks a guest sees: fake and deterministic, so that the same program reads the same times
 //! on any machine under any load. Each reading advances them a little, so that a loop waiting for
 //! time to pass still ends; a candidate's sleep advances them by its length (see
-//! [`crate::sandbox::sleep`]).
+//! [`crate::sleep`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -3,9 +3,9 @@
 //! A caller that may give up (a server whose client hung up) runs its work inside
 //! [`with_cancel`] with a flag it sets when it gives up. Every job started inside takes the flag
 //! along ([`current`]), checks it at each periodic check of its execution (every
-//! [`CHECK_TICKS`](crate::sandbox::job::CHECK_TICKS) ms), and ends with
-//! [`RunFailure::Cancelled`](crate::sandbox::RunFailure::Cancelled) once it is set. The flag
-//! follows the work onto the threads it is handed to ([`crate::sandbox::stack::with_room`], the
+//! [`CHECK_TICKS`](crate::job::CHECK_TICKS) ms), and ends with
+//! [`RunFailure::Cancelled`](crate::RunFailure::Cancelled) once it is set. The flag
+//! follows the work onto the threads it is handed to ([`crate::stack::with_room`], the
 //! scorer's pool), so that no signature between the caller and the job carries it.
 
 use std::cell::RefCell;

@@ -12,11 +12,11 @@
 //!   sleep is only time passing on its fake clocks: they advance by the sleep's length, and the
 //!   sleep costs the fuel its runner's time limit gives that long (the job's rate, set by the
 //!   runner from its calibration: `runners::time_limit::sleep_fuel_per_ms`; the
-//!   [default](crate::sandbox::job::SLEEP_FUEL_PER_MS) where no runner set one). Sleeping past a
+//!   [default](crate::job::SLEEP_FUEL_PER_MS) where no runner set one). Sleeping past a
 //!   time limit so ends the run as working past it does, deterministically, and costs none of the
 //!   host's time.
 
-use crate::sandbox::job::JobState;
+use crate::job::JobState;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -31,7 +31,7 @@ const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
 
 /// Replaces the two ways a guest subscribes to the monotonic clock in `linker` (which must
 /// already hold WASI) with ones that really wait, capped at the job's wall-clock deadline, and
-/// that end at once when the job's caller gives up (see [`crate::sandbox::cancel`]).
+/// that end at once when the job's caller gives up (see [`crate::cancel`]).
 pub fn cap_sleeps<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> anyhow::Result<()> {
     shadow_sleeps(linker, |store, nanos| {
         let state = store.data_mut();
@@ -59,7 +59,7 @@ impl wasmtime_wasi::p2::Pollable for CancellableSleep {
     async fn ready(&mut self) {
         loop {
             let now = tokio::time::Instant::now();
-            if now >= self.until || crate::sandbox::cancel::is_set(&self.cancel) {
+            if now >= self.until || crate::cancel::is_set(&self.cancel) {
                 return;
             }
             tokio::time::sleep_until(self.until.min(now + CANCEL_CHECK)).await;
@@ -127,7 +127,7 @@ fn shadow_sleeps<X: Send + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sandbox::job::SLEEP_FUEL_PER_MS;
+    use crate::job::SLEEP_FUEL_PER_MS;
 
     #[test]
     fn a_sleep_costs_fuel_by_its_length() {

@@ -8,7 +8,7 @@
 //! runtime) it just runs; on any other thread it is handed to a pool of threads with room (made
 //! on first need, one per core), while the caller waits.
 
-use crate::sandbox::engine::{THREAD_STACK_BYTES, WASM_STACK_BYTES};
+use crate::engine::{THREAD_STACK_BYTES, WASM_STACK_BYTES};
 use std::cell::Cell;
 use std::sync::OnceLock;
 
@@ -25,8 +25,8 @@ pub fn with_room<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     if room_here() >= WASM_STACK_BYTES + HOST_MARGIN {
         return work();
     }
-    let cancel = crate::sandbox::cancel::current();
-    roomy_threads().install(move || crate::sandbox::cancel::with_cancel(cancel, work))
+    let cancel = crate::cancel::current();
+    roomy_threads().install(move || crate::cancel::with_cancel(cancel, work))
 }
 
 /// Threads with room for a guest's stack, for callers on threads without (made on first use).

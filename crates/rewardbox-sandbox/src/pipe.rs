@@ -12,7 +12,7 @@
 //! the job's wall clock is moved by it. The owner of the two jobs may also stop one
 //! ([`PipeEnd::stop`]), for instance a submission still running after its interactor rejected it.
 
-use crate::sandbox::capture::{OutputBudget, OutputLimitExceeded};
+use crate::capture::{OutputBudget, OutputLimitExceeded};
 use bytes::Bytes;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -1,4 +1,7 @@
-//! The sandbox core: the bottom layer of the runtime, which knows only wasmtime.
+//! Floor 1 of rewardbox: the sandbox core, which knows only wasmtime.
+//!
+//! The bottom layer of the engine (`rewardbox`), a crate of its own so that it builds without the
+//! built-in components and recompiles only when it changes.
 //!
 //! Once per process, the [`engine`] (pooling allocator, fuel, epoch interruption, its ticker
 //! thread) and the compiled-component [`cache`]; once per job, a [`job::Job`]: a fresh store with
@@ -10,6 +13,8 @@
 //! The layers above keep what they need in the store through the job's extension slot
 //! ([`job::JobState::ext`]): the candidate runners put nothing there, the host's `sandbox`
 //! interface its context. Nothing in this layer names a runner, a verifier or the host interface.
+
+#![deny(missing_docs)]
 
 pub mod cache;
 pub mod cancel;

@@ -2,14 +2,14 @@
 //! environment, fake clocks, a seeded random source and only the directories the host mounts.
 //! Also where a failed run is classified.
 
-use crate::sandbox::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
-use crate::sandbox::clocks::FakeTime;
-use crate::sandbox::cpu::{self, CpuMeter};
-use crate::sandbox::engine::{EPOCH_TICK, ticks_for};
-use crate::sandbox::limits::Limits;
-use crate::sandbox::memory::{MemoryLimitExceeded, MemoryLimiter};
-use crate::sandbox::pipe::{PipeDeadlock, PipeEnd};
-use crate::sandbox::workspace::{DiskBudget, DiskBudgetExceeded, Watched};
+use crate::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
+use crate::clocks::FakeTime;
+use crate::cpu::{self, CpuMeter};
+use crate::engine::{EPOCH_TICK, ticks_for};
+use crate::limits::Limits;
+use crate::memory::{MemoryLimitExceeded, MemoryLimiter};
+use crate::pipe::{PipeDeadlock, PipeEnd};
+use crate::workspace::{DiskBudget, DiskBudgetExceeded, Watched};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::sync::Arc;
@@ -98,12 +98,12 @@ pub struct JobState<X> {
     slept: Duration,
     /// The writable directories the guest may fill only so far.
     watched: Vec<Watched>,
-    /// Set when the caller that started the job gave up (see [`crate::sandbox::cancel`]).
+    /// Set when the caller that started the job gave up (see [`crate::cancel`]).
     cancel: Option<Arc<AtomicBool>>,
     /// The pipe to a job beside it, if any: waits on it are not the guest's wall-clock time, and
     /// its owner may stop the guest.
     pipe: Option<PipeEnd>,
-    /// Fuel a candidate's sleep costs per millisecond (see [`crate::sandbox::sleep`]).
+    /// Fuel a candidate's sleep costs per millisecond (see [`crate::sleep`]).
     sleep_fuel_per_ms: u64,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
@@ -111,7 +111,7 @@ pub struct JobState<X> {
 }
 
 impl<X> JobState<X> {
-    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sandbox::sleep`]); the
+    /// A sleep of `nanos` cut at the wall-clock deadline (see [`crate::sleep`]); the
     /// time is counted as the guest's own use of its wall clock.
     pub(crate) fn capped_sleep(&mut self, nanos: u64) -> u64 {
         let capped = cap(nanos, self.wall_deadline);
@@ -129,7 +129,7 @@ impl<X> JobState<X> {
         self.sleep_fuel_per_ms
     }
 
-    /// The guest's fake time (see [`crate::sandbox::clocks`]).
+    /// The guest's fake time (see [`crate::clocks`]).
     pub(crate) fn time(&self) -> &FakeTime {
         &self.time
     }
@@ -204,7 +204,7 @@ impl<X: Send + 'static> Job<X> {
     /// A fresh store like [`Job::new`] whose guest gets what `io` describes: its standard input
     /// or a pipe, its arguments and its directories.
     pub fn with_io(engine: &Engine, limits: &Limits, seed: u64, io: JobIo<'_>, ext: X) -> Job<X> {
-        crate::sandbox::heap::job_started();
+        crate::heap::job_started();
         let budget = OutputBudget::new(limits.output_bytes);
         let stdout = CapturedOutput::new(&budget);
         let stderr = CapturedOutput::new(&budget);
@@ -274,7 +274,7 @@ impl<X: Send + 'static> Job<X> {
             time,
             slept: Duration::ZERO,
             watched,
-            cancel: crate::sandbox::cancel::current(),
+            cancel: crate::cancel::current(),
             pipe: io.pipe.cloned(),
             sleep_fuel_per_ms: SLEEP_FUEL_PER_MS,
             ext,
@@ -290,7 +290,7 @@ impl<X: Send + 'static> Job<X> {
         // `credit_wall`).
         store.epoch_deadline_callback(|ctx| {
             let state = ctx.data();
-            if crate::sandbox::cancel::is_set(&state.cancel) {
+            if crate::cancel::is_set(&state.cancel) {
                 return Err(JobCancelled.into());
             }
             if state.pipe.as_ref().is_some_and(PipeEnd::stopped) {
@@ -319,7 +319,7 @@ impl<X: Send + 'static> Job<X> {
 
     /// Makes a candidate's sleep cost `fuel_per_ms` per millisecond: what its runner's time limit
     /// buys per millisecond, so that sleeping past the limit ends the run as working past it
-    /// does (a job's runner sets it before the guest runs; see [`crate::sandbox::sleep`]).
+    /// does (a job's runner sets it before the guest runs; see [`crate::sleep`]).
     pub fn charge_sleeps_at(&mut self, fuel_per_ms: u64) {
         self.store.data_mut().sleep_fuel_per_ms = fuel_per_ms;
     }
@@ -500,16 +500,33 @@ impl std::error::Error for JobStopped {}
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunFailure {
     /// It ran out of fuel.
-    FuelExhausted { limit: u64 },
+    FuelExhausted {
+        /// The fuel it had.
+        limit: u64,
+    },
     /// It ran past its wall-clock limit, having used at least half of it in CPU time.
-    Timeout { limit_ms: u64 },
+    Timeout {
+        /// Its wall-clock limit, in milliseconds.
+        limit_ms: u64,
+    },
     /// The wall clock stopped it when it had used less than half of its limit in CPU time and
     /// sleeps of its own: the host was too busy to run it, which says nothing about the program (the host's fault).
-    HostBusy { cpu_ms: u64, limit_ms: u64 },
+    HostBusy {
+        /// The CPU time (and sleeps) it had used, in milliseconds.
+        cpu_ms: u64,
+        /// Its wall-clock limit, in milliseconds.
+        limit_ms: u64,
+    },
     /// It tried to grow its memory past the limit.
-    MemoryExceeded { limit: u64 },
+    MemoryExceeded {
+        /// Its memory limit, in bytes.
+        limit: u64,
+    },
     /// It wrote more than its output limit.
-    OutputExceeded { limit: u64 },
+    OutputExceeded {
+        /// Its output limit, in bytes.
+        limit: u64,
+    },
     /// It wrote more into a directory than the directory's budget.
     DiskBudgetExceeded(DiskBudgetExceeded),
     /// It exhausted its call stack (unbounded recursion).
@@ -526,7 +543,9 @@ pub enum RunFailure {
     Deadlock,
     /// It trapped for another reason, a Rust panic for instance.
     Trap {
+        /// wasmtime's message.
         message: String,
+        /// The end of what it wrote to stderr, when it wrote anything (a panic's message).
         stderr_tail: Option<String>,
     },
 }

@@ -1,7 +1,7 @@
 //! Once per process: the wasmtime [`Engine`] (pooling allocator, copy-on-write memory images,
 //! fuel, epoch interruption) and the ticker thread that drives the epoch.
 
-use crate::sandbox::function_cache::FunctionCache;
+use crate::function_cache::FunctionCache;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::thread::JoinHandle;
@@ -40,7 +40,7 @@ pub const WASM_STACK_BYTES: usize = 256 << 20;
 
 /// The stack of a thread that runs guests: the guest's [`WASM_STACK_BYTES`] and the host's frames
 /// around it. The scorer's threads and the server's are made with it; on any other thread a guest
-/// runs on a thread of its own (see [`crate::sandbox::stack`]).
+/// runs on a thread of its own (see [`crate::stack`]).
 pub const THREAD_STACK_BYTES: usize = 320 << 20;
 
 /// Component instances the pool holds per thread when the caller does not say: a verifier, a

@@ -1,5 +1,6 @@
-//! Compiles the built-in verifiers to wasm32-wasip2 components and hands their paths to the crate,
-//! which embeds them (`src/builtin.rs`), so that a user never passes their paths.
+//! Compiles the built-in verifiers and the candidate runtimes to wasm32-wasip2 components and hands
+//! their paths to the crate, which embeds them (`src/lib.rs`), so that a user never passes their
+//! paths.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ fn main() {
     let root = manifest_dir
         .ancestors()
         .nth(2)
-        .expect("the engine crate lives in crates/ of the workspace");
+        .expect("this crate lives in crates/ of the workspace");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
     let target_dir = guest_build::guest_target_dir(&out_dir, "verifiers");
     let wit: &Path = &root.join("wit");
