@@ -8,7 +8,7 @@ use std::process::Command;
 /// Each package `cargo tree` resolves for `selection`, with its features: `name vX.Y.Z f1,f2`.
 fn resolved(selection: &[&str]) -> BTreeSet<String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/../../Cargo.toml");
+    let workspace = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../Cargo.toml");
     let output = Command::new(cargo)
         .args(["tree", "--locked", "--manifest-path", workspace])
         .args(selection)
