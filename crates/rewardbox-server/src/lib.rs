@@ -19,24 +19,20 @@
 
 #![deny(missing_docs)]
 
-mod codegym;
-mod deepgym;
 mod error;
 mod guard;
 mod held;
 mod listen;
 mod metrics;
-mod nemo;
 mod observe;
-mod openenv;
+mod protocols;
+
+use protocols::{codegym, deepgym, nemo_gym, openenv, openrlhf, sandbox_fusion, score};
 mod options;
-mod reward;
-mod run_code;
-mod score;
 mod state;
 
-pub use openenv::coding_reward::CodingReward;
 pub use options::ServerOptions;
+pub use protocols::openenv::coding_reward::CodingReward;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -51,10 +47,10 @@ use std::sync::Arc;
 fn router(state: Arc<AppState>, root: Option<openenv::EnvName>) -> Router {
     let mut protected = Router::new()
         .route("/score", post(score::score))
-        .route("/run_code", post(run_code::run_code))
-        .route("/get_reward", post(reward::get_reward))
-        .route("/seed_session", post(nemo::seed_session))
-        .route("/verify", post(nemo::verify))
+        .route("/run_code", post(sandbox_fusion::run_code))
+        .route("/get_reward", post(openrlhf::get_reward))
+        .route("/seed_session", post(nemo_gym::seed_session))
+        .route("/verify", post(nemo_gym::verify))
         .route("/metrics", get(observe::metrics))
         .merge(deepgym::routes())
         .merge(openenv::mounted(&state));

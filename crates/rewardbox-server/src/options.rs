@@ -20,7 +20,7 @@ pub struct ServerOptions {
     pub openenv: Option<String>,
     /// How the coding environment rewards a step: as OpenEnv's `coding_env` does (the default),
     /// or not at all.
-    pub coding_reward: crate::openenv::coding_reward::CodingReward,
+    pub coding_reward: crate::protocols::openenv::coding_reward::CodingReward,
     /// Bearer token every request but `/healthz` must carry.
     pub token: Option<String>,
     /// Without a token, the host names (besides IP addresses and `localhost`) a request's `Host`

@@ -1,10 +1,10 @@
 //! What every request shares: the scorer, the environments, the metrics, the in-flight bound.
 
-use crate::deepgym::session::DeepGymSession;
 use crate::error::ApiError;
 use crate::held::Held;
 use crate::metrics::Metrics;
 use crate::options::ServerOptions;
+use crate::protocols::deepgym::session::DeepGymSession;
 use axum::http::StatusCode;
 use rewardbox::{Scorer, ScorerOptions, VerifierPaths};
 use rewardbox_envs::{Budgets, EnvOptions, Environments};
