@@ -13,6 +13,11 @@ pub mod server;
 use rewardbox::{ComponentCache, InputLine, Limits, Scorer, ScorerOptions, TaskResult};
 use std::path::PathBuf;
 
+/// The repository's root (this crate is in `crates/` of it).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 /// A compiled-component cache shared by the test binaries, inside cargo's target directory
 /// (`CARGO_TARGET_TMPDIR`: `tmp/` beside the profile directories, found from the running test
 /// binary, which cargo puts in `<profile>/deps/`).

@@ -4,7 +4,6 @@ use rewardbox::ComponentCache;
 use rewardbox_server::ServerOptions;
 use serde_json::Value;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// A server running on its own thread and runtime until dropped.
@@ -23,7 +22,7 @@ impl Server {
     pub fn start(configure: impl FnOnce(&mut ServerOptions)) -> Server {
         let mut options = ServerOptions {
             port: 0,
-            env_dir: Some(root().join("tests/data/codegym")),
+            env_dir: Some(crate::repo_root().join("tests/data/codegym")),
             cache: ComponentCache::in_dir(crate::test_cache_dir()),
             threads: Some(2),
             ..ServerOptions::default()
@@ -144,9 +143,4 @@ impl Drop for Server {
             let _ = thread.join();
         }
     }
-}
-
-/// The repository's root.
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

@@ -103,23 +103,6 @@ impl CaseStatus {
         CaseStatus::NotJson,
         CaseStatus::CompileError,
     ];
-
-    /// The status as results write it (`exited_nonzero`).
-    pub fn name(self) -> &'static str {
-        match self {
-            CaseStatus::Passed => "passed",
-            CaseStatus::Wrong => "wrong",
-            CaseStatus::FuelExhausted => "fuel_exhausted",
-            CaseStatus::Timeout => "timeout",
-            CaseStatus::MemoryExceeded => "memory_exceeded",
-            CaseStatus::OutputExceeded => "output_exceeded",
-            CaseStatus::Crashed => "crashed",
-            CaseStatus::ExitedNonzero => "exited_nonzero",
-            CaseStatus::NoCodeFound => "no_code_found",
-            CaseStatus::NotJson => "not_json",
-            CaseStatus::CompileError => "compile_error",
-        }
-    }
 }
 
 /// The verdict on one test case.

@@ -136,7 +136,7 @@ impl Scorer {
                     }
                     rewardbox_sandbox::cancel::with_cancel(cancel.clone(), || {
                         verifier.judge(
-                            &self.engine,
+                            self.engine(),
                             &task.verifier_input,
                             &task.completions[c],
                             &limits,

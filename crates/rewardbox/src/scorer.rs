@@ -53,12 +53,12 @@ impl Default for ScorerOptions {
 /// Scores completions with sandboxed verifiers. Build one per process and share it: it is `Sync`,
 /// and every call fans out over its own thread pool.
 pub struct Scorer {
-    pub(crate) engine: Engine,
+    /// The engine, its ticker (the scorer's wall-clock limits tick while it lives), the runners
+    /// and the host services.
+    pub(crate) sandboxes: Sandboxes,
     pub(crate) registry: VerifierRegistry,
     pub(crate) pool: rayon::ThreadPool,
     pub(crate) options: ScorerOptions,
-    /// Holds the engine's ticker: the scorer's wall-clock limits tick while it lives.
-    _sandboxes: Sandboxes,
 }
 
 impl Scorer {
@@ -86,11 +86,10 @@ impl Scorer {
             options.verifier_paths.clone(),
         );
         Ok(Scorer {
-            engine: sandboxes.engine().clone(),
+            sandboxes,
             registry,
             pool,
             options,
-            _sandboxes: sandboxes,
         })
     }
 
@@ -101,7 +100,7 @@ impl Scorer {
 
     /// The engine every component of this scorer is compiled for.
     pub fn engine(&self) -> &Engine {
-        &self.engine
+        self.sandboxes.engine()
     }
 
     /// The options this scorer was built with.

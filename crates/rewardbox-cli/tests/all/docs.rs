@@ -10,10 +10,6 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// The README and every Markdown file of `docs/`.
 fn documents() -> Vec<PathBuf> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -26,8 +22,8 @@ fn documents() -> Vec<PathBuf> {
             }
         }
     }
-    let mut found = vec![repo().join("README.md")];
-    walk(&repo().join("docs"), &mut found);
+    let mut found = vec![crate::common::repo_root().join("README.md")];
+    walk(&crate::common::repo_root().join("docs"), &mut found);
     found.sort();
     found
 }
@@ -197,7 +193,7 @@ fn runnable(language: &str) -> Vec<(String, String)> {
     for document in documents() {
         let markdown = std::fs::read_to_string(&document).expect("a document");
         let name = document
-            .strip_prefix(repo())
+            .strip_prefix(crate::common::repo_root())
             .unwrap_or(&document)
             .display()
             .to_string();
@@ -215,7 +211,10 @@ fn scratch() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("a scratch directory");
     for name in ["examples", "tests"] {
         std::os::unix::fs::symlink(
-            repo().join(name).canonicalize().expect(name),
+            crate::common::repo_root()
+                .join(name)
+                .canonicalize()
+                .expect(name),
             dir.path().join(name),
         )
         .expect("a link");

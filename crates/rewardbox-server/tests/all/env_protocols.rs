@@ -6,8 +6,9 @@
 
 use crate::server_harness;
 
+use crate::common::repo_root as root;
 use serde_json::{Value, json};
-use server_harness::{Server, root};
+use server_harness::Server;
 use std::net::TcpStream;
 use tungstenite::client::IntoClientRequest;
 use tungstenite::stream::MaybeTlsStream;

@@ -6,7 +6,8 @@
 use crate::common;
 use crate::server_harness;
 
-use server_harness::{Server, eventually, root};
+use crate::common::repo_root as root;
+use server_harness::{Server, eventually};
 
 use rewardbox::stream::score_stream;
 use rewardbox::{ComponentCache, Limits, Scorer, ScorerOptions};

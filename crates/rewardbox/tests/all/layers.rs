@@ -31,14 +31,6 @@ const WORKSPACES: &[&str] = &[
 /// root's own files form the top layer.
 const ENGINE_LAYERS: &[&str] = &["runners", "host"];
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("the engine crate is in crates/ of the repository")
-        .to_path_buf()
-}
-
 /// One crate of the repository, as `cargo metadata` describes it.
 struct Crate {
     name: String,
@@ -53,7 +45,9 @@ struct Crate {
 fn crates() -> Vec<Crate> {
     let mut found = Vec::new();
     for workspace_dir in WORKSPACES {
-        let manifest = workspace().join(workspace_dir).join("Cargo.toml");
+        let manifest = crate::common::repo_root()
+            .join(workspace_dir)
+            .join("Cargo.toml");
         let output = std::process::Command::new(env!("CARGO"))
             .args([
                 "metadata",
@@ -417,7 +411,7 @@ fn engine_layers_import_only_downward() {
             .unwrap_or(ENGINE_LAYERS.len())
     };
     let mut upward = Vec::new();
-    for (module, imported) in graph_of(&workspace().join("crates/rewardbox/src")) {
+    for (module, imported) in graph_of(&crate::common::repo_root().join("crates/rewardbox/src")) {
         for target in imported {
             if layer(&target) > layer(&module) {
                 upward.push(format!("{module} imports {target}"));
