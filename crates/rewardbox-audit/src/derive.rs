@@ -173,7 +173,8 @@ fn class_members(chars: impl Iterator<Item = char>) -> Vec<String> {
 }
 
 /// Fills in `derived_answer` for every task without a `reference` that has a `solution` and a
-/// verifier other than `code` (whose solutions are programs): one scoring batch for all of them.
+/// verifier that judges answers (not `code`, nor a verifier of the task's own that judges
+/// programs: their solutions are programs): one scoring batch for all of them.
 pub fn derive_answers(
     scorer: &Scorer,
     tasks: &mut [Result<AuditTask, Box<TaskReport>>],
@@ -204,7 +205,10 @@ fn derive(
     let mut asked: Vec<(usize, Vec<String>, Task)> = Vec::new();
     for (index, task) in tasks.iter().enumerate() {
         let Ok(task) = task else { continue };
-        if task.reference().is_some() || matches!(task.verifier(), "code" | "python") {
+        if task.reference().is_some()
+            || task.verifier() == "code"
+            || task.own_verifier_judges_programs()
+        {
             continue;
         }
         let candidates = match &task.solution {

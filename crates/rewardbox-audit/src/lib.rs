@@ -150,6 +150,24 @@ impl AuditTask {
         self.reference().or_else(|| self.derived_answer.clone())
     }
 
+    /// Whether the task's completion is its program as it is (`"extract": "whole"`, as
+    /// HumanEval-X and MultiPL-E tasks are imported), not the program in its last fence.
+    pub fn takes_whole_programs(&self) -> bool {
+        self.fields.get("extract").and_then(Value::as_str) == Some("whole")
+    }
+
+    /// Whether the task's verifier is one of its own that judges programs: a Python verifier
+    /// (`"python"` with `verifier_code`), or a verifier file of the task's (a `.py` file or a
+    /// component) whose `solution` is a program (has a fenced block). Tier 5 writes programs for
+    /// such a task and judges them by the programs' runs its verifier asks the host for.
+    pub fn own_verifier_judges_programs(&self) -> bool {
+        match self.verifier() {
+            "python" => true,
+            name if rewardbox::BUILTINS.iter().any(|b| b.name == name) => false,
+            _ => self.solution.as_deref().is_some_and(|s| s.contains("```")),
+        }
+    }
+
     /// The task's `verifier`.
     pub fn verifier(&self) -> &str {
         self.fields
@@ -185,7 +203,7 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
     } else {
         attacks.extend(answer::attacks(task));
     }
-    if task.verifier() == "python" {
+    if task.own_verifier_judges_programs() {
         attacks.extend(python_verifier::attacks(task));
     }
     if let Some(solution) = &task.solution {
@@ -201,7 +219,29 @@ pub fn attacks_for(task: &AuditTask) -> Vec<Attack> {
     if task.verifier() == "code" {
         attacks.extend(program::hardcoded_first_case(task));
     }
+    if task.takes_whole_programs() {
+        for attack in &mut attacks {
+            attack.completion = bare_program(&attack.completion);
+        }
+    }
     attacks
+}
+
+/// A completion that is one fenced block, written bare (its code alone); any other completion
+/// as it is. A task that takes whole programs scores the fence's lines as code: a fenced attack
+/// on it would fail to compile whatever its program does, and prove nothing.
+pub fn bare_program(completion: &str) -> String {
+    let trimmed = completion.trim();
+    let fences = trimmed
+        .lines()
+        .filter(|l| l.trim_start().starts_with("```"))
+        .count();
+    if fences != 2 || !trimmed.starts_with("```") || !trimmed.ends_with("```") {
+        return completion.to_string();
+    }
+    let body = trimmed.split_once('\n').map_or("", |(_, b)| b);
+    let body = body.strip_suffix("```").unwrap_or(body);
+    body.strip_suffix('\n').unwrap_or(body).to_string()
 }
 
 /// Audits JSONL task lines (numbered from 1). A line that is not a valid task is reported with its
@@ -324,4 +364,53 @@ fn with_attacks(number: usize, audit_task: AuditTask, options: &AuditOptions) ->
     );
     let task = Task::from_value(value).map_err(|e| invalid_line(number, e.id, e.message))?;
     Ok((audit_task, attacks, task))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_fenced_block_is_written_bare_for_tasks_that_take_whole_programs() {
+        assert_eq!(
+            bare_program("```cpp\nint f() {\n    return 1;\n}\n```"),
+            "int f() {\n    return 1;\n}"
+        );
+        // Two blocks, text around a block, or none: as it is.
+        for kept in [
+            "```python\na = 1\n```\n```python\nb = 2\n```",
+            "Here it is:\n```python\na = 1\n```",
+            "int main() { return 0; }",
+        ] {
+            assert_eq!(bare_program(kept), kept);
+        }
+        let task = |extract: &str| {
+            AuditTask::new(
+                serde_json::json!({"verifier": "code", "language": "cpp", "extract": extract,
+                                   "tests": {"stdio": [{"stdin": "", "stdout": "1\n"}]}})
+                .as_object()
+                .unwrap()
+                .clone(),
+                None,
+            )
+        };
+        let attacks = attacks_for(&task("whole"));
+        assert!(
+            attacks
+                .iter()
+                .any(|a| a.name == "hardcode-first-case-output")
+        );
+        assert!(
+            attacks
+                .iter()
+                .filter(|a| a.family == Family::Program)
+                .all(|a| !a.completion.trim_start().starts_with("```")),
+            "every program attack is bare"
+        );
+        assert!(
+            attacks_for(&task("fenced"))
+                .iter()
+                .any(|a| a.completion.starts_with("```cpp"))
+        );
+    }
 }

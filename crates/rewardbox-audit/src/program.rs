@@ -227,13 +227,25 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
     let Some(tests) = task.fields.get("tests") else {
         return Vec::new();
     };
-    if let Some(first) = tests
+    // A stdio test's output, or a contest problem's first answer (its first sample's: the one
+    // the statement shows).
+    let first_output = tests
         .get("stdio")
         .and_then(Value::as_array)
         .and_then(|cases| cases.first())
         .and_then(|c| c.get("stdout"))
-        .and_then(Value::as_str)
-    {
+        .or_else(|| {
+            let judge = tests.get("judge")?;
+            let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true);
+            let cases = judge.get("cases")?.as_array()?;
+            let first = cases
+                .iter()
+                .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with("sample/")))
+                .or_else(|| cases.first())?;
+            (!interactive).then(|| first.get("answer")).flatten()
+        })
+        .and_then(Value::as_str);
+    if let Some(first) = first_output {
         let program = match other_language(&task.fields) {
             Some(language) => languages::printing(language, first),
             None => fenced(&format!("print({first:?}, end='')")),

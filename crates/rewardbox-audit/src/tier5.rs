@@ -18,6 +18,7 @@ mod grammar;
 mod judge;
 mod policy;
 mod rng;
+mod test_calls;
 mod train;
 
 pub use judge::Judge;
@@ -105,13 +106,23 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
     // A string verifier's task with no `reference`: the answer its own verifier reads from the
     // solution, or for a `regex` task with neither, the one bare answer its pattern accepts (as
     // Tier 1's answer attacks take it).
-    if task.reference().is_none() && !matches!(task.verifier(), "code" | "python") {
+    if task.reference().is_none()
+        && task.verifier() != "code"
+        && !task.own_verifier_judges_programs()
+    {
         let mut one = [Ok(task)];
         crate::derive::derive_answers_from_patterns_too(scorer, &mut one, options.threshold);
         let [Ok(derived)] = one else {
             unreachable!("derive_answers keeps the task")
         };
         task = derived;
+    }
+    // Test code in C, C++, Rust, Go or JavaScript stands for the judge and the grammar as the
+    // calls it makes, with the solution's results: differential tests start from them, and a
+    // copy of the first one's value is the cheat such tests invite. The verifier under test
+    // still scores the task's own test code.
+    if let Some(calls) = judge::test_code_as_calls(scorer, &task) {
+        task = calls;
     }
     let judge = Judge::for_task(scorer, &task, holdout.as_ref());
     let stream = rng::stream_of(id.as_deref().unwrap_or(""));

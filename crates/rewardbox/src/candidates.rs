@@ -6,10 +6,14 @@
 //! keeps one instance alive between calls; [`interact`] runs two programs talking to each other.
 //! The records they hand back are those of the WIT `runner` interface ([`RunOutcome`],
 //! [`RunStatus`], ...), as a verifier sees them. Limits: [`CANDIDATE_DEFAULT`], or a time limit
-//! in seconds turned into fuel at a runner's calibrated rate ([`limits_for_seconds`]).
+//! in seconds turned into fuel at a runner's calibrated rate ([`limits_for_seconds`]). The
+//! programs a verifier runs while judging one task can be written down
+//! ([`HostServices::record_runs`], [`RecordedRun`]).
 
 pub use crate::host::HostServices;
+pub use crate::host::context::RecordedRun;
 pub use crate::host::live::LiveCandidate;
+pub use crate::host::services::RunRecording;
 pub use crate::runners::bindings::types::{
     CallError, File, Invocation, Output, RunOutcome, RunStatus, Target,
 };

@@ -100,7 +100,7 @@ impl VerifierComponent {
         seed: u64,
     ) -> Judged {
         let started = Instant::now();
-        let host = self.services.context(seed);
+        let host = self.services.context_for_task(seed, task_json);
         let mut job = Job::new(engine, limits, seed, b"", host);
         let outcome = self
             .pre
@@ -179,7 +179,7 @@ impl Judge for PythonVerifier {
         let started = Instant::now();
         let (verdict, fuel) = self.python.verify(
             engine,
-            self.services.context(seed),
+            self.services.context_for_task(seed, task_json),
             &self.prepared,
             task_json,
             completion,

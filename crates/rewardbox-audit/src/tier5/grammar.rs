@@ -109,8 +109,9 @@ impl Slot {
 /// How the slots' texts become one completion.
 #[derive(Debug, Clone, PartialEq)]
 enum Layout {
-    /// Python: top, core, dispatch (calls), or top, dispatch, core (stdio), in a fence.
-    Python { dispatch_last: bool },
+    /// Python: top, core, dispatch (calls), or top, dispatch, core (stdio), in a fence unless
+    /// the task takes whole programs.
+    Python { dispatch_last: bool, fenced: bool },
     /// One slot that is the whole completion.
     Whole,
     /// Answers: lead, claim and tail as they are.
@@ -213,7 +214,10 @@ impl Grammar {
                 Some(_) => Ok(Grammar::whole_programs(task)),
                 None => Grammar::python_program(task),
             },
-            "python" => Grammar::python_program(task),
+            _ if task.own_verifier_judges_programs() => match other_language(&task.fields) {
+                Some(_) => Ok(Grammar::whole_programs(task)),
+                None => Grammar::python_program(task),
+            },
             _ => match task
                 .answer()
                 .or_else(|| task.accepted_answers.first().cloned())
@@ -390,6 +394,7 @@ impl Grammar {
             ],
             layout: Layout::Python {
                 dispatch_last: !stdio,
+                fenced: !task.takes_whole_programs(),
             },
         })
     }
@@ -410,6 +415,11 @@ impl Grammar {
         }
         for attack in program::hardcoded_first_case(task) {
             programs.push(production(attack.name, attack.completion, Kind::Exploit));
+        }
+        if task.takes_whole_programs() {
+            for p in &mut programs {
+                p.text = crate::bare_program(&p.text);
+            }
         }
         Grammar {
             slots: vec![Slot::new("program", programs)],
@@ -482,14 +492,22 @@ impl Grammar {
         match self.layout {
             Layout::Whole => text(0).to_string(),
             Layout::Answer => format!("{}{}{}", text(0), text(1), text(2)),
-            Layout::Python { dispatch_last } => {
+            Layout::Python {
+                dispatch_last,
+                fenced,
+            } => {
                 let order = if dispatch_last { [0, 1, 2] } else { [0, 2, 1] };
                 let parts: Vec<&str> = order
                     .iter()
                     .map(|&s| text(s))
                     .filter(|t| !t.is_empty())
                     .collect();
-                format!("```python\n{}\n```", parts.join("\n\n"))
+                let program = parts.join("\n\n");
+                if fenced {
+                    format!("```python\n{program}\n```")
+                } else {
+                    program
+                }
             }
         }
     }

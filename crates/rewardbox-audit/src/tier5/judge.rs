@@ -8,7 +8,11 @@
 //!   ones; the completion must pass the task's tests and these, all of them. Call tests in every
 //!   language that takes them (in C, C++, Rust and Go, the solution's results recorded by the code
 //!   verifier's typed calls), Python assert tests (the arguments they call the entry point with,
-//!   recorded by running them on the solution); stdio tests in every language; Python verifiers
+//!   recorded by running them on the solution), test code in C, C++, Rust, Go, JavaScript and
+//!   TypeScript (its calls of the entry point with literal arguments, read as call tests: see
+//!   [`test_code_as_calls`]); stdio tests in every language; contest problems (`tests.judge`,
+//!   pass-fail and not interactive: inputs made from the cases' own with the integers that count
+//!   what follows kept, judged by the problem's own validator); Python verifiers
 //!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
 //!   inputs recorded by running the verifier on the solution.
 //! - **Strict equivalence** for answer tasks: every answer the completion states (its boxed
@@ -60,7 +64,8 @@ impl Judge {
     /// answer derived from its `solution` beforehand when it has no `reference`).
     pub fn for_task(scorer: &Scorer, task: &AuditTask, holdout: Option<&Value>) -> Judge {
         let verifier = task.verifier();
-        if verifier != "code" && verifier != "python" {
+        let runs_programs = task.own_verifier_judges_programs();
+        if verifier != "code" && !runs_programs {
             if let Some(reference) = task.answer() {
                 return Judge::Answer {
                     reference: reference.trim().to_string(),
@@ -117,7 +122,7 @@ impl Judge {
                     None,
                 ),
             },
-            None if verifier == "python" => match recorded_differential(scorer, task) {
+            None if runs_programs => match recorded_differential(scorer, task) {
                 Ok((language, found)) => {
                     fields.insert("language".into(), json!(language));
                     let (tests, source, independent, power) = differential_judge(found);
@@ -246,25 +251,10 @@ fn judging_fields() -> Map<String, Value> {
     ])
 }
 
-/// Wraps a Python verifier so that it reports the inputs it runs programs on: every
-/// `rewardbox.run_program` call's standard input and language, one case each (the verifier's
-/// own verdict is ignored).
-const RECORDING_PRELUDE: &str = "import json as _rb_json\nimport rewardbox as _rb_module\n\
-_rb_recorded = []\n_rb_run_program = _rb_module.run_program\n\n\
-def _rb_recording_run_program(source, stdin='', *, language=None, limits=None):\n    \
-_rb_recorded.append({'stdin': stdin, 'language': language})\n    \
-return _rb_run_program(source, stdin, language=language, limits=limits)\n\n\
-_rb_module.run_program = _rb_recording_run_program\n\n";
-
-const RECORDING_EPILOGUE: &str = "\n\n_rb_verify = verify\n\n\
-def verify(task, completion):\n    \
-try:\n        _rb_verify(task, completion)\n    except Exception:\n        pass\n    \
-return {'score': 1.0, 'cases': [{'id': str(i), 'passed': True, 'detail': _rb_json.dumps(r)} \
-for i, r in enumerate(_rb_recorded)]}\n";
-
-/// For a Python verifier whose task has a `solution`: the inputs its `verify(task, completion)`
-/// runs the solution's program on (recorded), and differential stdio tests on them and on
-/// inputs made from them, expected outputs from the solution; the programs' language.
+/// For a verifier of the task's own (Python, or a component) whose task has a `solution`: the
+/// inputs it runs the solution's program on (every `sandbox.run` it asks for while judging the
+/// solution, written down by the host), and differential stdio tests on them and on inputs made
+/// from them, expected outputs from the solution; the programs' language.
 fn recorded_differential(
     scorer: &Scorer,
     task: &AuditTask,
@@ -273,47 +263,46 @@ fn recorded_differential(
         .solution
         .as_ref()
         .ok_or("give a holdout, or a solution program for a differential judge")?;
-    let code = task
-        .fields
-        .get("verifier_code")
-        .and_then(Value::as_str)
-        .ok_or("the verifier is not given as verifier_code")?;
-    let mut recording = task.fields.clone();
-    recording.insert(
-        "verifier_code".into(),
-        json!(format!("{RECORDING_PRELUDE}{code}{RECORDING_EPILOGUE}")),
+    // An id no other task being scored has: the recording takes this task's runs only, and
+    // nothing memoised under another id answers for it.
+    static RECORDINGS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let id = format!(
+        "tier5-recording-{}-{}",
+        std::process::id(),
+        RECORDINGS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     );
+    let mut recording = task.fields.clone();
+    recording.insert("id".into(), json!(id));
     recording.insert("completions".into(), json!([solution]));
     let scoring = Task::from_value(Value::Object(recording)).map_err(|e| e.message)?;
-    let result = scorer.score_task(&scoring);
-    let cases = result
-        .results
-        .first()
-        .filter(|r| r.status == Status::Ok)
-        .map(|r| r.cases.clone())
-        .ok_or("the verifier could not be run on the solution to record its inputs")?;
-    let mut language = None;
+    let recorder = scorer
+        .services()
+        .record_runs(&id)
+        .ok_or("the host cannot record the verifier's runs")?;
+    // The verifier's verdict does not matter here: only what it ran.
+    scorer.score_task(&scoring);
+    let runs = recorder.runs();
+    drop(recorder);
+    let mut language: Option<String> = None;
     let mut stdins: Vec<String> = Vec::new();
-    for case in &cases {
-        let Ok(call) = serde_json::from_str::<Value>(&case.detail) else {
+    for run in &runs {
+        // The runs of the solution's program (a verifier may run programs of its own too).
+        let program = program_of(solution, &run.language);
+        let of_solution = !program.trim().is_empty()
+            && (run.source.contains(program.trim()) || program.contains(run.source.trim()));
+        if !of_solution {
             continue;
-        };
-        let called = call["language"]
-            .as_str()
-            .or_else(|| task.fields.get("language").and_then(Value::as_str))
-            .unwrap_or("python")
-            .to_string();
-        if language.get_or_insert_with(|| called.clone()) != &called {
+        }
+        if language.get_or_insert_with(|| run.language.clone()) != &run.language {
             return Err("the verifier runs programs in more than one language".into());
         }
-        if let Some(stdin) = call["stdin"].as_str()
-            && !stdins.iter().any(|s| s == stdin)
-        {
-            stdins.push(stdin.to_string());
+        if !stdins.contains(&run.stdin) {
+            stdins.push(run.stdin.clone());
         }
     }
-    let language =
-        language.ok_or("the verifier runs no program (rewardbox.run_program) on the solution")?;
+    let language = language.ok_or(
+        "the verifier runs no program of the solution's (sandbox.run, rewardbox.run_program)",
+    )?;
     let program = program_of(solution, &language);
     let runners = scorer.runners();
     let limits = CANDIDATE_DEFAULT;
@@ -350,10 +339,94 @@ fn recorded_differential(
     Ok((language, found))
 }
 
+/// A `code` task whose tests are test code in C, C++, Rust, Go, JavaScript or TypeScript
+/// (HumanEval-X's and MultiPL-E's `asserts`), as call tests: the calls the test code makes of the
+/// entry point with literal arguments (see [`super::test_calls`]), each expecting what the task's
+/// solution returns for it. The judge's differential tests start from them, and the grammar
+/// copies the first one's value (the cheat a weak test invites). `None` when the task is not
+/// such a task, no call's arguments are literals, or the solution returns for none of them.
+pub fn test_code_as_calls(scorer: &Scorer, task: &AuditTask) -> Option<AuditTask> {
+    if task.verifier() != "code" {
+        return None;
+    }
+    let language = crate::languages::other_language(&task.fields)?.name();
+    let tests = task.fields.get("tests")?;
+    let source = tests.get("asserts")?.as_str()?;
+    let declaration = tests.get("declaration").and_then(Value::as_str);
+    let entry = match tests.get("entry_point").and_then(Value::as_str) {
+        Some(entry) => entry.to_string(),
+        None => super::test_calls::entry_point(language, declaration?)?,
+    };
+    let inputs: Vec<Value> = super::test_calls::calls(source, &entry)
+        .into_iter()
+        .map(Value::Array)
+        .filter(|args| args.to_string().len() <= MAX_LITERAL)
+        .collect();
+    if inputs.is_empty() {
+        return None;
+    }
+    let solution = program_of(task.solution.as_deref()?, language);
+    let mut calls = Map::new();
+    for keep in ["declaration", "add_imports"] {
+        if let Some(v) = tests.get(keep) {
+            calls.insert(keep.into(), v.clone());
+        }
+    }
+    calls.insert("call".into(), json!({"entry_point": entry}));
+    let calls = Value::Object(calls);
+    let answers = solution_answers(scorer, task, language, &calls, &inputs, &solution);
+    let cases: Vec<Value> = inputs
+        .into_iter()
+        .zip(answers)
+        .filter_map(|(args, answer)| Some(json!({"args": args, "expected": answer?})))
+        .collect();
+    if cases.is_empty() {
+        return None;
+    }
+    let mut converted = task.clone();
+    let mut tests = calls;
+    tests["call"]["cases"] = Value::Array(cases);
+    converted.fields.insert("tests".into(), tests);
+    Some(converted)
+}
+
+/// What the solution's program returns for each of `inputs` (argument lists), through the path
+/// the code verifier calls a candidate in `language` by: the runners' own call path (Python,
+/// JavaScript, TypeScript), else its typed calls with the results recorded.
+fn solution_answers(
+    scorer: &Scorer,
+    task: &AuditTask,
+    language: &str,
+    tests: &Value,
+    inputs: &[Value],
+    solution: &str,
+) -> Vec<Option<Value>> {
+    match language {
+        "python" | "javascript" | "typescript" => {
+            let entry = tests["call"]["entry_point"].as_str().unwrap_or_default();
+            let args_json: Vec<String> = inputs.iter().map(Value::to_string).collect();
+            let runners = scorer.runners();
+            scorer
+                .install(|| {
+                    runners.call(language, solution, entry, &args_json, &CANDIDATE_DEFAULT, 0)
+                })
+                .into_iter()
+                .map(|answer| answer.ok().and_then(|t| serde_json::from_str(&t).ok()))
+                .collect()
+        }
+        _ => recorded_answers(scorer, task, tests, inputs, solution),
+    }
+}
+
 /// Integers in `stdin` moved one at a time, then all together; then each integer set to 0, 1 and
-/// 2 where the visible ones are not negative (the smallest inputs of the shape).
-fn stdin_variants(stdin: &str) -> Vec<String> {
-    let tokens = crate::answer::digit_runs(stdin);
+/// 2 where the visible ones are not negative (the smallest inputs of the shape). With
+/// `keep_counts`, the integers that count what follows them ([`counts`]) are left as they are.
+fn stdin_variants(stdin: &str, keep_counts: bool) -> Vec<String> {
+    let mut tokens = crate::answer::digit_runs(stdin);
+    if keep_counts {
+        let kept = counts(stdin);
+        tokens.retain(|t| !kept.contains(t));
+    }
     let rewrite = |spans: &[(usize, usize)], value: &dyn Fn(i64) -> i64| -> String {
         let mut out = String::new();
         let mut last = 0;
@@ -380,6 +453,51 @@ fn stdin_variants(stdin: &str) -> Vec<String> {
     }
     let mut seen = std::collections::HashSet::new();
     out.retain(|v| v != stdin && seen.insert(v.clone()));
+    out
+}
+
+/// The integers of a contest input that count what follows them, so that moving one would make
+/// an input the problem does not allow (a count of items with no item added): a whole token that
+/// equals the number of tokens after it on its line (as its line's first), the number of tokens on the next line, the
+/// length of the next line when that line is one token, or the number of lines after its own.
+fn counts(stdin: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<(usize, &str)> = stdin
+        .split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, line))
+        })
+        .filter(|(_, line)| !line.trim().is_empty())
+        .collect();
+    let mut out = Vec::new();
+    for (i, &(start, line)) in lines.iter().enumerate() {
+        let next = lines
+            .get(i + 1)
+            .map(|(_, l)| l.split_whitespace().collect::<Vec<_>>());
+        let mut offset = 0;
+        let tokens: Vec<(usize, &str)> = line
+            .split_whitespace()
+            .map(|token| {
+                let at = line[offset..].find(token).map_or(offset, |p| offset + p);
+                offset = at + token.len();
+                (start + at, token)
+            })
+            .collect();
+        for (k, &(at, token)) in tokens.iter().enumerate() {
+            let Ok(value) = token.parse::<usize>() else {
+                continue;
+            };
+            let counted = (k == 0 && value == tokens.len() - 1)
+                || next.as_ref().is_some_and(|n| {
+                    value == n.len() || (n.len() == 1 && value == n[0].chars().count())
+                })
+                || value == lines.len() - i - 1;
+            if counted && value > 0 {
+                out.push((at, at + token.len()));
+            }
+        }
+    }
     out
 }
 
@@ -502,7 +620,6 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
     let solution = program_of(task.solution.as_deref()?, language);
     let tests = task.fields.get("tests")?;
     let runners = scorer.runners();
-    let limits = CANDIDATE_DEFAULT;
     if let Some(asserts) = tests.get("asserts") {
         if language != "python" {
             return None;
@@ -513,7 +630,7 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         // The solution is called through the runners' own call path (Python, JavaScript and
         // TypeScript), or in a compiled language through the code verifier's typed calls with
         // what each call returns recorded.
-        let entry = call.get("entry_point")?.as_str()?;
+        call.get("entry_point")?.as_str()?;
         let cases = call.get("cases")?.as_array()?;
         let visible: Vec<&Value> = cases.iter().filter_map(|c| c.get("args")).collect();
         let visible_outputs: Vec<&Value> = cases.iter().filter_map(|c| c.get("expected")).collect();
@@ -527,17 +644,7 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
             .filter_map(|l| l.get("args").cloned())
             .filter(|a| a.to_string().len() <= MAX_LITERAL)
             .collect();
-        let answers: Vec<Option<Value>> = match language {
-            "python" | "javascript" | "typescript" => {
-                let args_json: Vec<String> = inputs.iter().map(Value::to_string).collect();
-                scorer
-                    .install(|| runners.call(language, &solution, entry, &args_json, &limits, 0))
-                    .into_iter()
-                    .map(|answer| answer.ok().and_then(|t| serde_json::from_str(&t).ok()))
-                    .collect()
-            }
-            _ => recorded_answers(scorer, task, tests, &inputs, &solution),
-        };
+        let answers = solution_answers(scorer, task, language, tests, &inputs, &solution);
         let mut generated = Vec::new();
         for (args, answer) in inputs.into_iter().zip(answers) {
             if let Some(expected) = answer {
@@ -556,41 +663,119 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         judged["call"]["cases"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
         return Some((judged, power));
     }
+    if let Some(judge) = tests.get("judge") {
+        return contest_differential(scorer, tests, judge, language, &solution, most);
+    }
     let cases = tests.get("stdio")?.as_array()?;
+    let (chosen, power) = solution_outputs(
+        scorer,
+        cases,
+        ["stdin", "stdout"],
+        false,
+        language,
+        &solution,
+        most,
+    )?;
+    let mut judged = tests.clone();
+    let chosen = chosen
+        .into_iter()
+        .map(|(stdin, stdout)| json!({"stdin": stdin, "stdout": stdout}));
+    judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
+    Some((judged, power))
+}
+
+/// The solution's outputs on inputs made from `cases`' own (`fields`: the input's and the
+/// output's field), the strongest `most` with the judge's power (`None`: none): inputs on which
+/// the solution's program ends cleanly, its outputs compared with the cases' for the power. A
+/// contest problem's input (`contest`) keeps the integers that count what follows, is none of
+/// the cases' own, and takes no empty output (a judge's answer file).
+fn solution_outputs(
+    scorer: &Scorer,
+    cases: &[Value],
+    [input_field, output_field]: [&str; 2],
+    contest: bool,
+    language: &str,
+    solution: &str,
+    most: usize,
+) -> Option<(Vec<(String, String)>, Power)> {
     let visible_outputs: Vec<String> = cases
         .iter()
-        .filter_map(|c| c.get("stdout").and_then(Value::as_str))
+        .filter_map(|c| c.get(output_field).and_then(Value::as_str))
         .map(|o| o.trim_end().to_string())
         .collect();
-    let mut stdins: Vec<String> = Vec::new();
+    let mut inputs: Vec<String> = Vec::new();
     for case in cases {
-        for stdin in stdin_variants(case.get("stdin").and_then(Value::as_str).unwrap_or("")) {
-            if !stdins.contains(&stdin) {
-                stdins.push(stdin);
+        let input = case.get(input_field).and_then(Value::as_str).unwrap_or("");
+        for variant in stdin_variants(input, contest) {
+            let visible = contest && cases.iter().any(|c| c[input_field] == variant.as_str());
+            if !inputs.contains(&variant) && !visible {
+                inputs.push(variant);
             }
         }
     }
-    stdins.truncate(most * 2);
+    inputs.truncate(most * 2);
+    let runners = scorer.runners();
     let mut generated = Vec::new();
-    for stdin in stdins {
-        let outcome = scorer.install(|| runners.run(language, &solution, &stdin, &limits, 0));
+    for input in inputs {
+        let outcome =
+            scorer.install(|| runners.run(language, solution, &input, &CANDIDATE_DEFAULT, 0));
         if outcome.status == rewardbox::candidates::RunStatus::Ok
             && outcome.exit_code.unwrap_or(0) == 0
+            && !(contest && outcome.stdout.trim().is_empty())
         {
             let output = outcome.stdout.trim_end().to_string();
             generated.push(Generated {
                 new: !visible_outputs.contains(&output),
                 output,
-                case: json!({"stdin": stdin, "stdout": outcome.stdout}),
+                case: (input, outcome.stdout),
             });
         }
     }
     let (chosen, power) = strongest(generated, most);
-    if chosen.is_empty() {
+    (!chosen.is_empty()).then_some((chosen, power))
+}
+
+/// Differential tests for a contest problem (`tests.judge`, pass-fail and not interactive): its
+/// cases, then inputs made from theirs with the integers that count what follows kept (the
+/// problem's input format holds), each answered by the solution's output, judged by the
+/// problem's own validator (its flags, or its output validator with the solution's output as the
+/// answer file). A scoring problem, or an interactive one (whose inputs an interactor reads),
+/// has none.
+fn contest_differential(
+    scorer: &Scorer,
+    tests: &Value,
+    judge: &Value,
+    language: &str,
+    solution: &str,
+    most: usize,
+) -> Option<(Value, Power)> {
+    let pass_fail = judge
+        .get("type")
+        .and_then(Value::as_str)
+        .is_none_or(|t| t == "pass-fail");
+    let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true);
+    if !pass_fail || interactive {
         return None;
     }
+    let cases = judge.get("cases")?.as_array()?;
+    let (chosen, power) = solution_outputs(
+        scorer,
+        cases,
+        ["input", "answer"],
+        true,
+        language,
+        solution,
+        most,
+    )?;
     let mut judged = tests.clone();
-    judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
+    let all: Vec<Value> = cases
+        .iter()
+        .cloned()
+        .chain(chosen.into_iter().enumerate().map(|(i, (input, answer))| {
+            json!({"name": format!("secret/tier5-{:02}", i + 1), "input": input, "answer": answer})
+        }))
+        .collect();
+    judged["judge"]["cases"] = Value::Array(all);
     Some((judged, power))
 }
 
@@ -876,7 +1061,7 @@ mod tests {
 
     #[test]
     fn stdin_integers_are_moved_and_set_to_the_smallest_values() {
-        let v = stdin_variants("3 4\n");
+        let v = stdin_variants("3 4\n", false);
         assert_eq!(v[..4], ["4 4\n", "3 5\n", "4 5\n", "5 6\n"]);
         assert!(v.contains(&"0 0\n".to_string()) && v.contains(&"1 1\n".to_string()));
         assert!(v.contains(&"9 4\n".to_string()));
@@ -884,6 +1069,28 @@ mod tests {
             !v.contains(&"3 4\n".to_string()),
             "the visible input is not new"
         );
+    }
+
+    #[test]
+    fn integers_that_count_what_follows_are_kept() {
+        fn kept(input: &str) -> Vec<&str> {
+            counts(input).iter().map(|&(s, e)| &input[s..e]).collect()
+        }
+        // A count of the next line's items, of the lines after, of the rest of its line, of the
+        // next line's characters.
+        assert_eq!(kept("3\n-5 6 7\n"), ["3"]);
+        assert_eq!(kept("2\n10 20\n30 40\n"), ["2"]);
+        assert_eq!(kept("4 1 2 3 4\n"), ["4"]);
+        assert_eq!(kept("2 3\nabc\ndef\n"), ["2", "3"]);
+        // Values.
+        assert!(kept("7 9\n").is_empty());
+        assert!(kept("12\n").is_empty());
+        let variants = stdin_variants("3\n5 6 7\n", true);
+        assert!(
+            variants.iter().all(|v| v.starts_with("3\n")),
+            "{variants:?}"
+        );
+        assert!(variants.contains(&"3\n6 6 7\n".to_string()));
     }
 
     fn generated(output: &str, new: bool) -> Generated<String> {

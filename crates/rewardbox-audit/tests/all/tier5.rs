@@ -42,11 +42,13 @@ fn read_jsonl(name: &str) -> Vec<Value> {
         .collect()
 }
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 33 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 44 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; stdio tests in C, C++, Rust and
-/// JavaScript; JavaScript call tests; Python verifiers that run the program, with a solution
-/// program), written from what
+/// JavaScript; call tests in JavaScript, C++, Rust and Go; HumanEval-X-style test code in C++,
+/// Rust, Go and JavaScript; contest problems judged by the default validator and by a testlib
+/// output validator; Python verifiers that run the program, with a solution program),
+/// written from what
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
 /// (converged on, or sampled beside a solution it ties with), never called a solution unless it
 /// is one; every sound twin converges on the solution or on nothing, with no finding. Pair `i`
@@ -131,6 +133,12 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         "call-rust-count-vowels/weak",
         "call-go-running-max/weak",
         "call-dict-total/weak",
+        "asserts-cpp-count-positive/weak",
+        "asserts-rust-distinct-words/weak",
+        "asserts-go-clamp/weak",
+        "asserts-javascript-initials/weak",
+        "contest-cpp-average/weak",
+        "contest-python-divisor/weak",
     ] {
         assert!(
             judge(id).starts_with("differential tests against the solution"),
@@ -334,4 +342,60 @@ fn the_differential_judge_accepts_the_solution_within_the_tasks_budget() {
         assert!(judge.is_independent());
         assert_eq!(judge.accepts(&scorer, &[program])[0], Some(true), "{id}");
     }
+}
+
+/// A verifier component of the task's own that runs the completion's program (the test guest's
+/// `program-trusts-output` and `program-exact`): the judge feeds the solution's program the
+/// inputs the verifier fed it, written down by the host as the verifier asked for the runs, and
+/// inputs made from them. The weak twin (output that contains the expected text or "passed"
+/// passes) is exploited; the sound one (every output exactly) converges on the solution or on
+/// nothing, with no finding, in Tier 5 or in Tier 1 (which attacks it as a program verifier, not
+/// with answers read from the program's text).
+#[test]
+fn a_component_verifier_that_runs_programs_is_judged_by_the_runs_it_asks_for() {
+    let twin = |weak: bool| {
+        json!({
+            "id": if weak { "component-sum/weak" } else { "component-sum/sound" },
+            "verifier": test_guests::HOSTILE_VERIFIER,
+            "language": "python",
+            "attack": if weak { "program-trusts-output" } else { "program-exact" },
+            "prompt": "Read n and print 1 + 2 + ... + n.",
+            "inputs": if weak { json!(["4\n"]) } else { json!(["4\n", "1\n", "10\n", "0\n", "7\n"]) },
+            "expected": if weak { json!(["10"]) } else { json!(["10", "1", "55", "0", "28"]) },
+            "solution": "```python\nn = int(input())\nprint(n * (n + 1) // 2)\n```",
+        })
+    };
+    let scorer = common::scorer();
+    let lines = vec![(1, twin(true).to_string()), (2, twin(false).to_string())];
+    for seed in 0..2 {
+        let reports = explore_lines(&scorer, &lines, &Tier5Options { seed, ..options() });
+        for (report, weak) in reports.iter().zip([true, false]) {
+            assert_eq!(report.error, None);
+            assert!(
+                report.is_right_for(weak),
+                "{:?} (seed {seed}): {:?} {:?}, judged by {}",
+                report.id,
+                report.outcome,
+                report.choices,
+                report.judge
+            );
+            assert!(
+                report
+                    .judge
+                    .starts_with("differential tests of the programs it runs against the solution"),
+                "{}",
+                report.judge
+            );
+        }
+    }
+    let tier1 = rewardbox_audit::audit_lines(
+        &scorer,
+        &lines[1..],
+        &rewardbox_audit::AuditOptions::default(),
+    );
+    assert!(
+        tier1.tasks[0].findings.is_empty(),
+        "{:?}",
+        tier1.tasks[0].findings
+    );
 }

@@ -54,6 +54,20 @@ pub struct HostContext {
     /// A host directory the live candidates this instance opens see read-only, and where (an
     /// episode's workspace, from which the agent's code imports its other files).
     pub(crate) candidate_dir: Option<Arc<(std::path::PathBuf, String)>>,
+    /// Where the programs this instance runs (`sandbox.run`) are written down, when its task is
+    /// being recorded (see [`crate::host::HostServices::record_runs`]).
+    pub(crate) recording: Option<Arc<std::sync::Mutex<Vec<RecordedRun>>>>,
+}
+
+/// One program a trusted instance ran through `sandbox.run`: what it ran and on what input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedRun {
+    /// The program's language, as the instance named it.
+    pub language: String,
+    /// The program's source.
+    pub source: String,
+    /// Its standard input.
+    pub stdin: String,
 }
 
 impl HostContext {
@@ -65,6 +79,7 @@ impl HostContext {
             open_candidates: 0,
             host_fault: None,
             candidate_dir: None,
+            recording: None,
         }
     }
 

@@ -3,7 +3,7 @@
 //! sandbox of its own. Time spent waiting for those is credited back to the caller's wall clock.
 
 use crate::host::bindings::{sandbox, types};
-use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, Services};
+use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, RecordedRun, Services};
 use crate::host::live::{LiveCandidate, SOURCE_FILE};
 use crate::runners::checker::{Checker, run_checker};
 use crate::runners::interactive::{Party, interact};
@@ -97,6 +97,16 @@ impl sandbox::Host for HostState {
         let Some(services) = self.services() else {
             return unsupported(NO_RUNNERS.into());
         };
+        if let Some(recording) = &self.ext.recording {
+            recording
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(RecordedRun {
+                    language: language.clone(),
+                    source: source.clone(),
+                    stdin: stdin.clone(),
+                });
+        }
         let seed = self.ext.seed;
         let outcome = self.waiting(|_| {
             let runners = services.runners();

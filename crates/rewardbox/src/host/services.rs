@@ -5,7 +5,7 @@
 
 use crate::host::bindings::Verifier;
 use crate::host::bindings::types::{self, PythonMode};
-use crate::host::context::{HostContext, HostState, PythonVerdict, Services};
+use crate::host::context::{HostContext, HostState, PythonVerdict, RecordedRun, Services};
 use crate::host::interface::live_runtime;
 use crate::host::live::LiveCandidate;
 use crate::host::planned_asserts::{PlannedTask, run_plan};
@@ -13,8 +13,8 @@ use crate::host::python_verifier::{TrustedPython, mode_byte};
 use crate::runners::memo::{self, RunMemo};
 use crate::runners::{Runners, candidate_limits};
 use rewardbox_sandbox::limits::Limits;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
 
@@ -33,6 +33,45 @@ pub struct HostServices {
     plan_counts: [AtomicU64; 2],
     /// These services, for the contexts of the trusted instances they start.
     me: Weak<HostServices>,
+    /// The tasks (by `id`) whose trusted instances' runs are being written down.
+    recordings: Mutex<Vec<(String, RecordedRuns)>>,
+    /// How many recordings are open (none: a context never reads its task's id).
+    recording_count: AtomicUsize,
+}
+
+/// Where one recording writes its runs down.
+type RecordedRuns = Arc<Mutex<Vec<RecordedRun>>>;
+
+/// The programs the trusted instances of one task ran (`sandbox.run`) while this was open: see
+/// [`HostServices::record_runs`]. Recording ends when it is dropped.
+pub struct RunRecording {
+    services: Arc<HostServices>,
+    task_id: String,
+    runs: RecordedRuns,
+}
+
+impl RunRecording {
+    /// The runs written down so far, in the order they were asked for.
+    pub fn runs(&self) -> Vec<RecordedRun> {
+        self.runs.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl Drop for RunRecording {
+    fn drop(&mut self) {
+        let mut open = self
+            .services
+            .recordings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(at) = open
+            .iter()
+            .position(|(id, runs)| *id == self.task_id && Arc::ptr_eq(runs, &self.runs))
+        {
+            open.remove(at);
+            self.services.recording_count.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
 }
 
 impl HostServices {
@@ -49,6 +88,8 @@ impl HostServices {
             planned_asserts: AtomicBool::new(true),
             plan_counts: Default::default(),
             me: me.clone(),
+            recordings: Mutex::new(Vec::new()),
+            recording_count: AtomicUsize::new(0),
         }))
     }
 
@@ -74,6 +115,48 @@ impl HostServices {
             Some(me) => HostContext::new(me, seed),
             None => HostContext::default(),
         }
+    }
+
+    /// The context of a trusted instance judging `task_json`: [`Self::context`], with the
+    /// task's runs written down while a recording of its `id` is open.
+    pub fn context_for_task(&self, seed: u64, task_json: &str) -> HostContext {
+        let mut context = self.context(seed);
+        if self.recording_count.load(Ordering::SeqCst) == 0 {
+            return context;
+        }
+        #[derive(serde::Deserialize)]
+        struct Id {
+            id: Option<String>,
+        }
+        let Ok(Id { id: Some(id) }) = serde_json::from_str::<Id>(task_json) else {
+            return context;
+        };
+        let open = self.recordings.lock().unwrap_or_else(|e| e.into_inner());
+        context.recording = open
+            .iter()
+            .find(|(task, _)| *task == id)
+            .map(|(_, runs)| runs.clone());
+        context
+    }
+
+    /// Writes down every program the trusted instances judging the task whose `id` is
+    /// `task_id` run through `sandbox.run` (its language, source and input), until the
+    /// recording is dropped: what a verifier feeds the programs it runs, for a judge to feed
+    /// them too. Give the task an id no other task being scored has; its verdicts are not
+    /// memoised across tasks, so a fresh id runs afresh.
+    pub fn record_runs(&self, task_id: &str) -> Option<RunRecording> {
+        let services = self.me.upgrade()?;
+        let runs = Arc::new(Mutex::new(Vec::new()));
+        self.recordings
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((task_id.to_string(), runs.clone()));
+        self.recording_count.fetch_add(1, Ordering::SeqCst);
+        Some(RunRecording {
+            services,
+            task_id: task_id.to_string(),
+            runs,
+        })
     }
 
     /// Whether asserts of the planned shape run without a checking sandbox (the default), or
@@ -177,7 +260,7 @@ impl Services for HostServices {
             python
                 .verify(
                     self.engine(),
-                    self.context(seed),
+                    self.context_for_task(seed, task),
                     &prepared,
                     task,
                     completion,

@@ -286,3 +286,40 @@ fn verifiers_from_task_sources_are_bounded() {
     }
     assert_eq!(s.loaded_verifier_sources(), rewardbox::MAX_LOADED_SOURCES);
 }
+
+/// A recording of a task's runs writes down each program its verifier runs through
+/// `sandbox.run` (language, source, input), in order, and nothing of a task with another id
+/// scored at the same time; once dropped, nothing more.
+#[test]
+fn a_recording_writes_down_the_runs_of_its_task_only() {
+    let scorer = scorer();
+    let program = "print(int(input()) * 2)";
+    let task = |id: &str, inputs: serde_json::Value| {
+        json!({"id": id, "verifier": test_guests::HOSTILE_VERIFIER, "attack": "program-exact",
+               "language": "python", "inputs": inputs, "expected": ["2", "6"],
+               "completions": [format!("```python\n{program}\n```")]})
+        .to_string()
+    };
+    let recording = scorer.services().record_runs("recorded").unwrap();
+    let results = score_lines(
+        &scorer,
+        &[
+            task("recorded", json!(["1\n", "3\n"])),
+            task("other", json!(["5\n", "7\n"])),
+        ],
+    );
+    // Recording does not change a verdict: 2 and 6 expected, 10 and 14 printed for "other".
+    assert_eq!(results[0].results[0].score, 1.0);
+    assert_eq!(results[1].results[0].score, 0.0);
+    let runs = recording.runs();
+    let inputs: Vec<&str> = runs.iter().map(|r| r.stdin.as_str()).collect();
+    assert_eq!(inputs, ["1\n", "3\n"]);
+    assert!(
+        runs.iter()
+            .all(|r| r.language == "python" && r.source.trim() == program)
+    );
+    drop(recording);
+    let later = scorer.services().record_runs("another").unwrap();
+    score_lines(&scorer, &[task("recorded", json!(["4\n", "9\n"]))]);
+    assert!(later.runs().is_empty());
+}

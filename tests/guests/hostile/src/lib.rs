@@ -17,6 +17,9 @@
 //! | `error`       | returns an error                                   | the error                       |
 //! | `invalid`     | says the task is malformed                         | invalid_task for the line       |
 //! | `probe`       | reads the environment it was given                 | (reports what it saw)           |
+//! | `weak-format`, `weak-substring` | deliberately weak answer checks          | (`rewardbox audit` finds them)  |
+//! | `program-trusts-output` | runs the completion's program on `inputs`, passes when its output contains `expected` or "passed" | (deliberately weak) |
+//! | `program-exact` | runs it on `inputs`, passes when each output is `expected` exactly (trimmed) | (sound) |
 //! | anything else | passes when the completion is `good`               | an ordinary verdict             |
 
 use std::hash::{BuildHasher, Hasher};
@@ -35,6 +38,17 @@ fn verdict(score: f64, detail: String) -> Result<Verdict, VerifyError> {
         detail,
         cases: Vec::new(),
     })
+}
+
+/// The body of the last fenced block of `text`, else the whole text.
+fn last_fenced_block(text: &str) -> String {
+    match text.split("```").skip(1).step_by(2).last() {
+        Some(block) => block
+            .split_once('\n')
+            .map_or("", |(_, body)| body)
+            .to_string(),
+        None => text.to_string(),
+    }
 }
 
 /// Recursion on wasm's own call stack (no locals in linear memory).
@@ -110,12 +124,55 @@ impl Guest for Hostile {
             // Deliberately weak verifiers, for `rewardbox audit` to catch.
             "weak-format" => {
                 let shaped = completion.contains("\\boxed{") && completion.contains('}');
-                verdict(f64::from(u8::from(shaped)), "checks only that a box is there".into())
+                verdict(
+                    f64::from(u8::from(shaped)),
+                    "checks only that a box is there".into(),
+                )
             }
             "weak-substring" => {
                 let reference = task["reference"].as_str().unwrap_or("\u{0}");
                 let found = completion.contains(reference);
-                verdict(f64::from(u8::from(found)), "checks only that the reference appears".into())
+                verdict(
+                    f64::from(u8::from(found)),
+                    "checks only that the reference appears".into(),
+                )
+            }
+            // Verifiers that run the completion's program, one deliberately weak.
+            attack @ ("program-trusts-output" | "program-exact") => {
+                let language = task["language"].as_str().unwrap_or("python");
+                let program = last_fenced_block(&completion);
+                let inputs = task["inputs"].as_array().cloned().unwrap_or_default();
+                let expected = task["expected"].as_array().cloned().unwrap_or_default();
+                let limits = rewardbox::core::types::Limits {
+                    fuel: Some(2_000_000_000),
+                    wall_ms: Some(10_000),
+                    memory_bytes: Some(256 << 20),
+                    output_bytes: Some(1 << 20),
+                };
+                let mut passed = 0;
+                for (input, want) in inputs.iter().zip(&expected) {
+                    let outcome = rewardbox::core::sandbox::run(
+                        language,
+                        &program,
+                        input.as_str().unwrap_or(""),
+                        limits,
+                    );
+                    let want = want.as_str().unwrap_or("\u{0}");
+                    let ok = if attack == "program-exact" {
+                        outcome.status == rewardbox::core::types::RunStatus::Ok
+                            && outcome.exit_code == Some(0)
+                            && outcome.stdout.trim() == want.trim()
+                    } else {
+                        outcome.stdout.contains(want)
+                            || outcome.stdout.to_lowercase().contains("passed")
+                    };
+                    passed += u32::from(ok);
+                }
+                let all = passed as usize == inputs.len() && !inputs.is_empty();
+                verdict(
+                    f64::from(u8::from(all)),
+                    format!("{passed}/{} inputs", inputs.len()),
+                )
             }
             _ if completion.trim() == "good" => verdict(1.0, "good".into()),
             _ => verdict(0.0, "not good".into()),
