@@ -26,26 +26,31 @@ use rewardbox_sandbox::limits::Limits;
 use std::sync::Arc;
 use wasmtime::Engine;
 
-/// What the engine is sized for.
+/// What an engine for short runs is sized for: [`SandboxesBuilder::for_runs`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Purpose {
-    /// Short runs on `threads` threads, each with `instances_per_thread` instances ready in the
-    /// pooling allocator: scoring.
-    Runs {
-        threads: usize,
-        instances_per_thread: u32,
-        fuel: bool,
-    },
-    /// Sessions that stay alive between calls (multi-turn environments): instances allocated on
-    /// demand.
-    Sessions,
+pub struct ForRuns {
+    threads: usize,
+    instances_per_thread: u32,
+    fuel: bool,
 }
+
+/// An engine for sessions that stay alive between calls (multi-turn environments), instances
+/// allocated on demand: [`SandboxesBuilder::for_sessions`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForSessions;
 
 /// Builds [`Sandboxes`]: `SandboxesBuilder::for_runs(threads)` for scoring, `for_sessions()` for
 /// environments that stay alive between calls; the rest has defaults (the user's component
-/// cache, the default limits, no cap on candidate limits, the default Python engine).
+/// cache, the default limits, no cap on candidate limits, the default Python engine). What only
+/// an engine for runs has (its instances per thread, fuel metering) can only be set on a builder
+/// for runs: the purpose is the builder's type.
+///
+/// ```compile_fail
+/// // Fuel metering is a setting of an engine for runs: a sessions builder has none.
+/// let _ = rewardbox::SandboxesBuilder::for_sessions().fuel(false);
+/// ```
 #[derive(Debug, Clone)]
-pub struct SandboxesBuilder {
+pub struct SandboxesBuilder<Purpose = ForRuns> {
     purpose: Purpose,
     cache: ComponentCache,
     verifier_limits: Limits,
@@ -53,22 +58,57 @@ pub struct SandboxesBuilder {
     python_engine: PythonEngine,
 }
 
-impl SandboxesBuilder {
+impl SandboxesBuilder<ForRuns> {
     /// An engine for short runs on `threads` threads (fuel metered).
-    pub fn for_runs(threads: usize) -> SandboxesBuilder {
-        SandboxesBuilder::with_purpose(Purpose::Runs {
+    pub fn for_runs(threads: usize) -> SandboxesBuilder<ForRuns> {
+        SandboxesBuilder::with_purpose(ForRuns {
             threads,
             instances_per_thread: INSTANCES_PER_THREAD,
             fuel: true,
         })
     }
 
-    /// An engine for sessions that stay alive between calls.
-    pub fn for_sessions() -> SandboxesBuilder {
-        SandboxesBuilder::with_purpose(Purpose::Sessions)
+    /// Component instances one thread may hold at once in the pooling allocator (by default
+    /// what a scoring thread needs: a verifier, a Python verifier it runs, the live candidates
+    /// it opens and their runs).
+    pub fn instances_per_thread(mut self, instances: u32) -> SandboxesBuilder<ForRuns> {
+        self.purpose.instances_per_thread = instances;
+        self
     }
 
-    fn with_purpose(purpose: Purpose) -> SandboxesBuilder {
+    /// Whether runs are metered in fuel (default on). Off only to measure what metering costs.
+    pub fn fuel(mut self, metered: bool) -> SandboxesBuilder<ForRuns> {
+        self.purpose.fuel = metered;
+        self
+    }
+
+    /// Builds the engine, starts its ticker, and sets up the runners and the host services.
+    pub fn build(self) -> anyhow::Result<Sandboxes> {
+        let ForRuns {
+            threads,
+            instances_per_thread,
+            fuel,
+        } = self.purpose;
+        let engine = build_engine_with_fuel(threads, instances_per_thread, fuel)?;
+        self.build_on(engine)
+    }
+}
+
+impl SandboxesBuilder<ForSessions> {
+    /// An engine for sessions that stay alive between calls.
+    pub fn for_sessions() -> SandboxesBuilder<ForSessions> {
+        SandboxesBuilder::with_purpose(ForSessions)
+    }
+
+    /// Builds the engine, starts its ticker, and sets up the runners and the host services.
+    pub fn build(self) -> anyhow::Result<Sandboxes> {
+        let engine = build_session_engine()?;
+        self.build_on(engine)
+    }
+}
+
+impl<Purpose> SandboxesBuilder<Purpose> {
+    fn with_purpose(purpose: Purpose) -> SandboxesBuilder<Purpose> {
         SandboxesBuilder {
             purpose,
             cache: ComponentCache::user_default(),
@@ -78,63 +118,32 @@ impl SandboxesBuilder {
         }
     }
 
-    /// Component instances one thread may hold at once in the pooling allocator (runs only; by
-    /// default what a scoring thread needs: a verifier, a Python verifier it runs, the live
-    /// candidates it opens and their runs).
-    pub fn instances_per_thread(mut self, instances: u32) -> SandboxesBuilder {
-        if let Purpose::Runs {
-            instances_per_thread,
-            ..
-        } = &mut self.purpose
-        {
-            *instances_per_thread = instances;
-        }
-        self
-    }
-
-    /// Whether runs are metered in fuel (runs only; default on). Off only to measure what
-    /// metering costs.
-    pub fn fuel(mut self, metered: bool) -> SandboxesBuilder {
-        if let Purpose::Runs { fuel, .. } = &mut self.purpose {
-            *fuel = metered;
-        }
-        self
-    }
-
     /// Where compiled components are cached.
-    pub fn cache(mut self, cache: ComponentCache) -> SandboxesBuilder {
+    pub fn cache(mut self, cache: ComponentCache) -> SandboxesBuilder<Purpose> {
         self.cache = cache;
         self
     }
 
     /// The limits of a trusted instance (a verifier) unless a task sets its own.
-    pub fn verifier_limits(mut self, limits: Limits) -> SandboxesBuilder {
+    pub fn verifier_limits(mut self, limits: Limits) -> SandboxesBuilder<Purpose> {
         self.verifier_limits = limits;
         self
     }
 
     /// The most a task's `candidate_limits` may ask for; `None`: no cap.
-    pub fn max_candidate_limits(mut self, limits: Option<Limits>) -> SandboxesBuilder {
+    pub fn max_candidate_limits(mut self, limits: Option<Limits>) -> SandboxesBuilder<Purpose> {
         self.max_candidate = limits;
         self
     }
 
     /// Which interpreter runs a Python program on stdin/stdout unless a task says.
-    pub fn python_engine(mut self, engine: PythonEngine) -> SandboxesBuilder {
+    pub fn python_engine(mut self, engine: PythonEngine) -> SandboxesBuilder<Purpose> {
         self.python_engine = engine;
         self
     }
 
-    /// Builds the engine, starts its ticker, and sets up the runners and the host services.
-    pub fn build(self) -> anyhow::Result<Sandboxes> {
-        let engine = match self.purpose {
-            Purpose::Runs {
-                threads,
-                instances_per_thread,
-                fuel,
-            } => build_engine_with_fuel(threads, instances_per_thread, fuel)?,
-            Purpose::Sessions => build_session_engine()?,
-        };
+    /// Starts `engine`'s ticker, and sets up the runners and the host services on it.
+    fn build_on(self, engine: Engine) -> anyhow::Result<Sandboxes> {
         let ticker = EpochTicker::start(&engine);
         let mut runners = Runners::new(engine.clone(), self.cache)?;
         runners.max_candidate = self.max_candidate;
