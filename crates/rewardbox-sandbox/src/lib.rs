@@ -5,10 +5,14 @@
 //!
 //! Once per process, the [`engine`] (pooling allocator, fuel, epoch interruption, its ticker
 //! thread) and the compiled-component [`cache`]; once per job, a [`job::Job`]: a fresh store with
-//! its [`limits`] (fuel, wall clock, memory, output), captured and capped output ([`capture`]),
-//! fake [`clocks`], the host heap trimmed once jobs stop starting ([`heap`]), the guest's CPU time ([`cpu`], which tells a program that used its wall
-//! clock from a host that starved it), sleeps that end with the job's wall clock ([`sleep`]), and the host
-//! directories a guest may see, with a byte budget on those it writes ([`workspace`]). Every limit is enforced here, and a failed run is classified here.
+//! its [`limits`] (fuel, wall clock, memory, output), captured and capped output, fake clocks,
+//! the host heap trimmed once jobs stop starting, the guest's CPU time (which tells a program that
+//! used its wall clock from a host that starved it), sleeps that end with the job's wall clock
+//! ([`sleep`]), and the host directories a guest may see, with a byte budget on those it writes
+//! ([`workspace`]). Every limit is enforced here, and a failed run is classified here.
+//!
+//! The layers above see the modules they build on; the job's parts (`capture`, `clocks`, `cpu`,
+//! `heap`, `memory`, `function_cache`) are private to it.
 //!
 //! The layers above keep what they need in the store through the job's extension slot
 //! ([`job::JobState::ext`]): the candidate runners put nothing there, the host's `sandbox`
@@ -18,15 +22,15 @@
 
 pub mod cache;
 pub mod cancel;
-pub mod capture;
-pub mod clocks;
-pub mod cpu;
+mod capture;
+mod clocks;
+mod cpu;
 pub mod engine;
-pub mod function_cache;
-pub mod heap;
+mod function_cache;
+mod heap;
 pub mod job;
 pub mod limits;
-pub mod memory;
+mod memory;
 pub mod pipe;
 pub mod sleep;
 pub mod stack;
