@@ -27,6 +27,7 @@ mod gnu;
 mod go;
 mod implicit;
 mod language;
+mod preamble;
 mod program;
 mod prune;
 mod rust_crates;

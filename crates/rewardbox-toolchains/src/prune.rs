@@ -1,10 +1,15 @@
-//! Keeps rewardbox's cache directory under a size budget: compiled components (`*.cwasm`) and
-//! compiled programs (`programs/*.wasm`) are evicted least recently used first (a hit refreshes a
+//! Keeps rewardbox's cache directory under a size budget: compiled components (`*.cwasm`),
+//! compiled programs (`programs/*.wasm`) and the precompiled headers of C++ preambles
+//! (`zig/rewardbox-preambles/*.pch`) are evicted least recently used first (a hit refreshes a
 //! file's mtime), so a long RL run that compiles a distinct C++ program per completion does not
-//! fill the disk. zig's own library cache (`zig/`) is never touched.
+//! fill the disk. zig's own library cache (the rest of `zig/`) is never touched.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+
+/// The directory of zig's cache that holds the precompiled headers of C++ preambles (see
+/// `preamble`), each beside the header it was built from.
+pub const PREAMBLES: &str = "rewardbox-preambles";
 
 /// The budget when `REWARDBOX_CACHE_MAX_MB` is not set: 4 GiB.
 pub const DEFAULT_MAX_BYTES: u64 = 4 << 30;
@@ -54,6 +59,7 @@ pub fn prune(cache_dir: &Path, max_bytes: u64, keep: Option<&Path>) -> Pruned {
     for (dir, extension) in [
         (cache_dir.to_path_buf(), "cwasm"),
         (cache_dir.join("programs"), "wasm"),
+        (cache_dir.join("zig").join(PREAMBLES), "pch"),
     ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -90,6 +96,9 @@ pub fn prune(cache_dir: &Path, max_bytes: u64, keep: Option<&Path>) -> Pruned {
         if std::fs::remove_file(&path).is_ok() {
             pruned.files += 1;
             pruned.bytes += size;
+            if path.extension().is_some_and(|e| e == "pch") {
+                let _ = std::fs::remove_file(path.with_extension("h"));
+            }
         }
         total = total.saturating_sub(size);
     }
@@ -123,16 +132,21 @@ mod tests {
         file(&root.join("used.cwasm"), 400, 800);
         file(&root.join(".x.123.0.tmp"), 5000, 1000);
         file(&root.join("zig/o/lib.a"), 5000, 1000);
+        file(&root.join("zig/rewardbox-preambles/old.pch"), 100, 950);
+        file(&root.join("zig/rewardbox-preambles/old.h"), 10, 950);
+        file(&root.join("zig/rewardbox-preambles/new.h"), 10, 950);
         // A hit refreshes the oldest component.
         touch(&root.join("used.cwasm"));
         let pruned = prune(root, 800, None);
         assert_eq!(
             pruned,
             Pruned {
-                files: 2,
-                bytes: 700
+                files: 3,
+                bytes: 800
             }
         );
+        assert!(!root.join("zig/rewardbox-preambles/old.pch").exists());
+        assert!(!root.join("zig/rewardbox-preambles/old.h").exists());
         assert!(!root.join("programs/older.wasm").exists());
         assert!(!root.join("old.cwasm").exists());
         for kept in [
@@ -140,6 +154,7 @@ mod tests {
             "programs/new.wasm",
             ".x.123.0.tmp",
             "zig/o/lib.a",
+            "zig/rewardbox-preambles/new.h",
         ] {
             assert!(root.join(kept).exists(), "{kept}");
         }

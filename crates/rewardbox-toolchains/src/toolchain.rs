@@ -111,7 +111,23 @@ pub struct Toolchains {
     include: OnceLock<Result<Overlay, String>>,
     boost: OnceLock<Option<Boost>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
+    preambles: Mutex<HashMap<Key, Preamble>>,
 }
+
+/// What this process knows of one preamble (see [`crate::preamble`]): how many programs began
+/// with it, and its precompiled header once one was built (`None` when building it failed).
+#[derive(Default)]
+struct Preamble {
+    seen: u32,
+    built: Arc<OnceLock<Option<PathBuf>>>,
+}
+
+/// A preamble's header is precompiled when this many programs of the process began with it: a
+/// header that a single program uses would cost more to build than it saves.
+const PREAMBLE_USES_BEFORE_PRECOMPILING: u32 = 2;
+
+/// The preambles remembered at most (then forgotten at once, as the memo is).
+const PREAMBLE_ENTRIES: usize = 4096;
 
 impl Toolchains {
     /// Compilers whose programs are cached under `cache_dir` (`programs/`, zig's own cache of the
@@ -146,6 +162,7 @@ impl Toolchains {
             include: OnceLock::new(),
             boost: OnceLock::new(),
             memo: Mutex::new(HashMap::new()),
+            preambles: Mutex::new(HashMap::new()),
         }
     }
 
@@ -507,16 +524,19 @@ impl Toolchains {
             .clone()
     }
 
-    /// How zig is confined while it builds what every program links (the precompiled header, the
-    /// support archive): its installation readable, `work` and zig's cache writable.
+    /// How zig is confined while it builds what programs share (the precompiled headers, the
+    /// support archive): its installation and Boost's headers readable, `work` and zig's cache
+    /// writable.
     fn library_confinement(
         &self,
         zig: &Zig,
         work: &WorkDir,
         limits: &CompileLimits,
     ) -> Confinement {
+        let mut readable = vec![zig.install_dir().to_path_buf()];
+        readable.extend(self.boost().map(|b| b.include.clone()));
         Confinement {
-            readable: vec![zig.install_dir().to_path_buf()],
+            readable,
             writable: vec![work.path().to_path_buf(), self.zig_cache.clone()],
             cpu: limits.cpu,
             wall: limits.wall,
@@ -624,6 +644,119 @@ impl Toolchains {
             .map_err(|e| CompileError::Unavailable(format!("storing the GNU support library: {e}")))
     }
 
+    /// The precompiled header that may be included ahead of the C++ program `source`: the
+    /// machine's `bits/stdc++.h` when the program includes it first, else the header of the
+    /// headers it includes first, built on the [`PREAMBLE_USES_BEFORE_PRECOMPILING`]th program
+    /// that begins with them. `None` when there is none to use (yet).
+    fn precompiled_preamble(&self, source: &str) -> Result<Option<PathBuf>, CompileError> {
+        let headers = crate::preamble::headers(source);
+        let Some(first) = headers.first() else {
+            return Ok(None);
+        };
+        let zig = self.zig()?;
+        if first == "bits/stdc++.h" {
+            let pch = self.pch_path(zig);
+            return Ok(pch.is_file().then_some(pch));
+        }
+        let text: String = headers
+            .iter()
+            .map(|h| format!("#include <{h}>\n"))
+            .collect();
+        let (header, pch) = self.preamble_paths(zig, &text);
+        if pch.is_file() {
+            crate::prune::touch(&pch);
+            return Ok(Some(pch));
+        }
+        let build = {
+            let mut preambles = self.preambles.lock().unwrap_or_else(|e| e.into_inner());
+            let id = key(&[text.as_bytes()]);
+            if preambles.len() >= PREAMBLE_ENTRIES && !preambles.contains_key(&id) {
+                preambles.clear();
+            }
+            let preamble = preambles.entry(id).or_default();
+            // A header dropped since (unreadable by clang, or evicted) is built again.
+            if preamble
+                .built
+                .get()
+                .is_some_and(|pch| pch.as_ref().is_some_and(|p| !p.is_file()))
+            {
+                preamble.built = Arc::default();
+            }
+            preamble.seen += 1;
+            if preamble.seen < PREAMBLE_USES_BEFORE_PRECOMPILING {
+                return Ok(None);
+            }
+            preamble.built.clone()
+        };
+        Ok(build
+            .get_or_init(|| self.build_preamble(zig, &text, &header, &pch).ok())
+            .clone()
+            .filter(|pch| pch.is_file()))
+    }
+
+    /// Where the preamble `text` and its precompiled header are kept: beside zig's cache,
+    /// named by what the header is built from.
+    fn preamble_paths(&self, zig: &Zig, text: &str) -> (PathBuf, PathBuf) {
+        let flags = Zig::flags(Language::Cpp).join(" ");
+        let overlay = self.include_dir(zig).map(|o| o.hash).unwrap_or_default();
+        let boost = self.boost().map_or("", |b| b.version.as_str());
+        let hash = hex(&key(&[
+            text.as_bytes(),
+            overlay.as_bytes(),
+            zig.version.as_bytes(),
+            flags.as_bytes(),
+            boost.as_bytes(),
+            PCH_FORMAT.as_bytes(),
+        ])[..8]);
+        let dir = self.zig_cache.join(crate::prune::PREAMBLES);
+        (
+            dir.join(format!("{hash}.h")),
+            dir.join(format!("{hash}.pch")),
+        )
+    }
+
+    /// Precompiles the preamble `text` (written to `header`) into `pch`, within the program
+    /// compile limits (the program's own compile would parse the same headers). Its failure
+    /// costs nothing but the time: the program is compiled without it, and any error is its own.
+    fn build_preamble(
+        &self,
+        zig: &Zig,
+        text: &str,
+        header: &Path,
+        pch: &Path,
+    ) -> Result<PathBuf, String> {
+        let dir = header.parent().unwrap_or(&self.zig_cache);
+        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        // The precompiled header names the file it was built from: it stays, as it was.
+        if std::fs::read_to_string(header).ok().as_deref() != Some(text) {
+            let _ = std::fs::remove_file(header);
+            let temp = temp_beside(header);
+            std::fs::write(&temp, text)
+                .and_then(|_| publish_once(&temp, header))
+                .map_err(|e| format!("writing {}: {e}", header.display()))?;
+        }
+        let include = self.include_dir(zig)?;
+        let work = WorkDir::new()?;
+        let temp = temp_beside(pch);
+        let boost = self.boost().map(|b| b.include.as_path());
+        let command = zig.precompile_header(
+            header,
+            &include.dir,
+            &boost.into_iter().collect::<Vec<_>>(),
+            &temp,
+            &self.zig_cache,
+            work.path(),
+        );
+        let confinement = self.library_confinement(zig, &work, &self.limits);
+        let finished = confine::run(command, &confinement)?;
+        if !finished.success {
+            let _ = std::fs::remove_file(&temp);
+            return Err(format!("precompiling {text:?} failed"));
+        }
+        publish_once(&temp, pch).map_err(|e| format!("storing {}: {e}", pch.display()))?;
+        Ok(pch.to_path_buf())
+    }
+
     /// The precompiled `bits/stdc++.h`, used for programs that include it first.
     fn pch_path(&self, zig: &Zig) -> PathBuf {
         let flags = Zig::flags(Language::Cpp).join(" ");
@@ -655,9 +788,11 @@ impl Toolchains {
         let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
         let work = WorkDir::new().map_err(CompileError::Unavailable)?;
         let temp = temp_beside(&pch);
+        let boost = self.boost().map(|b| b.include.as_path());
         let command = zig.precompile_header(
             &include.dir.join("bits/stdc++.h"),
             &include.dir,
+            &boost.into_iter().collect::<Vec<_>>(),
             &temp,
             &self.zig_cache,
             work.path(),
@@ -750,8 +885,8 @@ impl Toolchains {
         outcome
     }
 
-    /// [`Toolchains::run_compiler_once`], with the precompiled header when the program starts by
-    /// including it.
+    /// [`Toolchains::run_compiler_once`], with a precompiled header of the headers the program
+    /// includes first when there is one (see [`crate::preamble`]).
     fn run_compiler_with_pch(
         &self,
         language: Language,
@@ -760,15 +895,16 @@ impl Toolchains {
         crates: Option<&CrateSet>,
     ) -> Result<Vec<u8>, CompileError> {
         let pch = match language {
-            Language::Cpp if crate::zig::starts_with_bits_stdcxx(source) => {
-                let pch = self.pch_path(self.zig()?);
-                pch.is_file().then_some(pch)
-            }
+            Language::Cpp => self.precompiled_preamble(source)?,
             _ => None,
         };
         match self.run_compiler_once(language, source, limits, pch.as_deref(), crates) {
+            // The header's fault, not the program's (damaged, built otherwise, or evicted
+            // meanwhile): without it.
             Err(CompileError::Program(message))
-                if pch.is_some() && message.contains("precompiled") =>
+                if pch.as_ref().is_some_and(|pch| {
+                    message.contains("precompiled") || message.contains("PCH") || !pch.is_file()
+                }) =>
             {
                 if let Some(pch) = &pch {
                     let _ = std::fs::remove_file(pch);

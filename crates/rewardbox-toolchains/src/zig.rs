@@ -118,7 +118,8 @@ impl Zig {
 
     /// The command compiling `source` (a file in `work`) into `output`, with `include` (the
     /// overlay headers) on the include path, then `system` (Boost's headers) as system
-    /// directories, `pch` (`bits/stdc++.h` precompiled) included first when given, `support`
+    /// directories, `pch` (the headers the program includes first, precompiled) included
+    /// first when given, `support`
     /// (the GNU support archive) linked before the libraries, and `cache` as zig's global cache.
     #[allow(clippy::too_many_arguments)]
     pub fn command(
@@ -201,11 +202,13 @@ impl Zig {
     }
 
     /// The command precompiling the C++ header `header` into `output` with the flags programs
-    /// are compiled with and `include` (the overlay headers) on the include path.
+    /// are compiled with, `include` (the overlay headers) on the include path and `system`
+    /// (Boost's headers) as system directories, as [`Zig::command`] has them.
     pub fn precompile_header(
         &self,
         header: &Path,
         include: &Path,
+        system: &[&Path],
         output: &Path,
         cache: &Path,
         work: &Path,
@@ -215,7 +218,11 @@ impl Zig {
             .arg("c++")
             .args(Self::flags(Language::Cpp))
             .arg("-I")
-            .arg(include)
+            .arg(include);
+        for dir in system {
+            command.arg("-isystem").arg(dir);
+        }
+        command
             // Only the header's size and content matter, never its mtime: a copied, restored or
             // touched cache must not turn every C++ program into a compile error.
             .args(["-Xclang", "-fno-pch-timestamp"])
@@ -239,41 +246,5 @@ impl Zig {
             .env("TMPDIR", work)
             .env("HOME", work);
         command
-    }
-}
-
-/// Whether `source` includes `<bits/stdc++.h>` before any other preprocessor directive but
-/// `#pragma`, so that including its precompiled form first changes nothing.
-pub fn starts_with_bits_stdcxx(source: &str) -> bool {
-    source
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with('#') && !l.starts_with("#pragma"))
-        .map(|l| l[1..].trim_start())
-        .next()
-        .and_then(|l| l.strip_prefix("include"))
-        .is_some_and(|rest| rest.trim() == "<bits/stdc++.h>")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::starts_with_bits_stdcxx;
-
-    #[test]
-    fn precompiled_header_only_when_it_comes_first() {
-        let table = [
-            ("#include <bits/stdc++.h>\nint main(){}", true),
-            (
-                "// hi\n#pragma GCC optimize(\"O3\")\n# include  <bits/stdc++.h>\n",
-                true,
-            ),
-            ("#define int long long\n#include <bits/stdc++.h>\n", false),
-            ("#include <iostream>\n#include <bits/stdc++.h>\n", false),
-            ("#include \"bits/stdc++.h\"\n", false),
-            ("int main(){}", false),
-        ];
-        for (source, expected) in table {
-            assert_eq!(starts_with_bits_stdcxx(source), expected, "{source}");
-        }
     }
 }

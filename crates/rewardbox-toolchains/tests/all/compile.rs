@@ -241,6 +241,22 @@ fn copy_zig_libraries(from: &std::path::Path, to: &std::path::Path) {
     }
 }
 
+/// Damages the precompiled header `pch`, then checks that `toolchains` compiles the C++ `program`
+/// all the same and drops it.
+fn compiles_past_a_damaged(pch: &std::path::Path, toolchains: &Toolchains, program: &str) {
+    std::fs::write(pch, b"not a precompiled header").unwrap();
+    let compiled = toolchains.compile(Language::Cpp, program);
+    assert!(
+        compiled.is_ok(),
+        "{:?}",
+        compiled.err().map(|e| e.to_string())
+    );
+    assert!(
+        std::fs::read(pch).map_or(true, |b| b != b"not a precompiled header"),
+        "the damaged precompiled header is still there"
+    );
+}
+
 /// What clang remembers of the precompiled `bits/stdc++.h` is the host's business: a cache whose
 /// header was touched (copied, restored, written again by a racing process) or whose precompiled
 /// header is damaged still compiles every C++ program, never a compile error blamed on it.
@@ -289,17 +305,7 @@ fn a_touched_header_or_damaged_precompiled_header_is_not_the_programs_fault() {
     );
 
     // The precompiled header is damaged: the program compiles without it, and it is dropped.
-    std::fs::write(&pch[0], b"not a precompiled header").unwrap();
-    let compiled = fresh().compile(Language::Cpp, &program(3));
-    assert!(
-        compiled.is_ok(),
-        "{:?}",
-        compiled.err().map(|e| e.to_string())
-    );
-    assert!(
-        std::fs::read(&pch[0]).map_or(true, |b| b != b"not a precompiled header"),
-        "the damaged precompiled header is still there"
-    );
+    compiles_past_a_damaged(&pch[0], &fresh(), &program(3));
     // The next compile builds it again.
     fresh().compile(Language::Cpp, &program(4)).unwrap();
     assert!(pch[0].is_file());
@@ -357,4 +363,101 @@ fn boosts_headers_are_on_the_cpp_include_path_and_nothing_else_of_it_is() {
         toolchains.compile(Language::C, c),
         Err(CompileError::Program(_))
     ));
+}
+
+/// A C++ program's preamble (the system headers it includes first) is precompiled once two
+/// programs began with it. A program compiled with it is the same component, and fails with the
+/// same message, as without it; a damaged one is the host's fault, never the program's; a
+/// preamble naming a header that does not exist is the program's compile error, every time.
+#[test]
+fn a_preamble_used_twice_is_precompiled_and_changes_nothing() {
+    let preamble = "#include <cstdio>\n#include <bitset>\n#include <deque>\n";
+    let (toolchains, dir) = toolchains("preamble");
+    let preambles = dir.join("zig/rewardbox-preambles");
+    // This preamble's precompiled headers in the shared cache (an earlier run's too).
+    let ours = || -> Vec<PathBuf> {
+        std::fs::read_dir(&preambles)
+            .map(|entries| {
+                entries
+                    .map(|e| e.unwrap().path())
+                    .filter(|p| p.extension().is_some_and(|e| e == "h"))
+                    .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t == preamble))
+                    .map(|p| p.with_extension("pch"))
+                    .filter(|p| p.is_file())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for pch in ours() {
+        std::fs::remove_file(pch).unwrap();
+    }
+    let program = |n: usize| {
+        format!(
+            "// program {n}\n{preamble}int main(){{std::bitset<8> b({n}); std::deque<int> d(b.count()); std::printf(\"%zu\\n\", d.size());}}\n"
+        )
+    };
+    let without = toolchains.compile(Language::Cpp, &program(1)).unwrap();
+    assert!(ours().is_empty(), "precompiled on its first use");
+    toolchains.compile(Language::Cpp, &program(2)).unwrap();
+    assert_eq!(ours().len(), 1, "not precompiled on its second use");
+
+    // Another process's programs cache, the same zig cache: the header serves at once.
+    let fresh = |name: &str| toolchains_named(name);
+    let with = fresh("preamble-again")
+        .compile(Language::Cpp, &program(1))
+        .unwrap();
+    assert_eq!(
+        with.component, without.component,
+        "the precompiled preamble changed the program"
+    );
+    let failing = format!("{preamble}int main(){{ std::deque<int> d; undefined_name(d); }}\n");
+    let message = |toolchains: Toolchains| match toolchains.compile(Language::Cpp, &failing) {
+        Err(CompileError::Program(message)) => message,
+        other => panic!("{other:?}"),
+    };
+    let with_header = message(fresh("preamble-error-with"));
+    for pch in ours() {
+        std::fs::remove_file(pch).unwrap();
+    }
+    let without_header = message(fresh("preamble-error-without"));
+    assert!(
+        without_header.contains("undefined_name"),
+        "{without_header}"
+    );
+    assert_eq!(with_header, without_header);
+
+    // Damaged: the program compiles without it, and it is dropped.
+    let again = fresh("preamble-damaged");
+    again.compile(Language::Cpp, &program(3)).unwrap();
+    again.compile(Language::Cpp, &program(4)).unwrap();
+    let pch = ours();
+    assert_eq!(pch.len(), 1);
+    compiles_past_a_damaged(&pch[0], &fresh("preamble-damaged-2"), &program(5));
+
+    // A header that does not exist: the program's error, the second time as the first.
+    for n in 0..2 {
+        let source =
+            format!("#include <conio.h>\n#include <cstdio>\nint main(){{ return {n}; }}\n");
+        match toolchains.compile(Language::Cpp, &source) {
+            Err(CompileError::Program(message)) => {
+                assert!(message.contains("conio.h"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    for name in [
+        "preamble",
+        "preamble-again",
+        "preamble-error-with",
+        "preamble-error-without",
+        "preamble-damaged",
+        "preamble-damaged-2",
+    ] {
+        std::fs::remove_dir_all(cache_dir(name)).ok();
+    }
+}
+
+/// [`toolchains`]'s compilers alone: a fresh process's view of the same caches.
+fn toolchains_named(name: &str) -> Toolchains {
+    toolchains(name).0
 }
