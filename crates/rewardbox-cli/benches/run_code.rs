@@ -9,12 +9,14 @@
 //! | `python-raises` | a Python program that raises |
 //! | `python-loop-2m` | a 2-million-iteration Python loop |
 //! | `cpp-same` | the same C++ `<iostream>` a+b each time |
-//! | `cpp-distinct` | a C++ a+b, distinct per request (a comment differs) |
+//! | `cpp-distinct` | a C++ a+b, distinct per request (a constant in its code differs, so no two compile to the same program) |
 //! | `c-distinct`, `rust-distinct`, `go-distinct` | the same in C, Rust and Go |
 //!
-//! Each workload runs twice on every server, the servers taking turns (rewardbox, peer,
-//! rewardbox, peer), with `REWARDBOX_BENCH_CLIENTS` concurrent clients (4); the table gives
-//! each server's two rates as a range, the p50 latency, and the ratio range. Every answer is
+//! Each workload runs twice on every target, the targets taking turns (rewardbox, peer, native,
+//! rewardbox, peer, native), with `REWARDBOX_BENCH_CLIENTS` concurrent clients (4); the table
+//! gives each target's two rates as a range, the p50 latency, and the ratio ranges. "native" is
+//! the machine's own toolchain with no sandbox: each request's program compiled (`g++ -O2`,
+//! `gcc -O2`, `rustc -C opt-level=2`, `go build`) and run as a process (`python3` for Python). Every answer is
 //! checked (the right output, or the right failure): a wrong one is counted and shown, and
 //! rewardbox giving any fails the run. Distinct programs are distinct across runs too (a nonce),
 //! so no cache on either side answers them; the caches of libraries (zig's libc++, Go's standard
@@ -50,9 +52,43 @@ fn succeeded_with(answer: &Value, stdout: &str) -> bool {
 
 const A_PLUS_B_CPP: &str =
     "#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<std::endl;}\n";
-const A_PLUS_B_C: &str = "#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;printf(\"%lld\\n\",a+b);return 0;}\n";
-const A_PLUS_B_RUST: &str = "use std::io::Read;\nfn main(){let mut s=String::new();std::io::stdin().read_to_string(&mut s).unwrap();let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect();println!(\"{}\",v[0]+v[1]);}\n";
-const A_PLUS_B_GO: &str = "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n";
+
+/// A C++ a+b whose code (not only its text) is new to every request: it also compares the input
+/// with a constant made of `nonce` and `i`, so no two compile to the same program.
+fn distinct_cpp(nonce: &str, i: usize) -> String {
+    format!(
+        "// {nonce}\n#include <iostream>\nint main(){{long long a,b;std::cin>>a>>b;if(a=={}LL)return 3;std::cout<<a+b<<std::endl;}}\n",
+        distinct_constant(nonce, i)
+    )
+}
+
+/// A constant of `nonce` and `i` that no request's input equals (above 10^12).
+fn distinct_constant(nonce: &str, i: usize) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (nonce, i).hash(&mut hasher);
+    1_000_000_000_000 + hasher.finish() % 1_000_000_000_000
+}
+fn distinct_c(nonce: &str, i: usize) -> String {
+    format!(
+        "// {nonce}\n#include <stdio.h>\nint main(void){{long long a,b;if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;if(a=={}LL)return 3;printf(\"%lld\\n\",a+b);return 0;}}\n",
+        distinct_constant(nonce, i)
+    )
+}
+
+fn distinct_rust(nonce: &str, i: usize) -> String {
+    format!(
+        "// {nonce}\nuse std::io::Read;\nfn main(){{let mut s=String::new();std::io::stdin().read_to_string(&mut s).unwrap();let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect();if v[0]=={}{{std::process::exit(3);}}println!(\"{{}}\",v[0]+v[1]);}}\n",
+        distinct_constant(nonce, i)
+    )
+}
+
+fn distinct_go(nonce: &str, i: usize) -> String {
+    format!(
+        "// {nonce}\npackage main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {{\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tif a == {} {{\n\t\tos.Exit(3)\n\t}}\n\tfmt.Println(a + b)\n}}\n",
+        distinct_constant(nonce, i)
+    )
+}
 
 fn workloads() -> Vec<Workload> {
     vec![
@@ -93,7 +129,7 @@ fn workloads() -> Vec<Workload> {
             name: "cpp-distinct",
             count: 40,
             body: |nonce, i| {
-                json!({"language": "cpp", "code": format!("// {nonce} {i}\n{A_PLUS_B_CPP}"),
+                json!({"language": "cpp", "code": distinct_cpp(nonce, i),
                     "stdin": format!("{i} 1\n")})
             },
             check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
@@ -102,7 +138,7 @@ fn workloads() -> Vec<Workload> {
             name: "c-distinct",
             count: 40,
             body: |nonce, i| {
-                json!({"language": "c", "code": format!("// {nonce} {i}\n{A_PLUS_B_C}"),
+                json!({"language": "c", "code": distinct_c(nonce, i),
                     "stdin": format!("{i} 1\n")})
             },
             check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
@@ -111,7 +147,7 @@ fn workloads() -> Vec<Workload> {
             name: "rust-distinct",
             count: 24,
             body: |nonce, i| {
-                json!({"language": "rust", "code": format!("// {nonce} {i}\n{A_PLUS_B_RUST}"),
+                json!({"language": "rust", "code": distinct_rust(nonce, i),
                     "stdin": format!("{i} 1\n")})
             },
             check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
@@ -120,12 +156,129 @@ fn workloads() -> Vec<Workload> {
             name: "go-distinct",
             count: 24,
             body: |nonce, i| {
-                json!({"language": "go", "code": format!("// {nonce} {i}\n{A_PLUS_B_GO}"),
+                json!({"language": "go", "code": distinct_go(nonce, i),
                     "stdin": format!("{i} 1\n")})
             },
             check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
         },
     ]
+}
+
+/// Where requests go: a `/run_code` server, or the native toolchain on this machine (each request
+/// compiled, when its language is, and run as a process of its own, unsandboxed).
+enum Target {
+    Server(String),
+    Native(PathBuf),
+}
+
+impl Target {
+    /// The answer to `body`, in `/run_code`'s shape.
+    fn answer(&self, client: &ureq::Agent, body: &Value) -> Value {
+        match self {
+            Target::Server(base) => client
+                .post(&format!("{base}/run_code"))
+                .header("content-type", "application/json")
+                .send(body.to_string().as_bytes())
+                .ok()
+                .and_then(|mut r| r.body_mut().read_to_string().ok())
+                .and_then(|text| serde_json::from_str(&text).ok())
+                .unwrap_or(Value::Null),
+            Target::Native(dir) => native_answer(dir, body),
+        }
+    }
+}
+
+/// The interpreter `python3` names, resolved once (a version manager's shim on the path would
+/// otherwise start a shell before every run).
+fn native_python() -> &'static str {
+    static PYTHON: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(|| {
+        std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| "python3".into())
+    })
+}
+
+/// Compiles (`g++ -O2`, `gcc -O2`, `rustc -C opt-level=2`, `go build`) and runs `body`'s program
+/// natively in a directory of its own under `dir`.
+fn native_answer(dir: &std::path::Path, body: &Value) -> Value {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let work = dir.join(format!("r{}", NEXT.fetch_add(1, Ordering::Relaxed)));
+    std::fs::create_dir_all(&work).expect("a native work directory");
+    let code = body["code"].as_str().unwrap_or_default();
+    let (file, compile, run): (&str, Option<Vec<&str>>, Vec<&str>) =
+        match body["language"].as_str().unwrap_or_default() {
+            "python" => ("main.py", None, vec![native_python(), "main.py"]),
+            "cpp" => (
+                "main.cpp",
+                Some(vec!["g++", "-O2", "-o", "main", "main.cpp"]),
+                vec!["./main"],
+            ),
+            "c" => (
+                "main.c",
+                Some(vec!["gcc", "-O2", "-o", "main", "main.c"]),
+                vec!["./main"],
+            ),
+            "rust" => (
+                "main.rs",
+                Some(vec!["rustc", "-C", "opt-level=2", "-o", "main", "main.rs"]),
+                vec!["./main"],
+            ),
+            "go" => (
+                "main.go",
+                Some(vec!["go", "build", "-o", "main", "main.go"]),
+                vec!["./main"],
+            ),
+            _ => return Value::Null,
+        };
+    std::fs::write(work.join(file), code).expect("the program");
+    let failed = |stage: &str, output: std::process::Output| {
+        json!({"status": "Failed", "message": stage, "run_result": {
+            "return_code": output.status.code(),
+            "stdout": String::from_utf8_lossy(&output.stdout),
+            "stderr": String::from_utf8_lossy(&output.stderr)}})
+    };
+    if let Some(compile) = compile {
+        let Ok(output) = Command::new(compile[0])
+            .args(&compile[1..])
+            .current_dir(&work)
+            .output()
+        else {
+            return Value::Null;
+        };
+        if !output.status.success() {
+            return failed("compile", output);
+        }
+    }
+    let Ok(mut child) = Command::new(run[0])
+        .args(&run[1..])
+        .current_dir(&work)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    else {
+        return Value::Null;
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(body["stdin"].as_str().unwrap_or_default().as_bytes());
+    }
+    let output = child.wait_with_output().expect("the native run");
+    let _ = std::fs::remove_dir_all(&work);
+    if !output.status.success() {
+        return failed("run", output);
+    }
+    json!({"status": "Success", "run_result": {
+        "return_code": 0,
+        "stdout": String::from_utf8_lossy(&output.stdout),
+        "stderr": String::from_utf8_lossy(&output.stderr)}})
 }
 
 /// One measurement: requests per second, the p50 latency (ms), and the wrong answers (the first
@@ -137,11 +290,16 @@ struct Measured {
     first_wrong: Option<String>,
 }
 
-fn measure(base: &str, workload: &Workload, count: usize, clients: usize, nonce: &str) -> Measured {
+fn measure(
+    target: &Target,
+    workload: &Workload,
+    count: usize,
+    clients: usize,
+    nonce: &str,
+) -> Measured {
     let next = AtomicUsize::new(0);
     let latencies = Mutex::new(Vec::with_capacity(count));
     let wrong = Mutex::new((0usize, None::<String>));
-    let url = format!("{base}/run_code");
     let started = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..clients {
@@ -154,14 +312,7 @@ fn measure(base: &str, workload: &Workload, count: usize, clients: usize, nonce:
                     }
                     let body = (workload.body)(nonce, i);
                     let t = Instant::now();
-                    let answer: Value = client
-                        .post(&url)
-                        .header("content-type", "application/json")
-                        .send(body.to_string().as_bytes())
-                        .ok()
-                        .and_then(|mut r| r.body_mut().read_to_string().ok())
-                        .and_then(|text| serde_json::from_str(&text).ok())
-                        .unwrap_or(Value::Null);
+                    let answer = target.answer(&client, &body);
                     latencies
                         .lock()
                         .unwrap()
@@ -202,16 +353,15 @@ fn main() {
     let server = Served::start(|c| {
         c.arg("--cache-dir").arg(dir.join("cache"));
     });
-    let ours = server.base();
     let peer = std::env::var("REWARDBOX_PEER_RUN_CODE").ok();
-    let clients: usize = std::env::var("REWARDBOX_BENCH_CLIENTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(4);
-    let scale: f64 = std::env::var("REWARDBOX_BENCH_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1.0);
+    let env_number = |name: &str, default: f64| -> f64 {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let clients = env_number("REWARDBOX_BENCH_CLIENTS", 4.0) as usize;
+    let scale = env_number("REWARDBOX_BENCH_SCALE", 1.0);
     let chosen: Option<Vec<String>> = std::env::var("REWARDBOX_BENCH_WORKLOADS")
         .ok()
         .map(|v| v.split(',').map(|w| w.trim().to_string()).collect());
@@ -221,21 +371,34 @@ fn main() {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos())
     );
-    let mut servers = vec![("rewardbox", ours.clone())];
-    servers.extend(
+    let mut targets = vec![("rewardbox", Target::Server(server.base()))];
+    targets.extend(
         peer.iter()
-            .map(|p| ("peer", p.trim_end_matches('/').to_string())),
+            .map(|p| ("peer", Target::Server(p.trim_end_matches('/').to_string()))),
     );
+    if std::env::var("REWARDBOX_BENCH_NATIVE").as_deref() != Ok("0") {
+        targets.push(("native", Target::Native(dir.join("native"))));
+    }
 
     println!(
-        "/run_code, {clients} concurrent clients; each workload twice per server, servers in turn"
+        "/run_code, {clients} concurrent clients; each workload twice per target, targets in turn"
     );
     println!("peer: {}", peer.as_deref().unwrap_or("(none)"));
-    println!();
     println!(
-        "| workload | requests | rewardbox req/s | p50 ms | peer req/s | p50 ms | rewardbox/peer |"
+        "native: the machine's own toolchain, a process per request, unsandboxed (REWARDBOX_BENCH_NATIVE=0: none)"
     );
-    println!("|---|---|---|---|---|---|---|");
+    println!();
+    let mut header = String::from("| workload | requests |");
+    let mut rule = String::from("|---|---|");
+    for (who, _) in &targets {
+        header.push_str(&format!(" {who} req/s | p50 ms |"));
+        rule.push_str("---|---|");
+    }
+    for (who, _) in &targets[1..] {
+        header.push_str(&format!(" rewardbox/{who} |"));
+        rule.push_str("---|");
+    }
+    println!("{header}\n{rule}");
     let mut rewardbox_wrong = 0;
     for workload in workloads() {
         if chosen
@@ -245,53 +408,40 @@ fn main() {
             continue;
         }
         let count = ((workload.count as f64 * scale).round() as usize).max(2);
-        // Warm the libraries (zig's libc++, Go's standard library) and each server's runner.
-        for (_, base) in &servers {
-            let _ = measure(base, &workload, 1, 1, &format!("{nonce} warm"));
+        // Warm the libraries (zig's libc++, Go's standard library) and each target's runner.
+        for (_, target) in &targets {
+            let _ = measure(target, &workload, 1, 1, &format!("{nonce} warm"));
         }
-        let mut results: Vec<Vec<Measured>> = servers.iter().map(|_| Vec::new()).collect();
+        let mut results: Vec<Vec<Measured>> = targets.iter().map(|_| Vec::new()).collect();
         for round in 0..2 {
-            for (s, (_, base)) in servers.iter().enumerate() {
-                let nonce = format!("{nonce} round {round} server {s}");
-                results[s].push(measure(base, &workload, count, clients, &nonce));
+            for (t, (_, target)) in targets.iter().enumerate() {
+                let nonce = format!("{nonce} round {round} target {t}");
+                results[t].push(measure(target, &workload, count, clients, &nonce));
             }
         }
-        let cell = |measured: &[Measured]| {
+        let mut row = format!("| {} | {count} |", workload.name);
+        let mut ratios = String::new();
+        let (ours_low, ours_high) = range(&results[0].iter().map(|m| m.rate).collect::<Vec<_>>());
+        for (t, measured) in results.iter().enumerate() {
             let (low, high) = range(&measured.iter().map(|m| m.rate).collect::<Vec<_>>());
             let p50 = measured.iter().map(|m| m.p50_ms).sum::<f64>() / measured.len() as f64;
             let wrong: usize = measured.iter().map(|m| m.wrong).sum();
-            let wrong = if wrong > 0 {
+            let noted = if wrong > 0 {
                 format!(" ({wrong} wrong)")
             } else {
                 String::new()
             };
-            (
-                format!("{low:.1}–{high:.1}{wrong}"),
-                format!("{p50:.0}"),
-                (low, high),
-            )
-        };
-        let (ours_rate, ours_p50, (ours_low, ours_high)) = cell(&results[0]);
-        let (peer_rate, peer_p50, ratio) = match results.get(1) {
-            Some(peer) => {
-                let (rate, p50, (low, high)) = cell(peer);
-                let peer_wrong = peer.iter().any(|m| m.wrong > 0);
-                let ratio = if peer_wrong {
-                    "- (the peer failed)".into()
-                } else if low > 0.0 {
-                    format!("{:.2}–{:.2}x", ours_low / high, ours_high / low)
+            row.push_str(&format!(" {low:.1}–{high:.1}{noted} | {p50:.0} |"));
+            if t > 0 {
+                ratios.push_str(&if wrong > 0 {
+                    " - (it failed) |".to_string()
                 } else {
-                    "-".into()
-                };
-                (rate, p50, ratio)
+                    format!(" {:.2}–{:.2}x |", ours_low / high, ours_high / low)
+                });
             }
-            None => ("-".into(), "-".into(), "-".into()),
-        };
-        println!(
-            "| {} | {count} | {ours_rate} | {ours_p50} | {peer_rate} | {peer_p50} | {ratio} |",
-            workload.name
-        );
-        for ((who, _), measured) in servers.iter().zip(&results) {
+        }
+        println!("{row}{ratios}");
+        for ((who, _), measured) in targets.iter().zip(&results) {
             if let Some(first) = measured.iter().find_map(|m| m.first_wrong.as_ref()) {
                 println!("  {who} answered {} wrongly, e.g. {first}", workload.name);
             }

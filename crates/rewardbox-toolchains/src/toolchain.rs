@@ -60,6 +60,20 @@ pub struct Compiled {
     pub component: Arc<[u8]>,
     /// The hash of (language, source, flags, compiler version) it is cached under.
     pub key: Key,
+    /// The hash of the component's bytes: sources that differ only where the compiler does not
+    /// look (comments, spacing, names it strips) compile to the same component, which is made
+    /// native code once.
+    pub content: Key,
+}
+
+impl Compiled {
+    fn new(component: Vec<u8>, source_key: Key) -> Compiled {
+        Compiled {
+            content: key(&[&component]),
+            component: component.into(),
+            key: source_key,
+        }
+    }
 }
 
 /// Why a program did not compile.
@@ -305,10 +319,7 @@ impl Toolchains {
         let outcome = cell
             .get_or_init(|| {
                 if let Some(component) = self.programs.load(&key) {
-                    return Ok(Compiled {
-                        component: component.into(),
-                        key,
-                    });
+                    return Ok(Compiled::new(component, key));
                 }
                 let component = match self.compile_fresh(language, source, crates.as_ref()) {
                     // Without the crates it names, a program that needs one of them cannot be
@@ -333,10 +344,7 @@ impl Toolchains {
                     compiled => compiled?,
                 };
                 self.programs.store(&key, &component);
-                Ok(Compiled {
-                    component: component.into(),
-                    key,
-                })
+                Ok(Compiled::new(component, key))
             })
             .clone();
         if let Err(CompileError::Unavailable(_)) = outcome {

@@ -461,3 +461,39 @@ fn a_preamble_used_twice_is_precompiled_and_changes_nothing() {
 fn toolchains_named(name: &str) -> Toolchains {
     toolchains(name).0
 }
+
+/// A program is known by its source (the compile cache) and by what it compiled to: sources that
+/// differ only in a comment are the same component, so its native code is made once; a
+/// different constant is another.
+#[test]
+fn sources_that_compile_alike_are_one_component() {
+    let (toolchains, dir) = toolchains("content");
+    let program = |comment: &str, answer: u32| {
+        format!(
+            "// {comment}\n#include <stdio.h>\nint main(void){{printf(\"%d\\n\", {answer});return 0;}}\n"
+        )
+    };
+    let first = toolchains
+        .compile(Language::C, &program("one", 42))
+        .unwrap();
+    let commented = toolchains
+        .compile(Language::C, &program("two", 42))
+        .unwrap();
+    let other = toolchains
+        .compile(Language::C, &program("one", 43))
+        .unwrap();
+    assert_ne!(first.key, commented.key);
+    assert_eq!(first.content, commented.content);
+    assert_eq!(first.component, commented.component);
+    assert_ne!(first.content, other.content);
+    // Loaded from the disk cache, it is still known by its content.
+    let fresh = Toolchains::new(Some(&dir), CompileLimits::default());
+    assert_eq!(
+        fresh
+            .compile(Language::C, &program("two", 42))
+            .unwrap()
+            .content,
+        first.content
+    );
+    std::fs::remove_dir_all(dir).ok();
+}

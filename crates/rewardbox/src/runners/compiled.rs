@@ -75,7 +75,9 @@ impl CompiledPrograms {
                 },
                 CompileError::Unavailable(message) => unsupported(message),
             })?;
-        if let Some(pre) = self.lock().get(&compiled.key) {
+        // By what was compiled, not by its source: sources that compile to the same component
+        // share its native code.
+        if let Some(pre) = self.lock().get(&compiled.content) {
             return Ok(pre.clone());
         }
         let pre = Component::new(engine, &*compiled.component)
@@ -87,7 +89,7 @@ impl CompiledPrograms {
         if native.len() >= NATIVE_ENTRIES {
             native.clear();
         }
-        native.insert(compiled.key, pre.clone());
+        native.insert(compiled.content, pre.clone());
         Ok(pre)
     }
 
