@@ -36,12 +36,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 use support::served::{Served, agent};
 
+/// The request body of request `i` of a workload (`nonce` makes distinct programs new to every run).
+type Body = Box<dyn Fn(&str, usize) -> Value + Sync>;
+
 /// One kind of request, `count` of them per measurement.
 struct Workload {
     name: &'static str,
     count: usize,
-    /// The request body of request `i` (`nonce` makes distinct programs new to every run).
-    body: fn(nonce: &str, i: usize) -> Value,
+    body: Body,
     /// Whether the answer to request `i` is right.
     check: fn(answer: &Value, i: usize) -> bool,
 }
@@ -50,17 +52,43 @@ fn succeeded_with(answer: &Value, stdout: &str) -> bool {
     answer["status"] == "Success" && answer["run_result"]["stdout"].as_str() == Some(stdout)
 }
 
+/// Whether request `i` of an a+b workload (its stdin `i 1`) printed `i + 1`.
+fn summed(answer: &Value, i: usize) -> bool {
+    succeeded_with(answer, &format!("{}\n", i + 1))
+}
+
 const A_PLUS_B_CPP: &str =
     "#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<std::endl;}\n";
 
-/// A C++ a+b whose code (not only its text) is new to every request: it also compares the input
-/// with a constant made of `nonce` and `i`, so no two compile to the same program.
-fn distinct_cpp(nonce: &str, i: usize) -> String {
-    format!(
-        "// {nonce}\n#include <iostream>\nint main(){{long long a,b;std::cin>>a>>b;if(a=={}LL)return 3;std::cout<<a+b<<std::endl;}}\n",
-        distinct_constant(nonce, i)
-    )
-}
+/// An a+b in each compiled language whose code (not only its text) is new to every request: it
+/// also compares the input with `{constant}`, made of the run's nonce and the request's index,
+/// so no two compile to the same program.
+const DISTINCT_A_PLUS_B: [(&str, &str, usize, &str); 4] = [
+    (
+        "cpp-distinct",
+        "cpp",
+        40,
+        "// {nonce}\n#include <iostream>\nint main(){long long a,b;std::cin>>a>>b;if(a=={constant}LL)return 3;std::cout<<a+b<<std::endl;}\n",
+    ),
+    (
+        "c-distinct",
+        "c",
+        40,
+        "// {nonce}\n#include <stdio.h>\nint main(void){long long a,b;if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;if(a=={constant}LL)return 3;printf(\"%lld\\n\",a+b);return 0;}\n",
+    ),
+    (
+        "rust-distinct",
+        "rust",
+        24,
+        "// {nonce}\nuse std::io::Read;\nfn main(){let mut s=String::new();std::io::stdin().read_to_string(&mut s).unwrap();let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect();if v[0]=={constant}{std::process::exit(3);}println!(\"{}\",v[0]+v[1]);}\n",
+    ),
+    (
+        "go-distinct",
+        "go",
+        24,
+        "// {nonce}\npackage main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tif a == {constant} {\n\t\tos.Exit(3)\n\t}\n\tfmt.Println(a + b)\n}\n",
+    ),
+];
 
 /// A constant of `nonce` and `i` that no request's input equals (above 10^12).
 fn distinct_constant(nonce: &str, i: usize) -> u64 {
@@ -69,99 +97,75 @@ fn distinct_constant(nonce: &str, i: usize) -> u64 {
     (nonce, i).hash(&mut hasher);
     1_000_000_000_000 + hasher.finish() % 1_000_000_000_000
 }
-fn distinct_c(nonce: &str, i: usize) -> String {
-    format!(
-        "// {nonce}\n#include <stdio.h>\nint main(void){{long long a,b;if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;if(a=={}LL)return 3;printf(\"%lld\\n\",a+b);return 0;}}\n",
-        distinct_constant(nonce, i)
-    )
-}
 
-fn distinct_rust(nonce: &str, i: usize) -> String {
-    format!(
-        "// {nonce}\nuse std::io::Read;\nfn main(){{let mut s=String::new();std::io::stdin().read_to_string(&mut s).unwrap();let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect();if v[0]=={}{{std::process::exit(3);}}println!(\"{{}}\",v[0]+v[1]);}}\n",
-        distinct_constant(nonce, i)
-    )
-}
-
-fn distinct_go(nonce: &str, i: usize) -> String {
-    format!(
-        "// {nonce}\npackage main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {{\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tif a == {} {{\n\t\tos.Exit(3)\n\t}}\n\tfmt.Println(a + b)\n}}\n",
-        distinct_constant(nonce, i)
-    )
+/// A Python workload: request `i` runs `code(i)`, its answer judged by `check`.
+fn python(
+    name: &'static str,
+    count: usize,
+    code: fn(usize) -> String,
+    check: fn(&Value, usize) -> bool,
+) -> Workload {
+    Workload {
+        name,
+        count,
+        body: Box::new(
+            move |nonce, i| json!({"language": "python", "code": format!("# {nonce}\n{}", code(i))}),
+        ),
+        check,
+    }
 }
 
 fn workloads() -> Vec<Workload> {
-    vec![
-        Workload {
-            name: "python-distinct",
-            count: 400,
-            body: |nonce, i| json!({"language": "python", "code": format!("# {nonce}\nprint({i} * 2)\n")}),
-            check: |a, i| succeeded_with(a, &format!("{}\n", i * 2)),
-        },
-        Workload {
-            name: "python-raises",
-            count: 400,
-            body: |nonce, i| json!({"language": "python", "code": format!("# {nonce}\nraise ValueError({i})\n")}),
-            check: |a, i| {
+    let mut workloads = vec![
+        python(
+            "python-distinct",
+            400,
+            |i| format!("print({i} * 2)\n"),
+            |a, i| succeeded_with(a, &format!("{}\n", i * 2)),
+        ),
+        python(
+            "python-raises",
+            400,
+            |i| format!("raise ValueError({i})\n"),
+            |a, i| {
                 a["status"] == "Failed"
                     && a["run_result"]["return_code"] == 1
                     && a["run_result"]["stderr"]
                         .as_str()
                         .is_some_and(|e| e.contains(&format!("ValueError: {i}")))
             },
-        },
-        Workload {
-            name: "python-loop-2m",
-            count: 24,
-            body: |nonce, i| {
-                json!({"language": "python", "code": format!(
-                    "# {nonce}\ns = 0\nfor k in range(2_000_000):\n    s += k & 7\nprint(s + {i})\n")})
-            },
-            check: |a, i| succeeded_with(a, &format!("{}\n", 7_000_000 + i)),
-        },
+        ),
+        python(
+            "python-loop-2m",
+            24,
+            |i| format!("s = 0\nfor k in range(2_000_000):\n    s += k & 7\nprint(s + {i})\n"),
+            |a, i| succeeded_with(a, &format!("{}\n", 7_000_000 + i)),
+        ),
         Workload {
             name: "cpp-same",
             count: 60,
-            body: |_, i| json!({"language": "cpp", "code": A_PLUS_B_CPP, "stdin": format!("{i} 1\n")}),
-            check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
+            body: Box::new(
+                |_, i| json!({"language": "cpp", "code": A_PLUS_B_CPP, "stdin": format!("{i} 1\n")}),
+            ),
+            check: summed,
         },
-        Workload {
-            name: "cpp-distinct",
-            count: 40,
-            body: |nonce, i| {
-                json!({"language": "cpp", "code": distinct_cpp(nonce, i),
-                    "stdin": format!("{i} 1\n")})
-            },
-            check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
-        },
-        Workload {
-            name: "c-distinct",
-            count: 40,
-            body: |nonce, i| {
-                json!({"language": "c", "code": distinct_c(nonce, i),
-                    "stdin": format!("{i} 1\n")})
-            },
-            check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
-        },
-        Workload {
-            name: "rust-distinct",
-            count: 24,
-            body: |nonce, i| {
-                json!({"language": "rust", "code": distinct_rust(nonce, i),
-                    "stdin": format!("{i} 1\n")})
-            },
-            check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
-        },
-        Workload {
-            name: "go-distinct",
-            count: 24,
-            body: |nonce, i| {
-                json!({"language": "go", "code": distinct_go(nonce, i),
-                    "stdin": format!("{i} 1\n")})
-            },
-            check: |a, i| succeeded_with(a, &format!("{}\n", i + 1)),
-        },
-    ]
+    ];
+    workloads.extend(
+        DISTINCT_A_PLUS_B
+            .iter()
+            .map(|&(name, language, count, template)| Workload {
+                name,
+                count,
+                body: Box::new(move |nonce, i| {
+                    let code = template
+                        .replace("{nonce}", nonce)
+                        .replace("{constant}", &distinct_constant(nonce, i).to_string());
+                    json!({"language": language, "code": code, "stdin": format!("{i} 1\n")})
+                }),
+                check: summed,
+            }),
+    );
+    workloads
 }
 
 /// Where requests go: a `/run_code` server, or the native toolchain on this machine (each request

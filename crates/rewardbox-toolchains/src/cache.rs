@@ -61,6 +61,27 @@ pub fn publish_once(temp: &Path, path: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Makes `path` hold `content` (its directory made if need be): left untouched when it already
+/// does, so that its mtime stays what a precompiled header built from it remembers; otherwise
+/// (missing, or damaged: the name is derived from the content, so the content is known) written
+/// again through [`publish_once`].
+pub fn write_once(path: &Path, content: &str) -> Result<(), String> {
+    if std::fs::read_to_string(path).ok().as_deref() == Some(content) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| format!("creating {}: {e}", parent.display()))?;
+    }
+    if path.exists() {
+        let _ = std::fs::remove_file(path);
+    }
+    let temp = temp_beside(path);
+    std::fs::write(&temp, content)
+        .and_then(|_| publish_once(&temp, path))
+        .map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
 /// How often (in stores of one process) the program cache checks the cache's budget.
 pub const PRUNE_EVERY: u64 = 64;
 

@@ -2,7 +2,7 @@
 //! Per request: [`Toolchains::compile`], memoized in memory and on disk.
 
 use crate::boost::{self, Boost};
-use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside};
+use crate::cache::{Key, ProgramCache, hex, key, publish_once, temp_beside, write_once};
 use crate::confine::{self, Confinement};
 use crate::gnu;
 use crate::go::{self, Go};
@@ -507,25 +507,9 @@ impl Toolchains {
                 }
                 let hash = hex(&key(&parts)[..6]);
                 let dir = self.zig_cache.join(format!("rewardbox-include-{hash}"));
+                // The directory is named by the headers' hash, so their content is known.
                 for (path, content) in &headers {
-                    let header = dir.join(path);
-                    // Written once and never replaced: the precompiled header was built from it.
-                    if std::fs::read_to_string(&header).ok().as_deref() == Some(content.as_str()) {
-                        continue;
-                    }
-                    if let Some(parent) = header.parent() {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| format!("creating {}: {e}", parent.display()))?;
-                    }
-                    if header.exists() {
-                        // Damaged: the directory is named by the headers' hash, so their content
-                        // is known.
-                        let _ = std::fs::remove_file(&header);
-                    }
-                    let temp = temp_beside(&header);
-                    std::fs::write(&temp, content)
-                        .and_then(|_| publish_once(&temp, &header))
-                        .map_err(|e| format!("writing {}: {e}", header.display()))?;
+                    write_once(&dir.join(path), content)?;
                 }
                 Ok(Overlay { dir, hash })
             })
@@ -733,16 +717,22 @@ impl Toolchains {
         header: &Path,
         pch: &Path,
     ) -> Result<PathBuf, String> {
-        let dir = header.parent().unwrap_or(&self.zig_cache);
-        std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
-        // The precompiled header names the file it was built from: it stays, as it was.
-        if std::fs::read_to_string(header).ok().as_deref() != Some(text) {
-            let _ = std::fs::remove_file(header);
-            let temp = temp_beside(header);
-            std::fs::write(&temp, text)
-                .and_then(|_| publish_once(&temp, header))
-                .map_err(|e| format!("writing {}: {e}", header.display()))?;
-        }
+        write_once(header, text)?;
+        self.precompile(zig, header, pch, &self.limits, text)?;
+        Ok(pch.to_path_buf())
+    }
+
+    /// Precompiles the C++ header `header` into `pch` with the flags and include paths programs
+    /// are compiled with, confined as a library build within `limits`; `what` names the header
+    /// in errors.
+    fn precompile(
+        &self,
+        zig: &Zig,
+        header: &Path,
+        pch: &Path,
+        limits: &CompileLimits,
+        what: &str,
+    ) -> Result<(), String> {
         let include = self.include_dir(zig)?;
         let work = WorkDir::new()?;
         let temp = temp_beside(pch);
@@ -755,14 +745,16 @@ impl Toolchains {
             &self.zig_cache,
             work.path(),
         );
-        let confinement = self.library_confinement(zig, &work, &self.limits);
+        let confinement = self.library_confinement(zig, &work, limits);
         let finished = confine::run(command, &confinement)?;
         if !finished.success {
             let _ = std::fs::remove_file(&temp);
-            return Err(format!("precompiling {text:?} failed"));
+            return Err(format!(
+                "precompiling {what} failed: {}",
+                finished.stderr.trim()
+            ));
         }
-        publish_once(&temp, pch).map_err(|e| format!("storing {}: {e}", pch.display()))?;
-        Ok(pch.to_path_buf())
+        publish_once(&temp, pch).map_err(|e| format!("storing the precompiled {what}: {e}"))
     }
 
     /// The precompiled `bits/stdc++.h`, used for programs that include it first.
@@ -794,28 +786,9 @@ impl Toolchains {
             return Ok(());
         }
         let include = self.include_dir(zig).map_err(CompileError::Unavailable)?;
-        let work = WorkDir::new().map_err(CompileError::Unavailable)?;
-        let temp = temp_beside(&pch);
-        let boost = self.boost().map(|b| b.include.as_path());
-        let command = zig.precompile_header(
-            &include.dir.join("bits/stdc++.h"),
-            &include.dir,
-            &boost.into_iter().collect::<Vec<_>>(),
-            &temp,
-            &self.zig_cache,
-            work.path(),
-        );
-        let confinement = self.library_confinement(zig, &work, limits);
-        let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
-        if !finished.success {
-            let _ = std::fs::remove_file(&temp);
-            return Err(CompileError::Unavailable(format!(
-                "precompiling bits/stdc++.h failed: {}",
-                finished.stderr.trim()
-            )));
-        }
-        publish_once(&temp, &pch)
-            .map_err(|e| CompileError::Unavailable(format!("storing the precompiled header: {e}")))
+        let header = include.dir.join("bits/stdc++.h");
+        self.precompile(zig, &header, &pch, limits, "bits/stdc++.h")
+            .map_err(CompileError::Unavailable)
     }
 
     fn compile_fresh(

@@ -118,9 +118,9 @@ impl Zig {
 
     /// The command compiling `source` (a file in `work`) into `output`, with `include` (the
     /// overlay headers) on the include path, then `system` (Boost's headers) as system
-    /// directories, `pch` (the headers the program includes first, precompiled) included
-    /// first when given, `support`
-    /// (the GNU support archive) linked before the libraries, and `cache` as zig's global cache.
+    /// directories, `pch` (the headers the program includes first, precompiled) included first
+    /// when given, `support` (the GNU support archive) linked before the libraries, and `cache`
+    /// as zig's global cache.
     #[allow(clippy::too_many_arguments)]
     pub fn command(
         &self,
