@@ -37,6 +37,7 @@ mod stack;
 mod toolchain;
 mod vla;
 mod zig;
+mod zig_steps;
 
 pub use boost::Boost;
 pub use exit_code::EXIT_INTERFACE;

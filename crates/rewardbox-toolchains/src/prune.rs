@@ -1,6 +1,7 @@
 //! Keeps rewardbox's cache directory under a size budget: compiled components (`*.cwasm`),
-//! compiled programs (`programs/*.wasm`) and the precompiled headers of C++ preambles
-//! (`zig/rewardbox-preambles/*.pch`) are evicted least recently used first (a hit refreshes a
+//! compiled programs (`programs/*.wasm`), the precompiled headers of C++ preambles
+//! (`zig/rewardbox-preambles/*.pch`) and zig's driver's steps (`zig/rewardbox-steps/*.txt`) are
+//! evicted least recently used first (a hit refreshes a
 //! file's mtime), so a long RL run that compiles a distinct C++ program per completion does not
 //! fill the disk. zig's own library cache (the rest of `zig/`) is never touched.
 
@@ -10,6 +11,10 @@ use std::time::SystemTime;
 /// The directory of zig's cache that holds the precompiled headers of C++ preambles (see
 /// `preamble`), each beside the header it was built from.
 pub const PREAMBLES: &str = "rewardbox-preambles";
+
+/// The directory of zig's cache that holds its driver's steps per command line (see
+/// `zig_steps`).
+pub const ZIG_STEPS: &str = "rewardbox-steps";
 
 /// The budget when `REWARDBOX_CACHE_MAX_MB` is not set: 4 GiB.
 pub const DEFAULT_MAX_BYTES: u64 = 4 << 30;
@@ -60,6 +65,7 @@ pub fn prune(cache_dir: &Path, max_bytes: u64, keep: Option<&Path>) -> Pruned {
         (cache_dir.to_path_buf(), "cwasm"),
         (cache_dir.join("programs"), "wasm"),
         (cache_dir.join("zig").join(PREAMBLES), "pch"),
+        (cache_dir.join("zig").join(ZIG_STEPS), "txt"),
     ] {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -135,16 +141,18 @@ mod tests {
         file(&root.join("zig/rewardbox-preambles/old.pch"), 100, 950);
         file(&root.join("zig/rewardbox-preambles/old.h"), 10, 950);
         file(&root.join("zig/rewardbox-preambles/new.h"), 10, 950);
+        file(&root.join("zig/rewardbox-steps/old.txt"), 100, 940);
         // A hit refreshes the oldest component.
         touch(&root.join("used.cwasm"));
         let pruned = prune(root, 800, None);
         assert_eq!(
             pruned,
             Pruned {
-                files: 3,
-                bytes: 800
+                files: 4,
+                bytes: 900
             }
         );
+        assert!(!root.join("zig/rewardbox-steps/old.txt").exists());
         assert!(!root.join("zig/rewardbox-preambles/old.pch").exists());
         assert!(!root.join("zig/rewardbox-preambles/old.h").exists());
         assert!(!root.join("programs/older.wasm").exists());

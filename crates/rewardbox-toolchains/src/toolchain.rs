@@ -12,8 +12,10 @@ use crate::rust_crates::{self, CrateSet};
 use crate::rustc::Rustc;
 use crate::vla;
 use crate::zig::Zig;
+use crate::zig_steps::{self, Steps};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -126,7 +128,15 @@ pub struct Toolchains {
     boost: OnceLock<Option<Boost>>,
     memo: Mutex<HashMap<Key, Arc<OnceLock<Outcome>>>>,
     preambles: Mutex<HashMap<Key, Preamble>>,
+    zig_steps: Mutex<HashMap<Key, ZigSteps>>,
+    through_zig_driver: bool,
 }
+
+/// zig's driver's steps for one command line, read once (`None` when they could not be).
+type ZigSteps = Arc<OnceLock<Option<Arc<Steps>>>>;
+
+/// The command lines whose steps are remembered at most (then forgotten at once).
+const ZIG_STEPS_ENTRIES: usize = 4096;
 
 /// What this process knows of one preamble (see [`crate::preamble`]): how many programs began
 /// with it, and its precompiled header once one was built (`None` when building it failed).
@@ -177,7 +187,17 @@ impl Toolchains {
             boost: OnceLock::new(),
             memo: Mutex::new(HashMap::new()),
             preambles: Mutex::new(HashMap::new()),
+            zig_steps: Mutex::new(HashMap::new()),
+            through_zig_driver: false,
         }
+    }
+
+    /// These compilers, compiling C and C++ through zig's driver every time rather than through
+    /// its two steps run directly (see [`crate::zig_steps`]: the same program byte for byte, some
+    /// 60 ms slower per program). For comparing the two; nothing else needs it.
+    pub fn through_zig_driver(mut self) -> Toolchains {
+        self.through_zig_driver = true;
+        self
     }
 
     /// The compile limits.
@@ -791,6 +811,223 @@ impl Toolchains {
             .map_err(CompileError::Unavailable)
     }
 
+    /// Runs zig on the program `file` in `dir`: its driver's two steps directly when they are
+    /// known for this command line (see [`crate::zig_steps`]), else the driver. `driver` makes
+    /// the driver's command and `confined` the confinement for a work directory.
+    fn run_zig(
+        &self,
+        zig: &Zig,
+        file: &str,
+        dir: &Path,
+        driver: &dyn Fn(&Path) -> Command,
+        confined: &dyn Fn(&Path) -> Confinement,
+    ) -> Result<confine::Finished, String> {
+        let Some((id, steps)) = self.zig_steps(zig, file, dir, driver, confined) else {
+            return confine::run(driver(dir), &confined(dir));
+        };
+        let finished = self.run_steps(zig, &steps, dir, &confined(dir))?;
+        if finished.success || steps.inputs_exist() {
+            return Ok(finished);
+        }
+        // A file the steps name is gone (zig's cache cleared, a header evicted): what failed is
+        // not the program. The driver builds it, and the steps are read again next time.
+        self.forget_zig_steps(id);
+        confine::run(driver(dir), &confined(dir))
+    }
+
+    /// The steps of zig's driver for its command line in `dir`: from this process's memory, from
+    /// zig's cache, or read from the driver on a probe program. `None` when they cannot be used:
+    /// compiling through the driver was asked for, a word of the command line holds whitespace,
+    /// or the steps read did not build the probe byte for byte as the driver does.
+    fn zig_steps(
+        &self,
+        zig: &Zig,
+        file: &str,
+        dir: &Path,
+        driver: &dyn Fn(&Path) -> Command,
+        confined: &dyn Fn(&Path) -> Confinement,
+    ) -> Option<(Key, Arc<Steps>)> {
+        if self.through_zig_driver {
+            return None;
+        }
+        let command = driver(dir);
+        let mut words = vec![command.get_program().to_str()?];
+        for arg in command.get_args() {
+            words.push(arg.to_str()?);
+        }
+        let places = [self.zig_cache.to_str()?, dir.to_str()?];
+        if words
+            .iter()
+            .chain(&places)
+            .any(|word| word.is_empty() || word.contains(char::is_whitespace))
+        {
+            return None;
+        }
+        let line = words.join("\0");
+        let id = key(&[
+            b"zig-steps-1",
+            zig.version.as_bytes(),
+            line.as_bytes(),
+            places[0].as_bytes(),
+        ]);
+        let cell = {
+            let mut known = self.zig_steps.lock().unwrap_or_else(|e| e.into_inner());
+            if known.len() >= ZIG_STEPS_ENTRIES && !known.contains_key(&id) {
+                known.clear();
+            }
+            known.entry(id).or_default().clone()
+        };
+        let steps = cell
+            .get_or_init(|| {
+                self.load_zig_steps(zig, file, &id, driver, confined)
+                    .map(Arc::new)
+            })
+            .clone()?;
+        Some((id, steps))
+    }
+
+    /// Where the steps of command line `id` are kept.
+    fn zig_steps_path(&self, id: &Key) -> PathBuf {
+        self.zig_cache
+            .join(crate::prune::ZIG_STEPS)
+            .join(format!("{}.txt", hex(&id[..8])))
+    }
+
+    /// The steps of command line `id` from zig's cache, else read from the driver and stored.
+    fn load_zig_steps(
+        &self,
+        zig: &Zig,
+        file: &str,
+        id: &Key,
+        driver: &dyn Fn(&Path) -> Command,
+        confined: &dyn Fn(&Path) -> Confinement,
+    ) -> Option<Steps> {
+        let path = self.zig_steps_path(id);
+        if let Some(steps) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| Steps::from_text(&text))
+            .filter(Steps::inputs_exist)
+        {
+            crate::prune::touch(&path);
+            return Some(steps);
+        }
+        let steps = self.probe_zig_steps(zig, file, driver, confined)?;
+        if let Some(parent) = path.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = crate::cache::write_atomically(&path, steps.to_text().as_bytes());
+        Some(steps)
+    }
+
+    /// Reads the driver's steps on [`zig_steps::PROBE`] and keeps them only when, run directly,
+    /// they build the probe byte for byte as the driver did.
+    fn probe_zig_steps(
+        &self,
+        zig: &Zig,
+        file: &str,
+        driver: &dyn Fn(&Path) -> Command,
+        confined: &dyn Fn(&Path) -> Confinement,
+    ) -> Option<Steps> {
+        let probe = || -> Option<WorkDir> {
+            let work = WorkDir::new().ok()?;
+            std::fs::write(work.path().join(file), zig_steps::PROBE).ok()?;
+            Some(work)
+        };
+        let built = |work: &WorkDir| std::fs::read(work.path().join("main.wasm")).ok();
+        let through_driver = probe()?;
+        let mut command = driver(through_driver.path());
+        command
+            .env("ZIG_VERBOSE_CC", "1")
+            .env("ZIG_VERBOSE_LINK", "1");
+        let confinement = Confinement {
+            // Every library zig builds on the way is printed too.
+            stderr_bytes: 4 << 20,
+            ..confined(through_driver.path())
+        };
+        let finished = confine::run(command, &confinement).ok()?;
+        if !finished.success {
+            return None;
+        }
+        let steps = Steps::read(&finished.stderr, zig.binary(), file)?;
+        let direct = probe()?;
+        let finished = self
+            .run_steps(zig, &steps, direct.path(), &confined(direct.path()))
+            .ok()?;
+        (finished.success && built(&direct)? == built(&through_driver)?).then_some(steps)
+    }
+
+    /// Forgets the steps of command line `id`, in memory and in zig's cache.
+    fn forget_zig_steps(&self, id: Key) {
+        self.zig_steps
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id);
+        let _ = std::fs::remove_file(self.zig_steps_path(&id));
+    }
+
+    /// Runs `steps` in `dir` under `confinement`, the link within what the compile left of the
+    /// CPU budget and the wall-clock net; the CPU time reported is both steps'.
+    fn run_steps(
+        &self,
+        zig: &Zig,
+        steps: &Steps,
+        dir: &Path,
+        confinement: &Confinement,
+    ) -> Result<confine::Finished, String> {
+        let started = Instant::now();
+        let compiled = confine::run(zig.step(steps.compile(), &self.zig_cache, dir), confinement)?;
+        if !compiled.success {
+            return Ok(compiled);
+        }
+        // What the driver checks before linking: it reads every file the compile read, and a
+        // file it may not read fails the compile (clang passes over an `#embed` it could not
+        // read, or one missing: then it lists nothing, which fails too). A file listed that no
+        // longer exists (the header a precompiled header was built from, elsewhere) is passed
+        // over, as the driver does.
+        let places: Vec<PathBuf> = std::iter::once(dir)
+            .chain(confinement.readable.iter().map(PathBuf::as_path))
+            .chain(confinement.writable.iter().map(PathBuf::as_path))
+            .flat_map(|place| {
+                [
+                    place.to_path_buf(),
+                    place.canonicalize().unwrap_or_default(),
+                ]
+            })
+            .filter(|place| place.is_absolute())
+            .collect();
+        let inside = |file: &Path| places.iter().any(|place| file.starts_with(place));
+        let refused = |file: &Path| {
+            let plain = !file
+                .components()
+                .any(|c| c == std::path::Component::ParentDir);
+            if plain && inside(file) {
+                return false;
+            }
+            // Where it leads (`..` and symbolic links resolved), as Landlock judges it; a file
+            // missing is passed over.
+            file.canonicalize().is_ok_and(|resolved| !inside(&resolved))
+        };
+        if zig_steps::dependencies(dir).is_none_or(|files| files.iter().any(|f| refused(f))) {
+            return Ok(confine::Finished {
+                success: false,
+                code: Some(1),
+                stderr: format!(
+                    "{}: error: a file the program names (#include, #embed) was not found",
+                    steps.compile()[1]
+                ),
+                ..compiled
+            });
+        }
+        let rest = Confinement {
+            cpu: confinement.cpu.saturating_sub(compiled.cpu),
+            wall: confinement.wall.saturating_sub(started.elapsed()),
+            ..confinement.clone()
+        };
+        let mut linked = confine::run(zig.step(steps.link(), &self.zig_cache, dir), &rest)?;
+        linked.cpu += compiled.cpu;
+        Ok(linked)
+    }
+
     fn compile_fresh(
         &self,
         language: Language,
@@ -923,12 +1160,32 @@ impl Toolchains {
             })?;
         }
         let output = Path::new("main.wasm");
-        let (command, readable, writable) = match language {
+        let confinement = |limits: &CompileLimits| Confinement {
+            readable: Vec::new(),
+            writable: Vec::new(),
+            cpu: limits.cpu,
+            wall: limits.wall,
+            memory_bytes: limits.memory_bytes,
+            file_bytes: limits.file_bytes,
+            stderr_bytes: limits.message_bytes * 4,
+        };
+        let run = |command: Command, readable: Vec<PathBuf>, writable: Vec<PathBuf>| {
+            let toolchain = readable.first().cloned();
+            let confinement = Confinement {
+                readable,
+                writable,
+                ..confinement(limits)
+            };
+            confine::run(command, &confinement)
+                .map(|finished| (finished, toolchain))
+                .map_err(CompileError::Unavailable)
+        };
+        let (finished, toolchain) = match language {
             Language::Rust | Language::RustRelease => {
                 let rustc = self.rustc()?;
                 let mut readable = rustc.readable();
                 readable.extend(crates.map(|c| c.dir.clone()));
-                (
+                run(
                     rustc.command(
                         language,
                         Path::new(file),
@@ -938,7 +1195,7 @@ impl Toolchains {
                     ),
                     readable,
                     vec![dir.to_path_buf()],
-                )
+                )?
             }
             Language::Go => {
                 let go = self.go()?;
@@ -948,7 +1205,7 @@ impl Toolchains {
                         self.go_cache.display()
                     ))
                 })?;
-                (
+                run(
                     go.command(Path::new(file), output, &self.go_cache, dir),
                     vec![go.install_dir().to_path_buf()],
                     // The go command opens /dev/null (build IDs, its telemetry child).
@@ -957,7 +1214,7 @@ impl Toolchains {
                         self.go_cache.clone(),
                         PathBuf::from("/dev/null"),
                     ],
-                )
+                )?
             }
             _ => {
                 let zig = self.zig()?;
@@ -975,7 +1232,7 @@ impl Toolchains {
                 };
                 let mut readable = vec![zig.install_dir().to_path_buf()];
                 readable.extend(boost.map(Path::to_path_buf));
-                (
+                let driver = |work: &Path| {
                     zig.command(
                         language,
                         Path::new(file),
@@ -985,23 +1242,20 @@ impl Toolchains {
                         pch,
                         &support,
                         &self.zig_cache,
-                        dir,
-                    ),
-                    readable,
-                    vec![dir.to_path_buf(), self.zig_cache.clone()],
-                )
+                        work,
+                    )
+                };
+                let confined = |work: &Path| Confinement {
+                    readable: readable.clone(),
+                    writable: vec![work.to_path_buf(), self.zig_cache.clone()],
+                    ..confinement(limits)
+                };
+                let finished = self
+                    .run_zig(zig, file, dir, &driver, &confined)
+                    .map_err(CompileError::Unavailable)?;
+                (finished, Some(zig.install_dir().to_path_buf()))
             }
         };
-        let confinement = Confinement {
-            readable,
-            writable,
-            cpu: limits.cpu,
-            wall: limits.wall,
-            memory_bytes: limits.memory_bytes,
-            file_bytes: limits.file_bytes,
-            stderr_bytes: limits.message_bytes * 4,
-        };
-        let finished = confine::run(command, &confinement).map_err(CompileError::Unavailable)?;
         if finished.cpu_exceeded || finished.timed_out {
             return Err(out_of_time(&finished, limits));
         }
@@ -1009,8 +1263,8 @@ impl Toolchains {
             // Host paths stay on the host: the compiler's installation and the cache are named
             // by what they are.
             let mut hidden = vec![(dir.to_path_buf(), "")];
-            if let Some(toolchain) = confinement.readable.first() {
-                hidden.push((toolchain.clone(), "<toolchain>/"));
+            if let Some(toolchain) = toolchain {
+                hidden.push((toolchain, "<toolchain>/"));
             }
             hidden.push((self.zig_cache.clone(), "<cache>/"));
             hidden.push((self.crates_root.clone(), "<crates>/"));

@@ -52,6 +52,11 @@ impl Zig {
         })
     }
 
+    /// The zig binary.
+    pub fn binary(&self) -> &Path {
+        &self.binary
+    }
+
     /// The installation directory (the binary and its `lib/`): all the compiler may read.
     pub fn install_dir(&self) -> &Path {
         self.binary.parent().unwrap_or(Path::new("/"))
@@ -231,6 +236,14 @@ impl Zig {
             .arg(header)
             .arg("-o")
             .arg(output);
+        command
+    }
+
+    /// The command running one of the driver's steps (`clang ...` or `wasm-ld ...`, see
+    /// [`crate::zig_steps`]) in `work`, in the environment the driver has.
+    pub fn step(&self, args: &[String], cache: &Path, work: &Path) -> Command {
+        let mut command = self.base_command(cache, work);
+        command.args(args);
         command
     }
 

@@ -497,3 +497,138 @@ fn sources_that_compile_alike_are_one_component() {
     );
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// C and C++ are compiled through zig's driver's two steps run directly (clang, then wasm-ld),
+/// read once per command line: they build what the driver builds, the same component byte for
+/// byte and the same compile errors, through every path a program takes (C's undeclared
+/// functions compiled again, `bits/stdc++.h`, a precompiled preamble, exceptions). Steps that
+/// name a file gone from zig's cache are dropped and the driver builds the program.
+#[test]
+fn zigs_steps_run_directly_build_what_its_driver_builds() {
+    let (direct, dir) = toolchains("steps");
+    let driver = toolchains_named("steps-driver").through_zig_driver();
+    let preamble = "#include <cstdio>\n#include <valarray>\n#include <complex>\n";
+    let preamble_program = |n: usize| {
+        format!(
+            "// {n}\n{preamble}int main(){{std::valarray<int> v({n}, 3); std::complex<double> c(v.sum(), 1); std::printf(\"%.1f\\n\", std::abs(c));}}\n"
+        )
+    };
+    let table: Vec<(Language, String)> = [
+        (
+            Language::C,
+            "#include <stdio.h>\n#include <math.h>\nint main(void){printf(\"%.3f\\n\", sqrt(2.0));return 0;}\n",
+        ),
+        (
+            Language::C,
+            "int main(void){ char *p = malloc(4); printf(\"%d\\n\", p != 0); return 0; }\n",
+        ),
+        (
+            Language::Cpp,
+            "#include <bits/stdc++.h>\nint main(){std::vector<int> v{3,1,2}; std::sort(v.begin(), v.end()); std::cout<<v[0]<<std::endl;}\n",
+        ),
+        (
+            Language::Cpp,
+            "#include <iostream>\n#include <stdexcept>\nint main(){ try { throw std::runtime_error(\"x\"); } catch (const std::exception &e) { std::cout << e.what() << std::endl; } }\n",
+        ),
+        (Language::C, "int main(void){ return x; }\n"),
+        (
+            Language::Cpp,
+            "#include <bits/stdc++.h>\nint main(){ std::vector<int> v; v.push(1); }\n",
+        ),
+    ]
+    .into_iter()
+    .map(|(language, source)| (language, source.to_string()))
+    .chain((1..=3).map(|n| (Language::Cpp, preamble_program(n))))
+    .collect();
+    for (language, source) in &table {
+        match (
+            direct.compile(*language, source),
+            driver.compile(*language, source),
+        ) {
+            (Ok(direct), Ok(driven)) => {
+                assert_eq!(direct.component, driven.component, "{source}")
+            }
+            (Err(CompileError::Program(direct)), Err(CompileError::Program(driven))) => {
+                assert_eq!(direct, driven, "{source}")
+            }
+            (direct, driven) => panic!("{source}: {direct:?} against {driven:?}"),
+        }
+    }
+    // A file outside the compiler's reach, embedded or looked for: the program's error either
+    // way (the words differ: clang says nothing, and the driver names its own failure).
+    let outside = std::env::temp_dir().join(format!("rewardbox-outside-{}", std::process::id()));
+    std::fs::write(&outside, "OUTSIDE\n").unwrap();
+    for source in [
+        format!(
+            "static const char s[] = {{\n#embed \"{}\"\n}};\nint main(void){{return s[0];}}\n",
+            outside.display()
+        ),
+        "static const char s[] = {\n#embed \"/nonexistent/rewardbox\"\n};\nint main(void){return s[0];}\n"
+            .to_string(),
+    ] {
+        for toolchains in [&direct, &driver] {
+            assert!(
+                matches!(
+                    toolchains.compile(Language::C, &source),
+                    Err(CompileError::Program(_))
+                ),
+                "{source}"
+            );
+        }
+    }
+    std::fs::remove_file(&outside).ok();
+    // A link error is the program's either way, naming the symbol.
+    let undefined = "int twice(int);\nint main(void){ return twice(2); }\n";
+    for toolchains in [&direct, &driver] {
+        match toolchains.compile(Language::C, undefined) {
+            Err(CompileError::Program(message)) => {
+                assert!(message.contains("undefined symbol: twice"), "{message}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    // The steps were run: they are stored for C's command line in this cache.
+    let steps_dir = dir.join("zig/rewardbox-steps");
+    let of_c = || -> Vec<PathBuf> {
+        std::fs::read_dir(&steps_dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                // Steps are per command line: this test's cache directory is in it.
+                std::fs::read_to_string(p).is_ok_and(|text| {
+                    text.contains(&*dir.to_string_lossy()) && text.starts_with("clang main.c ")
+                })
+            })
+            .collect()
+    };
+    let stored = of_c();
+    assert_eq!(stored.len(), 1, "no steps stored for C");
+    // A library they name gone: the driver builds the program, the steps are dropped.
+    let text = std::fs::read_to_string(&stored[0]).unwrap();
+    let library = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .find(|word| word.ends_with("/libc.a"))
+        .unwrap()
+        .to_string();
+    std::fs::write(&stored[0], text.replace(&library, "/nonexistent/libc.a")).unwrap();
+    let program = "#include <stdio.h>\nint main(void){puts(\"again\");return 0;}\n";
+    // Another process, the same caches.
+    let again = Toolchains::new(Some(&dir), CompileLimits::default()).compile(Language::C, program);
+    assert_eq!(
+        again.unwrap().component,
+        driver.compile(Language::C, program).unwrap().component
+    );
+    assert!(
+        of_c().iter().all(|p| !std::fs::read_to_string(p)
+            .unwrap()
+            .contains("/nonexistent/")),
+        "the steps naming a missing library were kept"
+    );
+    for name in ["steps", "steps-driver"] {
+        std::fs::remove_dir_all(cache_dir(name)).ok();
+    }
+}
