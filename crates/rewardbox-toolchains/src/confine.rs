@@ -137,10 +137,15 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
         kept
     });
     let pid = child.id() as i32;
+    // Woken when the compiler exits (a pidfd is readable then), not by polling: a compile is
+    // over when it is, not at the next poll. Kernels before 5.3 have no pidfd: short sleeps then.
+    let exited = PidFd::open(pid);
     let mut timed_out = false;
     let mut cpu_exceeded = false;
     let mut pause = Duration::from_millis(1);
-    let mut next_look = Instant::now();
+    // The group's CPU is first read once it can have used some.
+    let mut next_look = started + CPU_LOOK_INTERVAL;
+    let deadline = started + confinement.wall;
     // wait4 rather than Child::try_wait: it also reports the CPU time the compiler and the
     // processes it waited for used.
     let mut raw_status: libc::c_int = 0;
@@ -159,12 +164,13 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
                 std::io::Error::last_os_error()
             ));
         }
-        if Instant::now() >= next_look {
+        let now = Instant::now();
+        if now >= next_look {
             group_cpu = group_cpu.max(cpu_of_group(pid));
-            next_look = Instant::now() + CPU_LOOK_INTERVAL;
+            next_look = now + CPU_LOOK_INTERVAL;
         }
         cpu_exceeded = group_cpu >= confinement.cpu;
-        timed_out = !cpu_exceeded && started.elapsed() >= confinement.wall;
+        timed_out = !cpu_exceeded && now >= deadline;
         if cpu_exceeded || timed_out {
             // SAFETY: kills the process group the child leads (it was started with its own),
             // then reaps the child, as above.
@@ -179,15 +185,28 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
             }
             break;
         }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(10));
+        let until = next_look.min(deadline).saturating_duration_since(now);
+        match &exited {
+            Some(exited) => exited.wait(until.max(Duration::from_millis(1))),
+            None => {
+                std::thread::sleep(pause.min(until).max(Duration::from_micros(100)));
+                pause = (pause * 2).min(Duration::from_millis(10));
+            }
+        }
     }
     let status = std::process::ExitStatus::from_raw(raw_status);
     let seconds = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     // The driver and what it waited for, and what is left of its group (helpers it did not wait
-    // for, or compilers killed with it): the most the group was seen to use.
-    let cpu =
-        (seconds(usage.ru_utime) + seconds(usage.ru_stime) + cpu_of_group(pid)).max(group_cpu);
+    // for, or compilers killed with it): the most the group was seen to use. A group with no
+    // process left (the usual end) is not looked for in /proc.
+    // SAFETY: signal 0 only checks whether the group has a process.
+    let group_left = unsafe { libc::killpg(pid, 0) } == 0;
+    let left = if group_left {
+        cpu_of_group(pid)
+    } else {
+        Duration::ZERO
+    };
+    let cpu = (seconds(usage.ru_utime) + seconds(usage.ru_stime) + left).max(group_cpu);
     // Helpers the compiler started may still hold stderr open: end them with it.
     // SAFETY: as above; the group may already be gone, which is fine.
     unsafe { libc::killpg(pid, libc::SIGKILL) };
@@ -206,6 +225,34 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         cpu,
     })
+}
+
+/// A pidfd of a child process (Linux 5.3+): readable once the process has exited.
+struct PidFd(std::os::fd::OwnedFd);
+
+impl PidFd {
+    /// The pidfd of `pid`, or `None` when the kernel has none.
+    fn open(pid: libc::pid_t) -> Option<PidFd> {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        // SAFETY: a descriptor pidfd_open just returned, owned by nothing else.
+        (fd >= 0).then(|| PidFd(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) }))
+    }
+
+    /// Waits until the process has exited or `timeout` has passed, whichever is first.
+    fn wait(&self, timeout: Duration) {
+        use std::os::fd::AsRawFd;
+        let mut poll = libc::pollfd {
+            fd: self.0.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let millis = timeout.as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: one pollfd, a local. An interrupted or failed poll only returns early: the
+        // caller looks again.
+        unsafe { libc::poll(&mut poll, 1, millis) };
+    }
 }
 
 /// How often the process group's CPU time is read while it runs.
