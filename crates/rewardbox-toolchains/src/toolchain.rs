@@ -331,10 +331,7 @@ impl Toolchains {
         ]);
         let cell = {
             let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
-            if memo.len() >= MEMO_ENTRIES && !memo.contains_key(&key) {
-                memo.clear();
-            }
-            memo.entry(key).or_default().clone()
+            bounded_entry(&mut memo, key, MEMO_ENTRIES).clone()
         };
         let outcome = cell
             .get_or_init(|| {
@@ -682,10 +679,7 @@ impl Toolchains {
         let build = {
             let mut preambles = self.preambles.lock().unwrap_or_else(|e| e.into_inner());
             let id = key(&[text.as_bytes()]);
-            if preambles.len() >= PREAMBLE_ENTRIES && !preambles.contains_key(&id) {
-                preambles.clear();
-            }
-            let preamble = preambles.entry(id).or_default();
+            let preamble = bounded_entry(&mut preambles, id, PREAMBLE_ENTRIES);
             // A header dropped since (unreadable by clang, or evicted) is built again.
             if preamble
                 .built
@@ -872,10 +866,7 @@ impl Toolchains {
         ]);
         let cell = {
             let mut known = self.zig_steps.lock().unwrap_or_else(|e| e.into_inner());
-            if known.len() >= ZIG_STEPS_ENTRIES && !known.contains_key(&id) {
-                known.clear();
-            }
-            known.entry(id).or_default().clone()
+            bounded_entry(&mut known, id, ZIG_STEPS_ENTRIES).clone()
         };
         let steps = cell
             .get_or_init(|| {
@@ -1293,6 +1284,15 @@ impl Toolchains {
             CompileError::Unavailable(format!("the compiler succeeded but wrote no program: {e}"))
         })
     }
+}
+
+/// The entry of `key` in `map`, made when missing. A map of `max` entries that lacks it starts
+/// over first: what was forgotten is made again when next asked for.
+fn bounded_entry<V: Default>(map: &mut HashMap<Key, V>, key: Key, max: usize) -> &mut V {
+    if map.len() >= max && !map.contains_key(&key) {
+        map.clear();
+    }
+    map.entry(key).or_default()
 }
 
 /// A compile stopped for time: the program's fault when it used its CPU budget, the host's when
