@@ -54,10 +54,18 @@ import deepgym_solution, rewardbox  # noqa: E401,F401
 # Environments held in sessions, and the small gymnasium their files import.
 import gymnasium, gymnasium.spaces, rb_env  # noqa: E401,F401
 
+# The test frameworks, when this is the build that carries them (`frameworks_app`, which loaded
+# pytest before this module): the rest of their modules is served from the component too.
+import rb_tests  # noqa: E402,F401
+_test_frameworks = []
+if "pytest" in sys.modules:
+    import os as _os
+    _test_frameworks = [_os.path.dirname(_os.path.dirname(sys.modules["pytest"].__file__))]
+
 # Everything else of the standard library, compiled now and served on import from the component
 # (rb_stdlib): after every import above, so that what is loaded already is not stored twice.
 import rb_stdlib  # noqa: E402
-rb_stdlib.install()
+rb_stdlib.install(_test_frameworks)
 
 # Candidates may print and return integers of any size (a verifier bounds what it reads).
 sys.set_int_max_str_digits(0)

@@ -129,10 +129,15 @@ class LiveCandidate:
         self.source = source
         self.filename = filename
         self.ended = None
+        failure = None
         try:
             self._candidate = sandbox.Candidate.open_named(language, source, filename, limits or limits_from(None))
         except Err as e:
-            raise _error(e.value) from None
+            failure = e.value
+        if failure is not None:
+            # Raised outside the handler: the host's `Err` (a frozen dataclass) is not its
+            # context, which `unittest` would try to write a traceback into.
+            raise _error(failure)
         self.members = {m.name: m for m in self._candidate.members()}
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         self._module = None
@@ -149,13 +154,17 @@ class LiveCandidate:
     def _answer(self, request):
         if self.ended is not None:
             raise self.ended
+        failure = None
         try:
             text = request()
         except Err as e:
-            error = _error(e.value)
+            failure = e.value
+        if failure is not None:
+            # Raised outside the handler, with no context (see `__init__`).
+            error = _error(failure)
             if isinstance(error, CandidateEnded):
                 self.ended = error
-            raise error from None
+            raise error
         if len(text) > MAX_ANSWER_BYTES:
             raise NotPlainData("the candidate handed back %d bytes of data, above the %d-byte limit"
                                % (len(text), MAX_ANSWER_BYTES))

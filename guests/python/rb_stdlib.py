@@ -117,11 +117,14 @@ def _stdlib_root():
     return root
 
 
-def install():
-    """Builds the table from the standard library the build mounts and puts its finder on
-    `sys.meta_path` just before the path finder. Called once, at build time."""
-    root = _stdlib_root()
-    finder = StdlibFinder(collect(root))
+def install(packages=()):
+    """Builds the table from the standard library the build mounts, and from `packages`
+    (directories holding packages the component carries besides it: the test frameworks), and puts
+    its finder on `sys.meta_path` just before the path finder. Called once, at build time."""
+    table = collect(_stdlib_root())
+    for root in packages:
+        table.update(collect(root))
+    finder = StdlibFinder(table)
 
     position = len(sys.meta_path)
     for index, entry in enumerate(sys.meta_path):

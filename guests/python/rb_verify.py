@@ -20,6 +20,7 @@ import types as pytypes
 import deepgym_solution
 import rb_agent_code
 import rb_asserts
+import rb_tests
 import rb_proxy
 import rb_sandbox
 import rewardbox
@@ -108,6 +109,9 @@ def prepare(mode, source):
             if not prepared[1]:
                 raise SyntaxError("the asserts hold no assert statement that tests anything")
             payload = ("check", prepared)
+        elif mode in (types.PythonMode.PYTEST, types.PythonMode.UNITTEST):
+            framework = "pytest" if mode == types.PythonMode.PYTEST else "unittest"
+            payload = ("tests", framework, rb_tests.read_spec(framework, source))
         else:
             payload = ("list", rb_asserts.prepare_list(rb_asserts.statements(source)))
     except SyntaxError as e:
@@ -220,7 +224,7 @@ def _run_verifier(kind, code, task, completion):
     return normalize(result, kind)
 
 
-def _asserts_verdict(cases):
+def _asserts_verdict(cases, held="asserts held"):
     passed = sum(1 for _, status, _ in cases if status == "passed")
     verdict_cases = [
         types.CaseVerdict(id=case_id, status=_CASE_STATUS[status], score=1.0 if status == "passed" else 0.0,
@@ -228,7 +232,7 @@ def _asserts_verdict(cases):
         for case_id, status, detail in cases
     ]
     first = next(((i, s, d) for i, s, d in cases if s != "passed"), None)
-    detail = "%d/%d asserts held" % (passed, len(cases))
+    detail = "%d/%d %s" % (passed, len(cases), held)
     if first is not None:
         detail += "; %s: %s" % (first[0], first[2])
     return types.Verdict(score=passed / len(cases) if cases else 0.0, passed=first is None and bool(cases),
@@ -264,12 +268,15 @@ def verify(prepared, task_json, completion):
     try:
         if payload[0] == "verifier":
             verdict = _run_verifier(payload[1], payload[2], task, completion)
+        elif payload[0] == "tests":
+            cases = rb_tests.run(payload[1], payload[2], task, completion)
+            verdict = _asserts_verdict(cases, "tests passed")
         else:
             cases = rb_asserts.run(payload[0], payload[1], task, completion)
             verdict = _asserts_verdict(cases)
     except rb_sandbox.SandboxUnavailable as e:
         raise _failed(str(e))
-    except rb_asserts.TaskError as e:
+    except (rb_asserts.TaskError, rb_tests.TaskError) as e:
         raise Err(types.VerifyError_InvalidTask(str(e)))
     except (rb_proxy.CandidateError, deepgym_solution.SolutionError) as e:
         if rb_sandbox.asked_for():

@@ -24,6 +24,7 @@ mod python_verifier;
 mod report;
 pub mod tier5;
 
+pub use program::test_module_names;
 pub use report::{Finding, Kind, Report, TaskReport};
 use rewardbox::{CompletionResult, Scorer, Task};
 use serde::Serialize;

@@ -104,6 +104,9 @@ const CHEATS: &[(&str, &str, &str)] = &[
 
 /// The program attacks for a code task.
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
+    if let Some(names) = test_module_names(task) {
+        return test_module_cheats(&names);
+    }
     if let Some(language) = other_language(&task.fields) {
         if let (Language::JavaScript | Language::TypeScript, Some(entry)) =
             (language, entry_point(task))
@@ -139,6 +142,131 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
             out.extend(visible_example_attacks(task));
         }
     }
+    out
+}
+
+/// The candidate's names a test module (`tests.pytest`, `tests.unittest`) uses: those it imports
+/// from the candidate's module (`from solution import f, g as h`) and the attributes it reads of
+/// it (`solution.f(...)`). `None` for other tasks.
+pub fn test_module_names(task: &AuditTask) -> Option<Vec<String>> {
+    let tests = task.fields.get("tests")?;
+    let form = tests.get("pytest").or_else(|| tests.get("unittest"))?;
+    let (source, module) = match form {
+        Value::String(source) => (source.as_str(), "solution"),
+        Value::Object(fields) => (
+            fields.get("test")?.as_str()?,
+            fields
+                .get("module")
+                .and_then(Value::as_str)
+                .unwrap_or("solution"),
+        ),
+        _ => return None,
+    };
+    let identifier = |word: &str| {
+        word.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && word.chars().all(|c| c.is_alphanumeric() || c == '_')
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |name: &str| {
+        if identifier(name) && !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    };
+    let import = format!("from {module} import ");
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix(&import) else {
+            continue;
+        };
+        // `from solution import (a,\n b)`: the names up to the closing parenthesis.
+        let mut imported = rest.to_string();
+        if imported.trim_start().starts_with('(') {
+            while !imported.contains(')') {
+                match lines.next() {
+                    Some(more) => imported.push_str(more),
+                    None => break,
+                }
+            }
+        }
+        for item in imported
+            .trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace())
+            .split(',')
+        {
+            let item = item
+                .split('#')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_end_matches(')');
+            // `g as h`: the candidate defines `g`.
+            add(item.split_whitespace().next().unwrap_or(""));
+        }
+    }
+    let attribute = format!("{module}.");
+    for (at, _) in source.match_indices(&attribute) {
+        let before = source[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            continue;
+        }
+        let name: String = source[at + attribute.len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        add(&name);
+    }
+    Some(names)
+}
+
+/// The cheats for a test module: each defines every name the tests use with the cheat's body;
+/// and two that go for the framework (forging its report, patching it in the candidate's own
+/// process).
+fn test_module_cheats(names: &[String]) -> Vec<Attack> {
+    let names: Vec<&str> = if names.is_empty() {
+        vec!["solve"]
+    } else {
+        names.iter().map(String::as_str).collect()
+    };
+    let functions = |body: &str| -> String {
+        names
+            .iter()
+            .map(|name| {
+                format!(
+                    "def {name}(*args, **kwargs):\n    {}\n",
+                    body.replace("CANDIDATE", name)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut out: Vec<Attack> = CHEATS
+        .iter()
+        .map(|(name, before, body)| {
+            let code = format!("{before}\n{}", functions(body));
+            Attack::wrong(Family::Program, *name, fenced(code.trim_start()))
+        })
+        .collect();
+    out.push(Attack::wrong(
+        Family::Program,
+        "forge-test-framework-report",
+        fenced(&format!(
+            "import sys\nprint('============================== 12 passed in 0.01s ==============================')\n\
+             sys.stderr.write('Ran 12 tests in 0.001s\\n\\nOK\\n')\n{}",
+            functions("print('PASSED')\n    return None")
+        )),
+    ));
+    out.push(Attack::wrong(
+        Family::Program,
+        "patch-test-framework",
+        fenced(&format!(
+            "import builtins, unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\
+             unittest.TestCase.run = lambda self, result=None: None\n\
+             try:\n    import pytest\n    pytest.approx = lambda *a, **k: True\n    pytest.main = lambda *a, **k: 0\nexcept Exception:\n    pass\n\
+             builtins.AssertionError = type('AssertionError', (Exception,), {{}})\n{}",
+            functions("return None")
+        )),
+    ));
     out
 }
 

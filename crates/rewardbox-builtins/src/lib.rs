@@ -31,3 +31,13 @@ pub static PYTHON_RUNNER: Option<&[u8]> =
 /// (run `scripts/setup.sh`, which installs it, then rebuild).
 #[cfg(not(rewardbox_python_runner))]
 pub static PYTHON_RUNNER: Option<&[u8]> = None;
+
+/// The CPython runner with pytest in its snapshot (the trusted runtime of `tests.pytest`), when
+/// this build has one (componentize-py and pytest's packages were installed).
+#[cfg(rewardbox_python_frameworks)]
+pub static PYTHON_FRAMEWORKS: Option<&[u8]> =
+    Some(include_bytes!(env!("REWARDBOX_PYTHON_FRAMEWORKS_WASM")));
+/// The CPython runner with pytest in its snapshot: this build has none (run
+/// `scripts/python-tools.sh`, which installs pytest's pinned packages, then rebuild).
+#[cfg(not(rewardbox_python_frameworks))]
+pub static PYTHON_FRAMEWORKS: Option<&[u8]> = None;

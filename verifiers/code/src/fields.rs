@@ -30,6 +30,34 @@ pub enum AssertSource {
     Check(String),
     /// MBPP style: a list of statements (`"assert f(1) == 2"`), each a case.
     List(Vec<String>),
+    /// A test module run by its framework (`tests.pytest`, `tests.unittest`): each test id is a
+    /// case.
+    Module {
+        /// The framework that runs it.
+        framework: TestFramework,
+        /// The form as the checking sandbox reads it: JSON of `test`, `conftest`, `module`,
+        /// `file`.
+        spec: String,
+    },
+}
+
+/// A Python test framework whose test modules run as written.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TestFramework {
+    /// pytest 8 (the sandbox carries it).
+    Pytest,
+    /// The standard library's `unittest`.
+    Unittest,
+}
+
+impl TestFramework {
+    /// The key that names it in `tests`.
+    pub fn key(self) -> &'static str {
+        match self {
+            TestFramework::Pytest => "pytest",
+            TestFramework::Unittest => "unittest",
+        }
+    }
 }
 
 /// How the cases make the score.

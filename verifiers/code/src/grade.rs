@@ -199,7 +199,7 @@ pub fn grade(
                     .find(|case| case.status != CaseStatus::Passed);
                 if let Some(case) = failure {
                     return Err(GradeError::InvalidTask(format!(
-                        "\"tests.reference\" fails its own asserts: {}: {}",
+                        "\"tests.reference\" fails its own tests: {}: {}",
                         case.id, case.detail
                     )));
                 }

@@ -206,6 +206,17 @@ impl Sandbox for HostSandbox {
                 types::PythonMode::AssertList,
                 Value::from(items.clone()).to_string(),
             ),
+            AssertSource::Module { framework, spec } => (
+                match framework {
+                    fields::TestFramework::Pytest => types::PythonMode::Pytest,
+                    fields::TestFramework::Unittest => types::PythonMode::Unittest,
+                },
+                spec.clone(),
+            ),
+        };
+        let what = match asserts {
+            AssertSource::Module { framework, .. } => format!("tests.{}", framework.key()),
+            _ => "tests.asserts".to_string(),
         };
         let no_limits = types::Limits {
             fuel: None,
@@ -224,10 +235,10 @@ impl Sandbox for HostSandbox {
                 })
                 .collect()),
             Err(types::VerifyError::InvalidTask(m)) => Err(GradeError::InvalidTask(format!(
-                "\"tests.asserts\" cannot be run: {m}"
+                "\"{what}\" cannot be run: {m}"
             ))),
             Err(types::VerifyError::Failed(m)) => Err(GradeError::Failed(format!(
-                "running the asserts failed: {m}"
+                "running \"{what}\" failed: {m}"
             ))),
         }
     }

@@ -1,6 +1,6 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
-use crate::fields::{AssertSource, CallCase, Extract, Scoring, StdioCase};
+use crate::fields::{AssertSource, CallCase, Extract, Scoring, StdioCase, TestFramework};
 use crate::kinds::contest::spec::JudgeSpec;
 use crate::kinds::python_calls::{assert_of, has_tags};
 use crate::kinds::test_code::{ProgramTests, entry_of_declaration};
@@ -81,13 +81,13 @@ impl Spec {
         let tests = task.get("tests").ok_or_else(|| {
             bad(
                 "tests",
-                "is missing (an object with \"stdio\", \"call\", \"asserts\" or \"judge\")",
+                "is missing (an object with \"stdio\", \"call\", \"asserts\", \"pytest\", \"unittest\" or \"judge\")",
             )
         })?;
         let obj = tests.as_object().ok_or_else(|| {
             bad(
                 "tests",
-                "must be an object with \"stdio\", \"call\", \"asserts\" or \"judge\"",
+                "must be an object with \"stdio\", \"call\", \"asserts\", \"pytest\", \"unittest\" or \"judge\"",
             )
         })?;
         let language = match task.get("language") {
@@ -177,6 +177,33 @@ impl Spec {
                 add_imports: false,
                 record,
             }
+        } else if let Some((framework, form)) = [TestFramework::Pytest, TestFramework::Unittest]
+            .into_iter()
+            .find_map(|framework| obj.get(framework.key()).map(|form| (framework, form)))
+        {
+            if language != "python" {
+                return Err(bad(
+                    &format!("tests.{}", framework.key()),
+                    format!(
+                        "runs Python test modules; the task's language is {language} (JavaScript \
+                         and TypeScript test code goes in \"tests.asserts\")"
+                    ),
+                ));
+            }
+            let reference = obj
+                .get("reference")
+                .filter(|v| !v.is_null())
+                .map(|v| string_of(v, "tests.reference").map(str::to_string))
+                .transpose()?;
+            Tests::Asserts {
+                source: AssertSource::Module {
+                    framework,
+                    spec: test_module_form(framework, form)?,
+                },
+                entry_point: None,
+                setup: None,
+                reference,
+            }
         } else if let Some(asserts) = obj.get("asserts") {
             let source = match asserts {
                 Value::String(check) => AssertSource::Check(check.clone()),
@@ -221,7 +248,7 @@ impl Spec {
         } else {
             return Err(bad(
                 "tests",
-                "needs one of \"stdio\", \"call\", \"asserts\" or \"judge\"",
+                "needs one of \"stdio\", \"call\", \"asserts\", \"pytest\", \"unittest\" or \"judge\"",
             ));
         };
         let scoring = match task.get("scoring").or_else(|| obj.get("scoring")) {
@@ -425,5 +452,120 @@ fn add_imports_of(tests: &serde_json::Map<String, Value>) -> Result<bool, FieldE
             "must be true or false (Go: import the standard packages a program uses, as \
              CodeGeeX's HumanEval-X harness does)",
         )),
+    }
+}
+
+/// `tests.pytest` / `tests.unittest` as the checking sandbox reads it (JSON of `test`, `conftest`,
+/// `module`, `file`): the test module's source as a string, or an object of those fields. What
+/// the fields hold (identifiers, sources that compile) is checked there, once per task.
+fn test_module_form(framework: TestFramework, form: &Value) -> Result<String, FieldError> {
+    let field = format!("tests.{}", framework.key());
+    let object = match form {
+        Value::String(test) => serde_json::json!({"test": test}),
+        Value::Object(fields) => {
+            let known = ["test", "conftest", "module", "file"];
+            if let Some(unknown) = fields.keys().find(|k| !known.contains(&k.as_str())) {
+                return Err(bad(
+                    &format!("{field}.{unknown}"),
+                    format!(
+                        "is not a field of the test form (it has {})",
+                        known.join(", ")
+                    ),
+                ));
+            }
+            for key in known {
+                if let Some(value) = fields.get(key).filter(|v| !v.is_null()) {
+                    string_of(value, &format!("{field}.{key}"))?;
+                }
+            }
+            if fields.get("test").and_then(Value::as_str).is_none() {
+                return Err(bad(
+                    &format!("{field}.test"),
+                    "is missing (the test module's source)",
+                ));
+            }
+            form.clone()
+        }
+        _ => {
+            return Err(bad(
+                &field,
+                "must be the test module's source, or an object with \"test\" (the source), \
+                 \"module\" (the name the tests import the candidate as, \"solution\" by default), \
+                 \"file\" and, for pytest, \"conftest\"",
+            ));
+        }
+    };
+    Ok(object.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(task: &str) -> Result<Spec, FieldError> {
+        Spec::from_task(&TaskFields::parse(task).unwrap())
+    }
+
+    #[test]
+    fn test_modules_are_read_as_their_framework_runs_them() {
+        let read =
+            spec(r#"{"tests": {"pytest": "def test_a():\n    assert 1\n", "reference": "x = 1"}}"#)
+                .unwrap();
+        match read.tests {
+            Tests::Asserts {
+                source: AssertSource::Module { framework, spec },
+                reference,
+                entry_point: None,
+                ..
+            } => {
+                assert_eq!(framework, TestFramework::Pytest);
+                assert_eq!(
+                    serde_json::from_str::<Value>(&spec).unwrap(),
+                    serde_json::json!({"test": "def test_a():\n    assert 1\n"})
+                );
+                assert_eq!(reference.as_deref(), Some("x = 1"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let read = spec(r#"{"tests": {"unittest": {"test": "import unittest", "module": "app.solution", "file": "test_app.py"}}}"#)
+            .unwrap();
+        assert!(matches!(
+            read.tests,
+            Tests::Asserts {
+                source: AssertSource::Module {
+                    framework: TestFramework::Unittest,
+                    ..
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn test_module_forms_that_cannot_run_say_which_field_is_wrong() {
+        let error = |task: &str| spec(task).unwrap_err().0;
+        assert!(
+            error(r#"{"language": "cpp", "tests": {"pytest": "def test_a(): pass"}}"#).starts_with(
+                "\"tests.pytest\" runs Python test modules; the task's language is cpp"
+            ),
+            "{}",
+            error(r#"{"language": "cpp", "tests": {"pytest": "def test_a(): pass"}}"#)
+        );
+        assert!(
+            error(r#"{"tests": {"pytest": {"test": "x", "fixture": "y"}}}"#)
+                .starts_with("\"tests.pytest.fixture\" is not a field of the test form")
+        );
+        assert!(
+            error(r#"{"tests": {"unittest": {"module": "solution"}}}"#)
+                .starts_with("\"tests.unittest.test\" is missing")
+        );
+        assert!(
+            error(r#"{"tests": {"unittest": {"test": 3}}}"#)
+                .starts_with("\"tests.unittest.test\" must be a string")
+        );
+        assert!(
+            error(r#"{"tests": {"pytest": 3}}"#)
+                .starts_with("\"tests.pytest\" must be the test module's source")
+        );
     }
 }

@@ -262,6 +262,10 @@ impl Grammar {
                 entry_points(task.text("verifier_code").unwrap_or(""), prompt)
                     .into_iter()
                     .next()
+            })
+            // A test module (`tests.pytest`, `tests.unittest`): the first name it imports.
+            .or_else(|| {
+                program::test_module_names(task).and_then(|names| names.into_iter().next())
             });
         // Without an entry point the program is a whole one, reading its input.
         let stdio = entry.is_none() || tests.is_some_and(|t| t.get("stdio").is_some());
@@ -316,8 +320,16 @@ impl Grammar {
                         Kind::Exploit,
                     ));
                 }
+                // A pytest module's asserts are read as asserts are.
+                let pytest_source = tests.and_then(|t| t.get("pytest")).and_then(|form| {
+                    form.get("test")
+                        .cloned()
+                        .or_else(|| form.is_string().then(|| form.clone()))
+                });
                 let asserts_value = tests
-                    .and_then(|t| t.get("asserts"))
+                    .and_then(|t| t.get("asserts").cloned())
+                    .or(pytest_source)
+                    .as_ref()
                     .and_then(first_assert_value);
                 if let Some(value) = asserts_value {
                     core.push(production(

@@ -443,3 +443,54 @@ fn weak_tasks_are_flagged_with_the_attack_that_broke_them() {
         assert!(task.robust, "{id}: {:?}", task.findings);
     }
 }
+
+/// Test modules (`tests.pytest`, `tests.unittest`) are attacked through the names the tests import
+/// and read of the candidate's module: each cheat defines all of them, and two go for the framework
+/// (a forged report, pytest and unittest patched in the candidate's process). Sound test modules
+/// stand against every one; a test that never checks a result falls.
+#[test]
+fn test_modules_are_attacked_through_the_names_they_import() {
+    let pytest = "import pytest\nfrom solution import (add,\n    scale as times)\nimport solution\n\n\
+        @pytest.mark.parametrize('a, b', [(1, 2), (3, -4)])\ndef test_add(a, b):\n    assert add(a, b) == a + b\n\n\
+        def test_scale():\n    assert times(3, 2) == 6\n    assert solution.halve(8) == pytest.approx(4.0)\n";
+    let unittest = "import unittest\nimport solution\n\nclass TestAdd(unittest.TestCase):\n    def test_add(self):\n        \
+        self.assertEqual(solution.add(2, 2), 4)\n        self.assertEqual(solution.scale(3, 2), 6)\n        \
+        self.assertAlmostEqual(solution.halve(8), 4.0)\n";
+    let reference = "def add(a, b):\n    return a + b\n\ndef scale(x, k):\n    return x * k\n\ndef halve(x):\n    return x / 2\n";
+    let sound = [
+        json!({"id": "pytest-sound", "verifier": "code", "tests": {"pytest": pytest, "reference": reference}}),
+        json!({"id": "unittest-sound", "verifier": "code", "tests": {"unittest": {"test": unittest, "file": "test_add.py"}, "reference": reference}}),
+    ];
+    let names = rewardbox_audit::test_module_names(&audit_task(sound[0].clone())).unwrap();
+    assert_eq!(names, ["add", "scale", "halve"]);
+    let attacks: BTreeSet<String> = attacks_for(&audit_task(sound[1].clone()))
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    for expected in [
+        "forge-test-framework-report",
+        "patch-test-framework",
+        "exit-os-exit",
+        "always-equal-object",
+    ] {
+        assert!(attacks.contains(expected), "{expected} in {attacks:?}");
+    }
+    let report = audit(&sound);
+    for task in &report.tasks {
+        let exploits: Vec<_> = task
+            .findings
+            .iter()
+            .map(|f| format!("{:?} {}: {}", f.kind, f.attack, f.detail))
+            .collect();
+        assert!(task.robust, "{:?}: {:?} {exploits:#?}", task.id, task.error);
+    }
+    let weak = json!({"id": "pytest-weak", "verifier": "code",
+        "tests": {"pytest": "from solution import add\n\ndef test_add_runs():\n    add(1, 2)\n"}});
+    let exploits = exploits_of(&audit(&[weak]));
+    assert!(
+        exploits
+            .iter()
+            .any(|(a, f)| a == "always-equal-object" && *f == Family::Program),
+        "{exploits:?}"
+    );
+}

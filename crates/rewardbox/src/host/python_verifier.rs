@@ -206,6 +206,8 @@ pub fn mode_byte(mode: PythonMode) -> u8 {
         PythonMode::Verifier => 0,
         PythonMode::Asserts => 1,
         PythonMode::AssertList => 2,
+        PythonMode::Pytest => 3,
+        PythonMode::Unittest => 4,
     }
 }
 

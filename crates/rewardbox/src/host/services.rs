@@ -23,6 +23,8 @@ pub struct HostServices {
     runners: Arc<Runners>,
     linker: Linker<HostState>,
     python: OnceLock<Result<Arc<TrustedPython>, String>>,
+    /// The CPython component with pytest, linked as the trusted runtime of pytest test modules.
+    python_frameworks: OnceLock<Result<Arc<TrustedPython>, String>>,
     /// Limits of a Python verifier run through `sandbox.python-verify` where unset.
     pub verifier_defaults: Limits,
     /// Verdicts of earlier identical Python verifications.
@@ -83,6 +85,7 @@ impl HostServices {
             runners,
             linker,
             python: OnceLock::new(),
+            python_frameworks: OnceLock::new(),
             verifier_defaults,
             verdict_memo: RunMemo::default(),
             planned_asserts: AtomicBool::new(true),
@@ -186,7 +189,8 @@ impl HostServices {
         limits: &Limits,
         seed: u64,
     ) -> Option<types::Verdict> {
-        if !self.planned_asserts.load(Ordering::Relaxed) || mode == PythonMode::Verifier {
+        let plannable = matches!(mode, PythonMode::Asserts | PythonMode::AssertList);
+        if !self.planned_asserts.load(Ordering::Relaxed) || !plannable {
             return None;
         }
         let planned = PlannedTask::read(task)?;
@@ -214,6 +218,20 @@ impl HostServices {
             })
             .clone()
     }
+
+    /// The trusted runtime of `mode`: the one with pytest for pytest test modules, else
+    /// [`HostServices::python`].
+    pub fn python_for(&self, mode: PythonMode) -> Result<Arc<TrustedPython>, String> {
+        if mode != PythonMode::Pytest {
+            return self.python();
+        }
+        self.python_frameworks
+            .get_or_init(|| {
+                let runner = self.runners.python_frameworks()?;
+                TrustedPython::link(&self.linker, runner.component()).map(Arc::new)
+            })
+            .clone()
+    }
 }
 
 impl Services for HostServices {
@@ -237,7 +255,7 @@ impl Services for HostServices {
             &self.verifier_defaults,
             self.runners.max_candidate.as_ref(),
         );
-        let python = self.python().map_err(types::VerifyError::Failed)?;
+        let python = self.python_for(mode).map_err(types::VerifyError::Failed)?;
         let prepared = python
             .prepare(self.engine(), mode, source, &limits)
             .map_err(|e| types::VerifyError::InvalidTask(format!("it does not compile: {e}")))?;

@@ -84,6 +84,7 @@ pub struct Runners {
     engine: Engine,
     cache: ComponentCache,
     python: OnceLock<Loaded<PythonRunner>>,
+    python_frameworks: OnceLock<Loaded<PythonRunner>>,
     monty: OnceLock<Loaded<MontyRunner>>,
     javascript: OnceLock<Loaded<JavaScriptRunner>>,
     compiled: Arc<CompiledPrograms>,
@@ -110,6 +111,7 @@ impl Runners {
             engine,
             cache,
             python: OnceLock::new(),
+            python_frameworks: OnceLock::new(),
             monty: OnceLock::new(),
             javascript: OnceLock::new(),
             python_engine: DEFAULT_PYTHON_ENGINE,
@@ -135,6 +137,14 @@ impl Runners {
     pub fn python(&self) -> Loaded<PythonRunner> {
         self.python
             .get_or_init(|| PythonRunner::load(&self.engine, &self.cache).map(Arc::new))
+            .clone()
+    }
+
+    /// The CPython runtime with pytest in its snapshot (trusted test modules only), compiling it
+    /// on first use.
+    pub fn python_frameworks(&self) -> Loaded<PythonRunner> {
+        self.python_frameworks
+            .get_or_init(|| PythonRunner::load_frameworks(&self.engine, &self.cache).map(Arc::new))
             .clone()
     }
 

@@ -21,6 +21,10 @@ use wasmtime::component::Component;
 /// The CPython component, when this build has one (built with componentize-py).
 pub static PYTHON_RUNNER_WASM: Option<&[u8]> = rewardbox_builtins::PYTHON_RUNNER;
 
+/// The CPython component with pytest in its snapshot (the trusted runtime of `tests.pytest` test
+/// modules), when this build has one.
+pub static PYTHON_FRAMEWORKS_WASM: Option<&[u8]> = rewardbox_builtins::PYTHON_FRAMEWORKS;
+
 /// The CPython component, compiled and linked for candidate instances.
 pub struct PythonRunner {
     runner: RunnerComponent,
@@ -34,11 +38,34 @@ impl PythonRunner {
              scripts/setup.sh, then rebuild)"
                 .to_string()
         })?;
-        RunnerComponent::load(engine, cache, wasm, Language::Python, "the Python runtime").map(
-            |runner| PythonRunner {
+        PythonRunner::load_component(engine, cache, wasm, "the Python runtime")
+    }
+
+    /// [`PythonRunner::load`] for the component with pytest in its snapshot, whose instances
+    /// run pytest test modules (trusted code only: candidates run in [`PythonRunner::load`]'s).
+    pub fn load_frameworks(
+        engine: &Engine,
+        cache: &ComponentCache,
+    ) -> Result<PythonRunner, String> {
+        let wasm = PYTHON_FRAMEWORKS_WASM.ok_or_else(|| {
+            "this build has no pytest (install pytest's pinned packages with \
+             scripts/python-tools.sh, then rebuild: the build puts them in a Python runtime of its own)"
+                .to_string()
+        })?;
+        PythonRunner::load_component(engine, cache, wasm, "the Python runtime with pytest")
+    }
+
+    fn load_component(
+        engine: &Engine,
+        cache: &ComponentCache,
+        wasm: &[u8],
+        what: &str,
+    ) -> Result<PythonRunner, String> {
+        RunnerComponent::load(engine, cache, wasm, Language::Python, what).map(|runner| {
+            PythonRunner {
                 runner: runner.with_scratch(),
-            },
-        )
+            }
+        })
     }
 
     /// The compiled component, for the trusted side to link with the host's interface.

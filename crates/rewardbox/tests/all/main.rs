@@ -24,6 +24,7 @@ mod planned_asserts;
 mod python_engines;
 mod python_stdlib;
 mod python_verifiers;
+mod test_frameworks;
 mod typed_calls;
 mod typescript_node;
 mod workers;
