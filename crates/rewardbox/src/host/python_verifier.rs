@@ -25,7 +25,7 @@ use wasmtime::component::{Component, Linker};
 /// The CPython component, linked as a trusted runtime and ready to instantiate.
 pub struct TrustedPython {
     pre: PythonPre<HostState>,
-    prepared: RunMemo<Result<Prepared, String>>,
+    prepared: RunMemo<Result<Prepared, PrepareError>>,
     plans: RunMemo<Option<Arc<AssertsPlan>>>,
 }
 
@@ -78,25 +78,46 @@ impl TrustedPython {
     }
 
     /// `source` compiled as `mode`, once per process per distinct source (the compile error
-    /// otherwise). Compiling runs in a fresh instance with `limits`.
+    /// otherwise). Compiling runs in a fresh instance with `limits`. An instance this host could
+    /// not start (the kernel refusing, now and then under load, to seal the memory image a first
+    /// instantiation makes) is tried again, and when it still fails is the host's fault, never
+    /// remembered as the source's.
     pub fn prepare(
         &self,
         engine: &Engine,
         mode: PythonMode,
         source: &str,
         limits: &Limits,
-    ) -> Result<Prepared, String> {
+    ) -> Result<Prepared, PrepareError> {
         let key = memo::key(&[&[mode_byte(mode)], source.as_bytes()], limits, 0);
         self.prepared.get_or_compute(key, || {
             with_room(|| {
-                let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
-                let result = self
-                    .pre
-                    .instantiate(&mut job.store)
-                    .and_then(|p: Python| p.call_prepare(&mut job.store, mode, source));
-                match result {
-                    Ok(prepared) => prepared,
-                    Err(error) => Err(format!("compiling it {}", job.classify(&error))),
+                let mut started = None;
+                for _ in 0..INSTANTIATE_TRIES {
+                    let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
+                    match self.pre.instantiate(&mut job.store) {
+                        Ok(python) => {
+                            started = Some(Ok((job, python)));
+                            break;
+                        }
+                        Err(error) => started = Some(Err(error)),
+                    }
+                }
+                let (mut job, python) = match started.expect("tried at least once") {
+                    Ok(started) => started,
+                    Err(error) => {
+                        return Err(PrepareError::Host(format!(
+                            "the host could not start the Python runtime to compile it: \
+                                 {error:#}"
+                        )));
+                    }
+                };
+                match python.call_prepare(&mut job.store, mode, source) {
+                    Ok(prepared) => prepared.map_err(PrepareError::Compile),
+                    Err(error) => Err(PrepareError::Compile(format!(
+                        "compiling it {}",
+                        job.classify(&error)
+                    ))),
                 }
             })
         })
@@ -211,14 +232,45 @@ pub fn mode_byte(mode: PythonMode) -> u8 {
     }
 }
 
-impl Weigh for Result<Prepared, String> {
+impl Weigh for Result<Prepared, PrepareError> {
     fn bytes(&self) -> usize {
         match self {
             Ok(p) => p.code.len() + 64,
-            Err(e) => e.len() + 64,
+            Err(PrepareError::Compile(e) | PrepareError::Host(e)) => e.len() + 64,
+        }
+    }
+
+    /// The host failing to start an instance is not the source's doing: never remembered.
+    fn deterministic(&self) -> bool {
+        !matches!(self, Err(PrepareError::Host(_)))
+    }
+}
+
+/// Why a Python source could not be prepared.
+#[derive(Debug, Clone)]
+pub enum PrepareError {
+    /// It does not compile, or compiling it fails in the guest: the source's fault.
+    Compile(String),
+    /// The host could not start the instance that compiles it: the machine's fault.
+    Host(String),
+}
+
+impl std::fmt::Display for PrepareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PrepareError::Compile(message) | PrepareError::Host(message) => f.write_str(message),
         }
     }
 }
+
+impl From<PrepareError> for String {
+    fn from(error: PrepareError) -> String {
+        error.to_string()
+    }
+}
+
+/// How many times an instance the host could not start is tried.
+const INSTANTIATE_TRIES: usize = 3;
 
 impl Weigh for Option<Arc<AssertsPlan>> {
     fn bytes(&self) -> usize {

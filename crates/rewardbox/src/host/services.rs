@@ -9,7 +9,7 @@ use crate::host::context::{HostContext, HostState, PythonVerdict, RecordedRun, S
 use crate::host::interface::live_runtime;
 use crate::host::live::LiveCandidate;
 use crate::host::planned_asserts::{PlannedTask, run_plan};
-use crate::host::python_verifier::{TrustedPython, mode_byte};
+use crate::host::python_verifier::{PrepareError, TrustedPython, mode_byte};
 use crate::runners::memo::{self, RunMemo};
 use crate::runners::{Runners, candidate_limits};
 use rewardbox_sandbox::limits::Limits;
@@ -258,7 +258,12 @@ impl Services for HostServices {
         let python = self.python_for(mode).map_err(types::VerifyError::Failed)?;
         let prepared = python
             .prepare(self.engine(), mode, source, &limits)
-            .map_err(|e| types::VerifyError::InvalidTask(format!("it does not compile: {e}")))?;
+            .map_err(|e| match e {
+                PrepareError::Compile(e) => {
+                    types::VerifyError::InvalidTask(format!("it does not compile: {e}"))
+                }
+                PrepareError::Host(e) => types::VerifyError::Failed(e),
+            })?;
         let key = memo::key(
             &[
                 b"python-verify",
