@@ -212,11 +212,12 @@ fn build_and_immortalize(tool: &Path, root: &Path, guest: &Path, build: &Build, 
 }
 
 /// The pure-Python packages of the test frameworks the `pytest` test form runs (pytest, with its
-/// `py` shim module, and what it imports: pluggy, iniconfig, packaging), pinned by `scripts/python-tools.sh` into the same
-/// environment as componentize-py. They are copied into `built/test-frameworks/` (sources only), which
-/// the component is built with on its path: `guests/python/app.py` imports them into the snapshot and
-/// serves the rest from the component (`rb_stdlib`). `None`, with a warning, when they are not
-/// installed: the component is built without them, and a `pytest` task says what to install.
+/// `py` shim module, and what it imports: pluggy, iniconfig, packaging), pinned by
+/// `scripts/python-tools.sh` into the same environment as componentize-py. They are copied into
+/// `built/test-frameworks/` (sources only), which the second component is built with on its path:
+/// `guests/python/frameworks_app.py` imports them into its snapshot, and `app.py` serves the rest
+/// from the component (`rb_stdlib`). `None`, with a warning, when they are not installed: only the
+/// first component is built, and a `pytest` task says what to install.
 fn stage_test_frameworks(tool: &Path, built: &Path) -> Option<PathBuf> {
     const PACKAGES: [&str; 5] = ["pytest", "_pytest", "pluggy", "iniconfig", "packaging"];
     let lib = tool.parent()?.parent()?.join("lib");
@@ -252,7 +253,7 @@ fn stage_test_frameworks(tool: &Path, built: &Path) -> Option<PathBuf> {
     Some(staged)
 }
 
-/// Copies the `.py` files (and the `py.typed` markers) under `from` to `to`, leaving out caches.
+/// Copies the `.py` files under `from` to `to`, leaving out caches.
 fn copy_sources(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     let mut entries: Vec<_> = std::fs::read_dir(from)?.flatten().collect();

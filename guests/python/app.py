@@ -263,11 +263,12 @@ class _InProcessCandidate:
         return 0
 
 
-def _warm_up():
-    """Runs the verifier and candidate paths at build time, so that the snapshot holds them warm:
-    CPython rewrites a function's bytecode caches as it warms up, and in a fresh instance every
-    such write would copy a page of the snapshot."""
-    import io
+@contextlib.contextmanager
+def warming_up():
+    """Build time only: verifiers and live candidates run in this interpreter for the duration
+    (`_InProcessCandidate` for the host's candidates, no audit hook, stdout and stderr restored
+    after), and everything a warm-up leaves behind is cleared when it ends, so that the snapshot
+    holds warm code and no run's state. Used by `_warm_up` and by `frameworks_app`'s."""
     from wit_world.imports import sandbox as _sandbox
 
     real = _sandbox.Candidate
@@ -275,6 +276,32 @@ def _warm_up():
     install = rb_sandbox.install
     rb_sandbox.install = lambda: None  # the audit hook is for verifiers' instances only
     saved = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+        _sandbox.Candidate = real
+        rb_sandbox.install = install
+        rb_sandbox.reset()
+        deepgym_solution.configure(None, "python")
+        rewardbox.configure(None, "python")
+        rb_live._State.module = None
+        rb_env._Held.session = None
+        rb_live._State.handles = {}
+        rb_live._State.next_handle = 1
+        for name in ("solution", "verifier", "Warm__CountEnv", "test_solution", "conftest"):
+            sys.modules.pop(name, None)
+        for name in ("solution.py", "Warm__CountEnv.py"):
+            linecache.cache.pop(name, None)
+        sys.set_int_max_str_digits(0)
+
+
+def _warm_up():
+    """Runs the verifier and candidate paths at build time, so that the snapshot holds them warm:
+    CPython rewrites a function's bytecode caches as it warms up, and in a fresh instance every
+    such write would copy a page of the snapshot."""
+    import io
+
     world = WitWorld()
     program = "def add(a, b):\n    return a + b\n\nclass Box:\n    def __init__(self, v):\n        self.v = v\n"
     check = ("def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(2, 2) == 4\n"
@@ -288,7 +315,7 @@ def _warm_up():
            "    def step(self, action):\n        a = json.loads(action)\n"
            "        if a['name'] == 'Done':\n            self.finished = True\n"
            "            self.reward = float(a['parameters']['answer'] == self.n)\n        return True, str(self.n)\n")
-    try:
+    with warming_up():
         for _ in range(32):
             sys.stdout = sys.stderr = io.StringIO()
             world.run("print(1)")
@@ -308,22 +335,6 @@ def _warm_up():
             session.call(step, '["{\\"name\\": \\"Done\\", \\"parameters\\": {\\"answer\\": 3}}"]', rb_values.NO_KWARGS)
             for name in ("reward", "done"):
                 session.call(wit_types.Target(handle=None, name=name), "[]", rb_values.NO_KWARGS)
-    finally:
-        sys.stdout, sys.stderr = saved
-        _sandbox.Candidate = real
-        rb_sandbox.install = install
-        rb_sandbox.reset()
-        deepgym_solution.configure(None, "python")
-        rewardbox.configure(None, "python")
-        rb_live._State.module = None
-        rb_env._Held.session = None
-        rb_live._State.handles = {}
-        rb_live._State.next_handle = 1
-        for name in ("solution", "verifier", "Warm__CountEnv"):
-            sys.modules.pop(name, None)
-        for name in ("solution.py", "Warm__CountEnv.py"):
-            linecache.cache.pop(name, None)
-        sys.set_int_max_str_digits(0)
 
 
 _warm_up()

@@ -36,10 +36,7 @@ def _warm_up():
     import sys
 
     import app
-    import rb_live
-    import rb_sandbox
     import rb_tests
-    from wit_world.imports import sandbox as _sandbox
     from wit_world.imports import types as wit_types
 
     test = (
@@ -54,11 +51,6 @@ def _warm_up():
     )
     conftest = "import pytest\n\n\n@pytest.fixture\ndef base():\n    return 1\n"
     program = "def add(a, b):\n    return a + b\n\nclass Box:\n    def __init__(self, v):\n        self.v = v\n"
-    real = _sandbox.Candidate
-    _sandbox.Candidate = app._InProcessCandidate
-    install = rb_sandbox.install
-    rb_sandbox.install = lambda: None
-    saved = sys.stdout, sys.stderr
     try:
         cwd = os.getcwd()
     except OSError:
@@ -69,25 +61,17 @@ def _warm_up():
     rb_tests.TEST_DIR = os.path.join(os.path.dirname(os.path.dirname(pytest.__file__)), "rb_warm_up")
     world = app.WitWorld()
     try:
-        prepared = world.prepare(wit_types.PythonMode.PYTEST, json.dumps({"test": test, "conftest": conftest}))
-        for _ in range(8):
-            sys.stdout = sys.stderr = io.StringIO()
-            verdict = world.verify(prepared, "{}", program)
-            if len(verdict.cases) != 8:
-                return "pytest ran %d tests of 8: %s" % (len(verdict.cases), verdict.detail)
+        with app.warming_up():
+            prepared = world.prepare(wit_types.PythonMode.PYTEST, json.dumps({"test": test, "conftest": conftest}))
+            for _ in range(8):
+                sys.stdout = sys.stderr = io.StringIO()
+                verdict = world.verify(prepared, "{}", program)
+                if len(verdict.cases) != 8:
+                    return "pytest ran %d tests of 8: %s" % (len(verdict.cases), verdict.detail)
         return None
-    except BaseException as error:  # the build's file system may have no /tmp: then no warm-up
+    except BaseException as error:
         return "%s: %s" % (type(error).__name__, error)
     finally:
-        sys.stdout, sys.stderr = saved
-        _sandbox.Candidate = real
-        rb_sandbox.install = install
-        rb_sandbox.reset()
-        rb_live._State.module = None
-        rb_live._State.handles = {}
-        rb_live._State.next_handle = 1
-        for name in ("solution", "test_solution", "conftest"):
-            sys.modules.pop(name, None)
         shutil.rmtree(rb_tests.TEST_DIR, ignore_errors=True)
         try:
             os.remove(rb_tests.log_file())

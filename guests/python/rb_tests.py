@@ -16,9 +16,10 @@ failed assert, an exception, an error in a fixture's setup or teardown, a strict
 passed, a unittest subtest that failed); a skipped test and an expected failure do not fail, as
 the framework counts them (the case passes and its detail says which it was). Whose fault an
 error is: before the candidate is first imported, an error collecting or importing the tests is
-the task's (`TaskError`); once it is in play, it is the candidate's.
+the task's (`rb_asserts.TaskError`); once it is in play, it is the candidate's.
 """
 
+import contextlib
 import io
 import json
 import marshal
@@ -30,20 +31,15 @@ import types as pytypes
 from importlib.machinery import ModuleSpec
 
 import rb_proxy
+# The task's tests are broken (they do not compile, or fail to load before the candidate is in
+# play): the task is invalid, as for asserts.
+from rb_asserts import TaskError
 
 #: Where the test files are written (the trusted instance's own scratch `/tmp`).
 TEST_DIR = "/tmp/rb_tests"
 
 #: How long a failure's text is kept in a case's detail.
 _DETAIL = 400
-
-FRAMEWORKS = ("pytest", "unittest")
-
-
-class TaskError(Exception):
-    """The task's tests are broken (they do not compile, or fail to load before the candidate is
-    in play): the task is invalid."""
-
 
 def _preview(text):
     text = str(text).strip()
@@ -84,6 +80,15 @@ def read_spec(framework, source):
     return spec
 
 
+def _test_files(spec):
+    """The files the tests are: `(file name, source)` of the test module, and of the conftest
+    when there is one."""
+    files = [(spec["file"], spec["test"])]
+    if spec["conftest"]:
+        files.append(("conftest.py", spec["conftest"]))
+    return files
+
+
 #: The modification time the test files are given, which their rewritten code is stamped with.
 _MTIME = 1_000_000_000
 
@@ -102,9 +107,7 @@ def _rewritten(spec):
     except ImportError:
         return {}
     files = {}
-    for name, source in ((spec["file"], spec["test"]), ("conftest.py", spec["conftest"])):
-        if not source:
-            continue
+    for name, source in _test_files(spec):
         path = Path(TEST_DIR) / name
         data = source.encode("utf-8")
         tree = _ast.parse(data, filename=str(path))
@@ -172,6 +175,34 @@ class _EchoedCandidate(rb_proxy.LiveCandidate):
                 sys.stderr.write(err)
 
 
+def _keep_worst(cases, test_id, status, detail):
+    """Records a test's outcome in `cases` (test id -> `(status, detail)`, or None while it runs):
+    a failure replaces a pass (a teardown that failed after the call passed, a second subtest),
+    never the other way round, and the first failure stays."""
+    known = cases.get(test_id)
+    if known is None or (known[0] == "passed" and status != "passed"):
+        cases[test_id] = (status, detail)
+
+
+def _cases_of(outcomes):
+    """`(id, status, detail)` of each test in `outcomes`, in the order they started; one that
+    never reported an outcome failed."""
+    return [(test_id,) + (outcome or ("wrong", "the test did not finish")) for test_id, outcome in outcomes.items()]
+
+
+@contextlib.contextmanager
+def _framework_output():
+    """What the framework prints goes nowhere (the verdict is read from its reports, and the
+    sandbox's own output budget is not the framework's); yields it, for a message."""
+    sink = io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = sink
+    try:
+        yield sink
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def _status_of(error):
     """The case status of a test that failed with `error`."""
     seen = set()
@@ -188,15 +219,14 @@ def _write_files(spec):
     where pytest looks for it."""
     shutil.rmtree(TEST_DIR, ignore_errors=True)
     os.makedirs(TEST_DIR)
-    for name, source in ((spec["file"], spec["test"]), ("conftest.py", spec["conftest"])):
-        if source:
-            path = os.path.join(TEST_DIR, name)
-            with open(path, "wb") as f:
-                f.write(source.encode("utf-8"))
-            try:
-                os.utime(path, (_MTIME, _MTIME))
-            except OSError:
-                pass  # then pytest rewrites the file itself
+    for name, source in _test_files(spec):
+        path = os.path.join(TEST_DIR, name)
+        with open(path, "wb") as f:
+            f.write(source.encode("utf-8"))
+        try:
+            os.utime(path, (_MTIME, _MTIME))
+        except OSError:
+            pass  # then pytest rewrites the file itself
     for path, data in spec.get("pyc", {}).items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
@@ -259,9 +289,7 @@ class _PytestCases:
         self.internal_error = None
 
     def _set(self, nodeid, status, detail):
-        known = self.cases.get(nodeid)
-        if known is None or (known[0] == "passed" and status != "passed"):
-            self.cases[nodeid] = (status, detail)
+        _keep_worst(self.cases, nodeid, status, detail)
 
     def pytest_runtest_makereport(self, item, call):
         # Keep the exception itself, whose cause says whether the candidate raised it; the report
@@ -322,7 +350,7 @@ def _run_pytest(spec, finder):
         import pytest
     except ImportError:
         raise TaskError("this build of rewardbox has no pytest: run scripts/python-tools.sh and rebuild "
-                        "(the Python runner carries pytest for `tests.pytest`)") from None
+                        "(the build puts pytest in a Python runtime of its own for `tests.pytest`)") from None
     plugin = _PytestCases(finder)
     # No plugins from installed distributions (there are none in the sandbox to find).
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -346,24 +374,15 @@ def _run_pytest(spec, finder):
         # sandbox does not have): a file of the scratch directory instead.
         "--log-file=" + log_file(),
     ]
-    sink = io.StringIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = sink
-    try:
+    with _framework_output() as sink:
         code = pytest.main(args, plugins=[plugin])
-    finally:
-        sys.stdout, sys.stderr = saved
     if plugin.internal_error is not None:
         error = plugin.internal_error
         if _status_of(error) == "wrong":
             # pytest itself or this plugin failed: the verifier's fault, never the candidate's.
             raise RuntimeError("pytest stopped with an internal error: %s: %s"
                                % (type(error).__name__, _preview(error)))
-    cases = []
-    for nodeid, outcome in plugin.cases.items():
-        if outcome is None:
-            outcome = ("wrong", "the test did not finish")
-        cases.append((nodeid,) + outcome)
+    cases = _cases_of(plugin.cases)
     for nodeid, text, in_play in plugin.collect_errors:
         if not in_play:
             raise TaskError("pytest could not collect the tests (%s): %s" % (nodeid, _preview(text)))
@@ -395,10 +414,7 @@ def _unittest_result_class():
             self.cases = {}
 
         def _set(self, test, status, detail):
-            test_id = test.id()
-            known = self.cases.get(test_id)
-            if known is None or (known[0] == "passed" and status != "passed"):
-                self.cases[test_id] = (status, _preview(detail))
+            _keep_worst(self.cases, test.id(), status, _preview(detail))
 
         def startTest(self, test):
             super().startTest(test)
@@ -459,18 +475,12 @@ def _run_unittest(spec, finder):
     if loader.errors and not finder.in_play:
         raise TaskError("unittest could not load the tests: " + _preview(loader.errors[0]))
     result = _unittest_result_class()()
-    sink = io.StringIO()
-    saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = sink
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("default")
-            result.startTestRun()
-            suite.run(result)
-            result.stopTestRun()
-    finally:
-        sys.stdout, sys.stderr = saved
-    cases = [(test_id,) + (outcome or ("wrong", "the test did not finish")) for test_id, outcome in result.cases.items()]
+    with _framework_output(), warnings.catch_warnings():
+        warnings.simplefilter("default")
+        result.startTestRun()
+        suite.run(result)
+        result.stopTestRun()
+    cases = _cases_of(result.cases)
     if not cases:
         raise TaskError("unittest found no test in %s" % spec["file"])
     return cases

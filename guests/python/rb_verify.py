@@ -276,7 +276,7 @@ def verify(prepared, task_json, completion):
             verdict = _asserts_verdict(cases)
     except rb_sandbox.SandboxUnavailable as e:
         raise _failed(str(e))
-    except (rb_asserts.TaskError, rb_tests.TaskError) as e:
+    except rb_asserts.TaskError as e:
         raise Err(types.VerifyError_InvalidTask(str(e)))
     except (rb_proxy.CandidateError, deepgym_solution.SolutionError) as e:
         if rb_sandbox.asked_for():

@@ -145,12 +145,23 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
     out
 }
 
-/// The candidate's names a test module (`tests.pytest`, `tests.unittest`) uses: those it imports
-/// from the candidate's module (`from solution import f, g as h`) and the attributes it reads of
-/// it (`solution.f(...)`). `None` for other tasks.
-pub fn test_module_names(task: &AuditTask) -> Option<Vec<String>> {
+/// A task's test module (`tests.pytest`, `tests.unittest`), read from either spelling of the form
+/// (its source, or an object with `test` and `module`).
+pub(crate) struct TestModule<'a> {
+    /// `pytest` or `unittest`.
+    pub framework: &'static str,
+    /// The test module's source.
+    pub source: &'a str,
+    /// The name the tests import the candidate as.
+    pub module: &'a str,
+}
+
+/// The task's test module, when its tests are one.
+pub(crate) fn test_module(task: &AuditTask) -> Option<TestModule<'_>> {
     let tests = task.fields.get("tests")?;
-    let form = tests.get("pytest").or_else(|| tests.get("unittest"))?;
+    let (framework, form) = ["pytest", "unittest"]
+        .into_iter()
+        .find_map(|key| tests.get(key).map(|form| (key, form)))?;
     let (source, module) = match form {
         Value::String(source) => (source.as_str(), "solution"),
         Value::Object(fields) => (
@@ -162,6 +173,18 @@ pub fn test_module_names(task: &AuditTask) -> Option<Vec<String>> {
         ),
         _ => return None,
     };
+    Some(TestModule {
+        framework,
+        source,
+        module,
+    })
+}
+
+/// The candidate's names a test module (`tests.pytest`, `tests.unittest`) uses: those it imports
+/// from the candidate's module (`from solution import f, g as h`) and the attributes it reads of
+/// it (`solution.f(...)`). `None` for other tasks.
+pub fn test_module_names(task: &AuditTask) -> Option<Vec<String>> {
+    let TestModule { source, module, .. } = test_module(task)?;
     let identifier = |word: &str| {
         word.chars()
             .next()

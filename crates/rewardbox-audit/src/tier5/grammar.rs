@@ -321,11 +321,9 @@ impl Grammar {
                     ));
                 }
                 // A pytest module's asserts are read as asserts are.
-                let pytest_source = tests.and_then(|t| t.get("pytest")).and_then(|form| {
-                    form.get("test")
-                        .cloned()
-                        .or_else(|| form.is_string().then(|| form.clone()))
-                });
+                let pytest_source = program::test_module(task)
+                    .filter(|module| module.framework == "pytest")
+                    .map(|module| Value::from(module.source));
                 let asserts_value = tests
                     .and_then(|t| t.get("asserts").cloned())
                     .or(pytest_source)

@@ -92,24 +92,18 @@ impl TrustedPython {
         let key = memo::key(&[&[mode_byte(mode)], source.as_bytes()], limits, 0);
         self.prepared.get_or_compute(key, || {
             with_room(|| {
-                let mut started = None;
-                for _ in 0..INSTANTIATE_TRIES {
+                let mut tries = 1;
+                let (mut job, python) = loop {
                     let mut job = Job::new(engine, limits, 0, b"", HostContext::default());
                     match self.pre.instantiate(&mut job.store) {
-                        Ok(python) => {
-                            started = Some(Ok((job, python)));
-                            break;
-                        }
-                        Err(error) => started = Some(Err(error)),
-                    }
-                }
-                let (mut job, python) = match started.expect("tried at least once") {
-                    Ok(started) => started,
-                    Err(error) => {
-                        return Err(PrepareError::Host(format!(
-                            "the host could not start the Python runtime to compile it: \
+                        Ok(python) => break (job, python),
+                        Err(_) if tries < INSTANTIATE_TRIES => tries += 1,
+                        Err(error) => {
+                            return Err(PrepareError::Host(format!(
+                                "the host could not start the Python runtime to compile it: \
                                  {error:#}"
-                        )));
+                            )));
+                        }
                     }
                 };
                 match python.call_prepare(&mut job.store, mode, source) {
