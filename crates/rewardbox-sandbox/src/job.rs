@@ -385,6 +385,11 @@ impl<X: Send + 'static> Job<X> {
 
     /// Why a call into this job's guest failed, from the error it returned.
     pub fn classify(&self, error: &wasmtime::Error) -> RunFailure {
+        if let Some(refused) = error.downcast_ref::<HostRefusedInstance>() {
+            return RunFailure::HostRefused {
+                reason: refused.0.clone(),
+            };
+        }
         if error.downcast_ref::<JobCancelled>().is_some() {
             return RunFailure::Cancelled;
         }
@@ -469,6 +474,46 @@ fn tail(stderr: &str) -> Option<String> {
     Some(tail)
 }
 
+/// Marks an error of making a guest's instance (`instantiate` on a job's store) that the host
+/// caused: the pool had no free slot, the operating system refused a mapping or memory, or the
+/// host ran out of memory. [`Job::classify`] reads such an error as [`RunFailure::HostRefused`],
+/// any other as the guest's. Only these causes are the host's: what a guest's own module can cause
+/// at instantiation (a memory or table larger than its limits, a trap while its segments are
+/// written) is not among them, so a program cannot choose to be refused.
+pub fn at_instantiation(error: wasmtime::Error) -> wasmtime::Error {
+    match host_refusal(&error) {
+        Some(reason) => error.context(HostRefusedInstance(reason)),
+        None => error,
+    }
+}
+
+/// What the host refused, when `error` holds a cause that is only ever the host's.
+fn host_refusal(error: &wasmtime::Error) -> Option<String> {
+    if let Some(pool) = error.downcast_ref::<wasmtime::PoolConcurrencyLimitError>() {
+        return Some(format!("no free instance slot ({pool})"));
+    }
+    if error.downcast_ref::<wasmtime::OutOfMemory>().is_some() {
+        return Some("the host ran out of memory".into());
+    }
+    if let Some(os) = error.downcast_ref::<std::io::Error>() {
+        return Some(format!("the operating system refused: {os}"));
+    }
+    if let Some(errno) = error.downcast_ref::<rustix::io::Errno>() {
+        return Some(format!("the operating system refused: {errno}"));
+    }
+    None
+}
+
+/// The context [`at_instantiation`] adds: what the host refused.
+#[derive(Debug)]
+struct HostRefusedInstance(String);
+
+impl std::fmt::Display for HostRefusedInstance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the host could not make the instance: {}", self.0)
+    }
+}
+
 /// The error that ends a job whose caller gave up.
 #[derive(Debug)]
 struct JobCancelled;
@@ -535,6 +580,12 @@ pub enum RunFailure {
     UncaughtException,
     /// Its caller went away and stopped it (the host's doing, never the program's).
     Cancelled,
+    /// The host could not make its instance (see [`at_instantiation`]): it never ran, and says
+    /// nothing about the program (the host's fault).
+    HostRefused {
+        /// What was refused.
+        reason: String,
+    },
     /// The owner of its pipe stopped it: the program at the other end had decided (an
     /// interactor that rejected it), so nothing it did after that mattered.
     Stopped,
@@ -579,6 +630,10 @@ impl std::fmt::Display for RunFailure {
                 "ended with an uncaught exception (terminate called after throwing: an abort)"
             ),
             RunFailure::Cancelled => write!(f, "was stopped: the request was cancelled"),
+            RunFailure::HostRefused { reason } => write!(
+                f,
+                "was not judged: the host could not make its instance ({reason})"
+            ),
             RunFailure::Stopped => write!(
                 f,
                 "was stopped: the program it talked to had ended and decided"
@@ -610,6 +665,88 @@ pub fn cap(nanos: u64, deadline: Instant) -> u64 {
 mod tests {
     use super::*;
     use std::time::Duration;
+    use wasm_encoder::{
+        Component, InstanceSection, MemorySection, MemoryType, Module, ModuleSection, RefType,
+        TableSection, TableType,
+    };
+
+    /// A component whose one core module has a memory of `pages` and a table of `elements`.
+    fn component(engine: &Engine, pages: u64, elements: u64) -> wasmtime::component::Component {
+        let mut module = Module::new();
+        let mut tables = TableSection::new();
+        tables.table(TableType {
+            element_type: RefType::FUNCREF,
+            table64: false,
+            minimum: elements,
+            maximum: None,
+            shared: false,
+        });
+        module.section(&tables);
+        let mut memories = MemorySection::new();
+        memories.memory(MemoryType {
+            minimum: pages,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        });
+        module.section(&memories);
+        let mut component = Component::new();
+        component.section(&ModuleSection(&module));
+        let mut instances = InstanceSection::new();
+        instances.instantiate(0, Vec::<(&str, wasm_encoder::ModuleArg)>::new());
+        component.section(&instances);
+        wasmtime::component::Component::new(engine, component.finish()).unwrap()
+    }
+
+    /// How making an instance of `component` in a fresh job under `limits` failed, classified as
+    /// the runners classify it; `None` when it was made (the job is then kept in `held`).
+    fn instantiate(
+        engine: &Engine,
+        component: &wasmtime::component::Component,
+        limits: &Limits,
+        held: &mut Vec<Job<()>>,
+    ) -> Option<RunFailure> {
+        let mut job = Job::with_io(engine, limits, 0, JobIo::default(), ());
+        let linker = wasmtime::component::Linker::<JobState<()>>::new(engine);
+        match linker.instantiate(&mut job.store, component) {
+            Ok(_) => {
+                held.push(job);
+                None
+            }
+            Err(error) => Some(job.classify(&at_instantiation(error))),
+        }
+    }
+
+    /// A pool with no free slot is the host's refusal; a memory a module itself asks beyond its
+    /// job's limit stays the module's (a table past the pool's is refused when it is compiled,
+    /// before any instance).
+    #[test]
+    fn only_the_hosts_refusal_to_make_an_instance_is_the_hosts() {
+        let engine = crate::engine::build_engine(1, 1).unwrap();
+        let small = component(&engine, 1, 1);
+        let limits = Limits {
+            memory_bytes: 16 << 20,
+            ..Limits::VERIFIER_DEFAULT
+        };
+        let mut held = Vec::new();
+        let refused = (0..64)
+            .find_map(|_| instantiate(&engine, &small, &limits, &mut held))
+            .expect("a pool sized for one thread fills up");
+        assert!(
+            matches!(&refused, RunFailure::HostRefused { reason } if reason.contains("slot")),
+            "{refused:?}"
+        );
+        assert!(refused.to_string().contains("was not judged"), "{refused}");
+        held.clear();
+
+        let too_much_memory = component(&engine, 1024, 1);
+        let failure = instantiate(&engine, &too_much_memory, &limits, &mut held);
+        assert!(
+            matches!(failure, Some(RunFailure::MemoryExceeded { .. })),
+            "{failure:?}"
+        );
+    }
 
     #[test]
     fn a_sleep_is_cut_at_the_deadline() {

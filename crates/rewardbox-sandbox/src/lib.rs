@@ -36,4 +36,4 @@ pub mod sleep;
 pub mod stack;
 pub mod workspace;
 
-pub use job::{Job, JobState, Mount, RunFailure};
+pub use job::{Job, JobState, Mount, RunFailure, at_instantiation};

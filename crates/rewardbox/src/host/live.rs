@@ -86,7 +86,10 @@ impl LiveCandidate {
         let started = Instant::now();
         let instance = match python.pre().instantiate(&mut job.store) {
             Ok(instance) => instance,
-            Err(error) => return Err(CallError::Ended(failed(&job, &error))),
+            Err(error) => {
+                let error = rewardbox_sandbox::at_instantiation(error);
+                return Err(CallError::Ended(failed(&job, &error)));
+            }
         };
         let mut live = LiveCandidate {
             job,

@@ -149,6 +149,7 @@ impl CompiledPrograms {
         }
         let result = pre
             .instantiate(&mut job.store)
+            .map_err(rewardbox_sandbox::at_instantiation)
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));
         match result {
             Ok(returned) => RunOutcome {

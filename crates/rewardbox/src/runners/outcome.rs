@@ -140,7 +140,9 @@ pub fn failed<X: Send>(job: &Job<X>, error: &wasmtime::Error) -> RunOutcome {
         // A native judge sees a deadlock when its wall clock ends: the time limit.
         RunFailure::Timeout { .. } | RunFailure::Deadlock => RunStatus::Timeout,
         // Not the program's doing: a verifier reports it as its own failure, masked.
-        RunFailure::HostBusy { .. } | RunFailure::Cancelled => RunStatus::Unsupported,
+        RunFailure::HostBusy { .. } | RunFailure::HostRefused { .. } | RunFailure::Cancelled => {
+            RunStatus::Unsupported
+        }
         RunFailure::MemoryExceeded { .. } => RunStatus::MemoryExceeded,
         RunFailure::OutputExceeded { .. } | RunFailure::DiskBudgetExceeded(_) => {
             RunStatus::OutputExceeded

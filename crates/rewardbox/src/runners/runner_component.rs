@@ -109,6 +109,7 @@ impl RunnerComponent {
         let result = self
             .pre
             .instantiate(&mut job.store)
+            .map_err(rewardbox_sandbox::at_instantiation)
             .and_then(|r: Runner| r.call_run(&mut job.store, source));
         run_outcome(&job, result)
     }
@@ -131,6 +132,7 @@ impl RunnerComponent {
             |store, args| {
                 self.pre
                     .instantiate(&mut *store)
+                    .map_err(rewardbox_sandbox::at_instantiation)
                     .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
             },
         )
