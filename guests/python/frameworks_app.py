@@ -69,7 +69,7 @@ def _warm_up():
                 if len(verdict.cases) != 8:
                     return "pytest ran %d tests of 8: %s" % (len(verdict.cases), verdict.detail)
         return None
-    except BaseException as error:
+    except BaseException as error:  # the build's file system may have no /tmp: then no warm-up
         return "%s: %s" % (type(error).__name__, error)
     finally:
         shutil.rmtree(rb_tests.TEST_DIR, ignore_errors=True)

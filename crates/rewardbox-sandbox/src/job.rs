@@ -666,22 +666,12 @@ mod tests {
     use super::*;
     use std::time::Duration;
     use wasm_encoder::{
-        Component, InstanceSection, MemorySection, MemoryType, Module, ModuleSection, RefType,
-        TableSection, TableType,
+        Component, InstanceSection, MemorySection, MemoryType, Module, ModuleSection,
     };
 
-    /// A component whose one core module has a memory of `pages` and a table of `elements`.
-    fn component(engine: &Engine, pages: u64, elements: u64) -> wasmtime::component::Component {
+    /// A component whose one core module has a memory of `pages`.
+    fn component(engine: &Engine, pages: u64) -> wasmtime::component::Component {
         let mut module = Module::new();
-        let mut tables = TableSection::new();
-        tables.table(TableType {
-            element_type: RefType::FUNCREF,
-            table64: false,
-            minimum: elements,
-            maximum: None,
-            shared: false,
-        });
-        module.section(&tables);
         let mut memories = MemorySection::new();
         memories.memory(MemoryType {
             minimum: pages,
@@ -724,7 +714,7 @@ mod tests {
     #[test]
     fn only_the_hosts_refusal_to_make_an_instance_is_the_hosts() {
         let engine = crate::engine::build_engine(1, 1).unwrap();
-        let small = component(&engine, 1, 1);
+        let small = component(&engine, 1);
         let limits = Limits {
             memory_bytes: 16 << 20,
             ..Limits::VERIFIER_DEFAULT
@@ -740,7 +730,7 @@ mod tests {
         assert!(refused.to_string().contains("was not judged"), "{refused}");
         held.clear();
 
-        let too_much_memory = component(&engine, 1024, 1);
+        let too_much_memory = component(&engine, 1024);
         let failure = instantiate(&engine, &too_much_memory, &limits, &mut held);
         assert!(
             matches!(failure, Some(RunFailure::MemoryExceeded { .. })),

@@ -84,12 +84,13 @@ impl LiveCandidate {
         };
         let mut job = python.job(engine, io, limits, seed);
         let started = Instant::now();
-        let instance = match python.pre().instantiate(&mut job.store) {
+        let instance = match python
+            .pre()
+            .instantiate(&mut job.store)
+            .map_err(rewardbox_sandbox::at_instantiation)
+        {
             Ok(instance) => instance,
-            Err(error) => {
-                let error = rewardbox_sandbox::at_instantiation(error);
-                return Err(CallError::Ended(failed(&job, &error)));
-            }
+            Err(error) => return Err(CallError::Ended(failed(&job, &error))),
         };
         let mut live = LiveCandidate {
             job,
