@@ -487,6 +487,31 @@ pub fn at_instantiation(error: wasmtime::Error) -> wasmtime::Error {
     }
 }
 
+/// How many times [`instantiate_retrying`] tries to make an instance the host refuses.
+pub const INSTANTIATION_TRIES: u32 = 3;
+
+/// Makes an instance with `make`, trying again (three tries in all, after 20 ms and then 100 ms)
+/// while the host refuses it for a cause that is only ever the host's ([`at_instantiation`]'s):
+/// a pool slot frees as other runs end, and a refused mapping is usually a moment's pressure.
+/// The last error goes through [`at_instantiation`], so a refusal that outlasts the tries is
+/// still the host's, and any other error is returned at once, as the guest's. The waits happen
+/// before the guest starts and cost it no fuel.
+pub fn instantiate_retrying<T>(
+    mut make: impl FnMut() -> wasmtime::Result<T>,
+) -> wasmtime::Result<T> {
+    let mut wait = std::time::Duration::from_millis(20);
+    for _ in 1..INSTANTIATION_TRIES {
+        match make() {
+            Err(error) if host_refusal(&error).is_some() => {
+                std::thread::sleep(wait);
+                wait *= 5;
+            }
+            made => return made.map_err(at_instantiation),
+        }
+    }
+    make().map_err(at_instantiation)
+}
+
 /// What the host refused, when `error` holds a cause that is only ever the host's.
 fn host_refusal(error: &wasmtime::Error) -> Option<String> {
     if let Some(pool) = error.downcast_ref::<wasmtime::PoolConcurrencyLimitError>() {
@@ -728,6 +753,36 @@ mod tests {
             "{refused:?}"
         );
         assert!(refused.to_string().contains("was not judged"), "{refused}");
+        held.clear();
+
+        // Tried again, an instance is made once a slot frees while it waits; with none freed,
+        // the refusal outlasts the tries and stays the host's.
+        while instantiate(&engine, &small, &limits, &mut held).is_none() {}
+        let mut job = Job::with_io(&engine, &limits, 0, JobIo::default(), ());
+        let linker = wasmtime::component::Linker::<JobState<()>>::new(&engine);
+        let mut tries = 0;
+        let error = instantiate_retrying(|| {
+            tries += 1;
+            linker.instantiate(&mut job.store, &small)
+        })
+        .expect_err("no slot frees");
+        assert_eq!(tries, INSTANTIATION_TRIES);
+        assert!(
+            matches!(job.classify(&error), RunFailure::HostRefused { .. }),
+            "{error:?}"
+        );
+        // A slot frees between the first try and the second.
+        let mut tries = 0;
+        let made = instantiate_retrying(|| {
+            tries += 1;
+            if tries == 2 {
+                held.pop();
+            }
+            linker.instantiate(&mut job.store, &small)
+        });
+        assert!(made.is_ok(), "{:?}", made.err());
+        assert_eq!(tries, 2);
+        drop(job);
         held.clear();
 
         let too_much_memory = component(&engine, 1024);

@@ -36,4 +36,6 @@ pub mod sleep;
 pub mod stack;
 pub mod workspace;
 
-pub use job::{Job, JobState, Mount, RunFailure, at_instantiation};
+pub use job::{
+    INSTANTIATION_TRIES, Job, JobState, Mount, RunFailure, at_instantiation, instantiate_retrying,
+};

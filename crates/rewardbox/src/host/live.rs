@@ -84,11 +84,9 @@ impl LiveCandidate {
         };
         let mut job = python.job(engine, io, limits, seed);
         let started = Instant::now();
-        let instance = match python
-            .pre()
-            .instantiate(&mut job.store)
-            .map_err(rewardbox_sandbox::at_instantiation)
-        {
+        let instance = match rewardbox_sandbox::instantiate_retrying(|| {
+            python.pre().instantiate(&mut job.store)
+        }) {
             Ok(instance) => instance,
             Err(error) => return Err(CallError::Ended(failed(&job, &error))),
         };

@@ -147,9 +147,7 @@ impl CompiledPrograms {
         if let Some(stack_bytes) = rewardbox_toolchains::stack_charged_by_use(language) {
             job.charge_stack_by_use(stack_bytes);
         }
-        let result = pre
-            .instantiate(&mut job.store)
-            .map_err(rewardbox_sandbox::at_instantiation)
+        let result = rewardbox_sandbox::instantiate_retrying(|| pre.instantiate(&mut job.store))
             .and_then(|command| command.wasi_cli_run().call_run(&mut job.store));
         match result {
             Ok(returned) => RunOutcome {

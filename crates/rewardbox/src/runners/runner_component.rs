@@ -106,11 +106,9 @@ impl RunnerComponent {
         seed: u64,
     ) -> RunOutcome {
         let mut job = self.job(engine, io, limits, seed);
-        let result = self
-            .pre
-            .instantiate(&mut job.store)
-            .map_err(rewardbox_sandbox::at_instantiation)
-            .and_then(|r: Runner| r.call_run(&mut job.store, source));
+        let result =
+            rewardbox_sandbox::instantiate_retrying(|| self.pre.instantiate(&mut job.store))
+                .and_then(|r: Runner| r.call_run(&mut job.store, source));
         run_outcome(&job, result)
     }
 
@@ -130,9 +128,7 @@ impl RunnerComponent {
             || self.job(engine, JobIo::default(), limits, seed),
             args_json,
             |store, args| {
-                self.pre
-                    .instantiate(&mut *store)
-                    .map_err(rewardbox_sandbox::at_instantiation)
+                rewardbox_sandbox::instantiate_retrying(|| self.pre.instantiate(&mut *store))
                     .and_then(|r: Runner| r.call_call(&mut *store, source, entry, args))
             },
         )
