@@ -1,6 +1,6 @@
 """Inputs for Tier 5's differential judge, made from the visible inputs' types and shapes.
 
-Runs in the Python sandbox. Reads a JSON spec on stdin, in one of two modes:
+Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
 
 - {"mode": "call", "visible": [[arg, ...], ...], "max": N}: a call task's visible argument lists
   (JSON values); prints up to N new argument lists, one JSON line {"args": [...]} each. The host
@@ -12,6 +12,13 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of two modes:
   tuple and of the solution's result, for the inputs where the solution returns a plain value
   (one `ast.literal_eval` reads back equal), the same twice, without raising; `new` when that
   result is none of the visible calls' results. The last line is {"visible": n}.
+- {"mode": "test_module", "solution", "module", "test", "conftest", "framework", "max"}: a task
+  judged by a pytest or unittest module. Installs the solution as the module the tests import,
+  its top-level functions recording the arguments the tests call them with, runs the tests
+  (unittest's own loader; pytest's test functions and classes with their parametrize rows and
+  the module's and conftest's fixtures, pytest itself stood in for by the little it takes to
+  run them: nothing here judges), then the solution on new inputs, and prints the asserts-mode
+  lines with the function's name added ({"function", "args", "expected", "exact", "new"}).
 
 New inputs come in rounds, each varying one argument of a visible input at a time, then all of
 them together:
@@ -279,6 +286,35 @@ def new_inputs(visible, limit):
     return out
 
 
+def print_results(solution, seen, limit, most, extra=None):
+    """Prints the solution's results on new inputs made from the argument tuples `seen`, at most
+    `most` lines of {"args", "expected", "exact", "new"} (and `extra`'s fields): the inputs where
+    it returns a plain value, the same twice, without raising. Each line is printed as it comes: a
+    solution that runs out of fuel on a large input still leaves the earlier ones."""
+    visible_results = set()
+    for args in seen:
+        try:
+            visible_results.add(repr(solution(*copy.deepcopy(args))))
+        except Exception:
+            pass
+    written = 0
+    for args in new_inputs(seen, limit):
+        try:
+            first = solution(*copy.deepcopy(args))
+            second = solution(*copy.deepcopy(args))
+        except Exception:
+            continue
+        if repr(first) != repr(second) or not plain(first):
+            continue
+        line = dict(extra or {})
+        line.update({"args": repr(args), "expected": repr(first), "exact": not has_float(first),
+                     "new": repr(first) not in visible_results})
+        print(json.dumps(line), flush=True)
+        written += 1
+        if written >= most:
+            break
+
+
 def call_mode(spec):
     for args in new_inputs(spec["visible"], spec["max"])[: spec["max"] * 3]:
         try:
@@ -318,36 +354,240 @@ def asserts_mode(spec):
         except Exception:
             pass
 
-    visible_results = set()
-    for args in seen:
-        try:
-            visible_results.add(repr(solution(*copy.deepcopy(args))))
-        except Exception:
-            pass
-    written = 0
-    # Each result printed as it comes: a solution that runs out of fuel on a large input still
-    # leaves the earlier ones.
-    for args in new_inputs(seen, spec["max"]):
-        try:
-            first = solution(*copy.deepcopy(args))
-            second = solution(*copy.deepcopy(args))
-        except Exception:
-            continue
-        if repr(first) != repr(second) or not plain(first):
-            continue
-        line = {"args": repr(args), "expected": repr(first), "exact": not has_float(first),
-                "new": repr(first) not in visible_results}
-        print(json.dumps(line), flush=True)
-        written += 1
-        if written >= spec["max"] * 3:
-            break
+    print_results(solution, seen, spec["max"], spec["max"] * 3)
     print(json.dumps({"visible": len(seen)}), flush=True)
+
+
+def solution_module(spec):
+    """The solution as the module the tests import, its top-level functions recording the
+    argument tuples each is called with from outside the module; the recordings by name."""
+    import types
+
+    module = types.ModuleType(spec["module"])
+    module.__file__ = spec["module"] + ".py"
+    sys.modules[spec["module"]] = module
+    exec(compile(spec["solution"], module.__file__, "exec"), module.__dict__)
+    seen = {}
+    inside = [0]
+
+    def recording(name, function):
+        def recorder(*args, **kwargs):
+            if not kwargs and not inside[0]:
+                try:
+                    seen.setdefault(name, []).append(copy.deepcopy(args))
+                except Exception:
+                    pass
+            inside[0] += 1
+            try:
+                return function(*args, **kwargs)
+            finally:
+                inside[0] -= 1
+
+        return recorder
+
+    originals = {}
+    for name, value in list(module.__dict__.items()):
+        if isinstance(value, types.FunctionType) and value.__module__ == spec["module"]:
+            originals[name] = value
+            module.__dict__[name] = recording(name, value)
+    return originals, seen
+
+
+class _Approx:
+    def __init__(self, expected, rel=None, abs=None, **_):
+        self.expected = expected
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+
+class _Raises:
+    def __init__(self, *_, **__):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return True
+
+
+class _Mark:
+    def __getattr__(self, name):
+        def mark(*args, **kwargs):
+            if name == "parametrize":
+                def decorate(function):
+                    function.__dict__.setdefault("_rb_params", []).insert(0, (args[0], args[1]))
+                    return function
+                return decorate
+            if len(args) == 1 and callable(args[0]) and not kwargs:
+                return args[0]
+            return lambda function: function
+
+        return mark
+
+
+def _fixture(*args, **kwargs):
+    def mark(function):
+        function._rb_fixture = kwargs.get("name") or function.__name__
+        return function
+
+    if len(args) == 1 and callable(args[0]):
+        return mark(args[0])
+    return mark
+
+
+def pytest_stand_in():
+    """What running a test module's tests without pytest takes: nothing in it judges (`approx`
+    equals anything, `raises` swallows), since only the calls the tests make are wanted."""
+    import types
+
+    stand_in = types.ModuleType("pytest")
+    stand_in.approx = _Approx
+    stand_in.raises = _Raises
+    stand_in.warns = _Raises
+    stand_in.mark = _Mark()
+    stand_in.fixture = _fixture
+    stand_in.param = lambda *values, **_: values
+    stand_in.skip = lambda *a, **k: None
+    stand_in.fail = lambda *a, **k: None
+    sys.modules["pytest"] = stand_in
+
+
+def parameter_rows(function):
+    """Each combination of a test function's parametrize rows, as name -> value."""
+    rows = [{}]
+    for names, values in getattr(function, "_rb_params", []):
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        expanded = []
+        for value in values:
+            value = value if len(names) > 1 else (value,)
+            try:
+                expanded.append(dict(zip(names, value)))
+            except TypeError:
+                continue
+        rows = [dict(row, **more) for row in rows for more in expanded]
+    return rows
+
+
+def call_test(function, row, fixtures, bound=None):
+    import inspect
+
+    try:
+        parameters = list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return
+    if bound is not None and parameters:
+        parameters = parameters[1:]
+    arguments = {}
+    for name in parameters:
+        if name in row:
+            arguments[name] = row[name]
+        elif name in fixtures:
+            value = fixture_value(fixtures[name], fixtures, set())
+            if value is _MISSING:
+                return
+            arguments[name] = value
+        else:
+            return
+    try:
+        if bound is not None:
+            function(bound, **arguments)
+        else:
+            function(**arguments)
+    except BaseException:
+        pass
+
+
+_MISSING = object()
+
+
+def fixture_value(fixture, fixtures, resolving):
+    import inspect
+
+    if fixture in resolving:
+        return _MISSING
+    arguments = {}
+    for name in inspect.signature(fixture).parameters:
+        if name not in fixtures:
+            return _MISSING
+        value = fixture_value(fixtures[name], fixtures, resolving | {fixture})
+        if value is _MISSING:
+            return _MISSING
+        arguments[name] = value
+    try:
+        value = fixture(**arguments)
+        if inspect.isgenerator(value):
+            value = next(value)
+        return value
+    except BaseException:
+        return _MISSING
+
+
+def run_pytest_module(spec):
+    pytest_stand_in()
+    fixtures = {}
+    for source in (spec.get("conftest") or "", spec["test"]):
+        space = {"__name__": "test_rewardbox"}
+        try:
+            exec(compile(source, "test_module.py", "exec"), space)
+        except BaseException:
+            continue
+        for value in space.values():
+            name = getattr(value, "_rb_fixture", None)
+            if name:
+                fixtures[name] = value
+    for name, value in list(space.items()):
+        if name.startswith("test") and callable(value) and not isinstance(value, type):
+            for row in parameter_rows(value):
+                call_test(value, row, fixtures)
+        elif name.startswith("Test") and isinstance(value, type):
+            try:
+                instance = value.__new__(value)
+            except Exception:
+                continue
+            for attribute in dir(value):
+                method = getattr(value, attribute, None)
+                if attribute.startswith("test") and callable(method):
+                    for row in parameter_rows(method):
+                        call_test(method, row, fixtures, bound=instance)
+
+
+def run_unittest_module(spec):
+    import io
+    import types
+    import unittest
+
+    tests = types.ModuleType("test_rewardbox")
+    try:
+        exec(compile(spec["test"], "test_module.py", "exec"), tests.__dict__)
+        suite = unittest.defaultTestLoader.loadTestsFromModule(tests)
+        unittest.TextTestRunner(stream=io.StringIO(), verbosity=0).run(suite)
+    except BaseException:
+        pass
+
+
+def test_module_mode(spec):
+    originals, seen = solution_module(spec)
+    if spec.get("framework") == "unittest":
+        run_unittest_module(spec)
+    else:
+        run_pytest_module(spec)
+    limit = spec["max"]
+    each = max(limit, limit * 3 // max(len(seen), 1))
+    for name, calls in seen.items():
+        print_results(originals[name], calls, limit, each, {"function": name})
 
 
 def main():
     spec = json.loads(sys.stdin.read())
     if spec.get("mode") == "call":
         call_mode(spec)
+    elif spec.get("mode") == "test_module":
+        test_module_mode(spec)
     else:
         asserts_mode(spec)
 

@@ -188,6 +188,60 @@ fn first_assert_value(asserts: &Value) -> Option<String> {
     }
 }
 
+/// The value a test module's first claim expects: its first `assert` read as
+/// [`first_assert_value`] reads one, or unittest's first assertion method (`assertEqual(call,
+/// value)` either way round, `assertTrue`, `assertFalse`, `assertIsNone`), whichever comes first.
+fn first_test_module_value(source: &str) -> Option<String> {
+    for line in source.lines().map(str::trim) {
+        if line.starts_with("assert ") {
+            return first_assert_value(&Value::from(line));
+        }
+        let Some(rest) = line
+            .strip_prefix("self.assert")
+            .or_else(|| line.strip_prefix("self.fail"))
+        else {
+            continue;
+        };
+        let Some((method, arguments)) = rest.split_once('(') else {
+            continue;
+        };
+        match method {
+            "True" => return Some("True".into()),
+            "False" => return Some("False".into()),
+            "IsNone" => return Some("None".into()),
+            "Equal" | "Equals" | "ListEqual" | "TupleEqual" | "DictEqual" | "SetEqual"
+            | "CountEqual" | "AlmostEqual" | "AlmostEquals" | "SequenceEqual" => {
+                // The method's own closing parenthesis, then its arguments one by one.
+                let arguments = arguments.trim();
+                let arguments = arguments
+                    .strip_suffix(')')
+                    .unwrap_or(arguments)
+                    .trim_start();
+                let first = top_level_before_comma(arguments);
+                let second = top_level_before_comma(
+                    arguments[first.len()..]
+                        .trim_start_matches(|c: char| c == ',' || c.is_whitespace()),
+                );
+                // The value is the side that is not a call (`f(...)`, `module.f(...)`).
+                let is_call = |side: &str| {
+                    side.split_once('(').is_some_and(|(name, _)| {
+                        !name.is_empty()
+                            && name
+                                .chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                    })
+                };
+                let value = if is_call(first) { second } else { first };
+                if !value.is_empty() {
+                    return Some(value.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `text` up to its first comma outside brackets and quotes (an assert's message follows it).
 fn top_level_before_comma(text: &str) -> &str {
     let mut depth = 0i32;
@@ -320,15 +374,14 @@ impl Grammar {
                         Kind::Exploit,
                     ));
                 }
-                // A pytest module's asserts are read as asserts are.
-                let pytest_source = program::test_module(task)
-                    .filter(|module| module.framework == "pytest")
-                    .map(|module| Value::from(module.source));
-                let asserts_value = tests
-                    .and_then(|t| t.get("asserts").cloned())
-                    .or(pytest_source)
-                    .as_ref()
-                    .and_then(first_assert_value);
+                // A test module's first claim: its first `assert`, or unittest's first
+                // `self.assert...(...)`.
+                let asserts_value = match program::test_module(task) {
+                    Some(module) => first_test_module_value(module.source),
+                    None => tests
+                        .and_then(|t| t.get("asserts"))
+                        .and_then(first_assert_value),
+                };
                 if let Some(value) = asserts_value {
                     core.push(production(
                         "first-case-value",
@@ -544,6 +597,21 @@ impl Grammar {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_test_modules_first_claim_is_read_in_either_framework() {
+        use super::first_test_module_value as value;
+        let unittest = "import unittest\nfrom solution import f\n\nclass T(unittest.TestCase):\n    \
+                        def test_a(self):\n        self.assertEqual(f([1, 3, 2]), [(1, 3), 3])\n";
+        assert_eq!(value(unittest).as_deref(), Some("[(1, 3), 3]"));
+        let reversed = "        self.assertEqual('a, b', solution.join(['a', 'b']), msg='x')\n";
+        assert_eq!(value(reversed).as_deref(), Some("'a, b'"));
+        assert_eq!(value("self.assertIsNone(f(1))").as_deref(), Some("None"));
+        assert_eq!(value("self.assertFalse(f(1))").as_deref(), Some("False"));
+        let pytest = "def test_a():\n    x = 1\n    assert f(x) == {1: 2}, 'why'\n    self.assertTrue(g())\n";
+        assert_eq!(value(pytest).as_deref(), Some("{1: 2}"));
+        assert_eq!(value("def test_a():\n    f(1)\n"), None);
+    }
+
     use super::*;
     use serde_json::json;
 

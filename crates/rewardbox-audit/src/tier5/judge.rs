@@ -10,9 +10,11 @@
 //!   verifier's typed calls), Python assert tests (the arguments they call the entry point with,
 //!   recorded by running them on the solution), test code in C, C++, Rust, Go, JavaScript and
 //!   TypeScript (its calls of the entry point with literal arguments, read as call tests: see
-//!   [`test_code_as_calls`]); stdio tests in every language; contest problems (`tests.judge`,
-//!   pass-fail and not interactive: inputs made from the cases' own with the integers that count
-//!   what follows kept, judged by the problem's own validator); Python verifiers
+//!   [`test_code_as_calls`]); Python test modules (`tests.pytest`, `tests.unittest`: the calls
+//!   their tests make of the candidate's functions, recorded by running them on the solution,
+//!   judged by generated tests in the same framework); stdio tests in every language; contest problems (`tests.judge`,
+//!   not interactive, a scoring one judged as pass-fail: inputs made from the cases' own with the
+//!   integers that count what follows kept, judged by the problem's own validator); Python verifiers
 //!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
 //!   inputs recorded by running the verifier on the solution.
 //! - **Strict equivalence** for answer tasks: every answer the completion states (its boxed
@@ -21,9 +23,10 @@
 //!
 //! A differential judge is **degenerate** when none of its generated inputs gives a solution
 //! output that differs from every visible case's: it cannot tell a constant, or a table of the
-//! visible cases, from the solution. A degenerate judge, or no independent judge at all (a task
-//! scored all-or-nothing by its own tests, with neither a `holdout` nor a `solution`), never
-//! calls what the verifier rewards a solution: the outcome is `unjudged`.
+//! visible cases, from the solution. A degenerate judge, the task's own tests (a task with
+//! neither a `holdout` nor a `solution`: with partial credit they can reject a completion that
+//! fails some of them, but a constant that passes weak tests passes them all), or no independent
+//! judge at all never calls what the verifier rewards a solution: the outcome is `unjudged`.
 
 use crate::AuditTask;
 use rewardbox::candidates::CANDIDATE_DEFAULT;
@@ -51,6 +54,10 @@ pub enum Judge {
         /// Whether they can reject what the verifier under test accepts: not when they are the
         /// verifier's own tests, scored as it scores them.
         independent: bool,
+        /// Whether passing them can show a completion is a solution: held-out and differential
+        /// tests can, the task's own tests cannot (a constant that passes weak tests passes them
+        /// all), so what only they accept is `unjudged`.
+        confirms: bool,
         /// A differential judge's power (`None` for held-out and the task's own tests).
         power: Option<Power>,
     },
@@ -87,6 +94,7 @@ impl Judge {
                         shown.join(", ")
                     ),
                     independent: false,
+                    confirms: false,
                     power: None,
                 };
             }
@@ -155,6 +163,7 @@ impl Judge {
                 fields: Map::new(),
                 source,
                 independent: false,
+                confirms: false,
                 power: None,
             };
         }
@@ -166,6 +175,7 @@ impl Judge {
                 _ => source,
             },
             independent,
+            confirms: holdout.is_some() || power.is_some(),
             power,
         }
     }
@@ -208,10 +218,14 @@ impl Judge {
         }
     }
 
-    /// Whether it can call what the verifier rewards a solution: it is independent and, when
-    /// differential, not degenerate.
+    /// Whether it can call what the verifier rewards a solution: it is independent, more than
+    /// the task's own tests and, when differential, not degenerate.
     pub fn can_confirm(&self) -> bool {
-        self.is_independent() && !self.power().is_some_and(|p| p.is_degenerate())
+        let confirms = match self {
+            Judge::Answer { .. } => true,
+            Judge::Tests { confirms, .. } => *confirms,
+        };
+        confirms && self.is_independent() && !self.power().is_some_and(|p| p.is_degenerate())
     }
 
     /// Whether each completion passes (`None`: the judge could not tell, a verifier error).
@@ -587,6 +601,7 @@ fn calibrated_differential(
             fields: judged,
             source: String::new(),
             independent: true,
+            confirms: true,
             power: None,
         };
         if judge.accepts(scorer, std::slice::from_ref(solution))[0] == Some(true) {
@@ -620,6 +635,12 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
     let solution = program_of(task.solution.as_deref()?, language);
     let tests = task.fields.get("tests")?;
     let runners = scorer.runners();
+    if let Some(module) = crate::program::test_module(task) {
+        if language != "python" {
+            return None;
+        }
+        return test_module_differential(scorer, tests, &module, &solution, most);
+    }
     if let Some(asserts) = tests.get("asserts") {
         if language != "python" {
             return None;
@@ -679,9 +700,17 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
     let mut judged = tests.clone();
     let chosen = chosen
         .into_iter()
-        .map(|(stdin, stdout)| json!({"stdin": stdin, "stdout": stdout}));
+        .map(|made| json!({"stdin": made.input, "stdout": made.output}));
     judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
     Some((judged, power))
+}
+
+/// An input made from a case's, the solution's output on it, and the case it was made from (its
+/// index).
+struct MadeCase {
+    input: String,
+    output: String,
+    from: usize,
 }
 
 /// The solution's outputs on inputs made from `cases`' own (`fields`: the input's and the
@@ -697,26 +726,26 @@ fn solution_outputs(
     language: &str,
     solution: &str,
     most: usize,
-) -> Option<(Vec<(String, String)>, Power)> {
+) -> Option<(Vec<MadeCase>, Power)> {
     let visible_outputs: Vec<String> = cases
         .iter()
         .filter_map(|c| c.get(output_field).and_then(Value::as_str))
         .map(|o| o.trim_end().to_string())
         .collect();
-    let mut inputs: Vec<String> = Vec::new();
-    for case in cases {
+    let mut inputs: Vec<(String, usize)> = Vec::new();
+    for (from, case) in cases.iter().enumerate() {
         let input = case.get(input_field).and_then(Value::as_str).unwrap_or("");
         for variant in stdin_variants(input, contest) {
             let visible = contest && cases.iter().any(|c| c[input_field] == variant.as_str());
-            if !inputs.contains(&variant) && !visible {
-                inputs.push(variant);
+            if !inputs.iter().any(|(known, _)| *known == variant) && !visible {
+                inputs.push((variant, from));
             }
         }
     }
     inputs.truncate(most * 2);
     let runners = scorer.runners();
     let mut generated = Vec::new();
-    for input in inputs {
+    for (input, from) in inputs {
         let outcome =
             scorer.install(|| runners.run(language, solution, &input, &CANDIDATE_DEFAULT, 0));
         if outcome.status == rewardbox::candidates::RunStatus::Ok
@@ -727,7 +756,11 @@ fn solution_outputs(
             generated.push(Generated {
                 new: !visible_outputs.contains(&output),
                 output,
-                case: (input, outcome.stdout),
+                case: MadeCase {
+                    input,
+                    output: outcome.stdout,
+                    from,
+                },
             });
         }
     }
@@ -735,12 +768,16 @@ fn solution_outputs(
     (!chosen.is_empty()).then_some((chosen, power))
 }
 
-/// Differential tests for a contest problem (`tests.judge`, pass-fail and not interactive): its
-/// cases, then inputs made from theirs with the integers that count what follows kept (the
-/// problem's input format holds), each answered by the solution's output, judged by the
-/// problem's own validator (its flags, or its output validator with the solution's output as the
-/// answer file). A scoring problem, or an interactive one (whose inputs an interactor reads),
-/// has none.
+/// Differential tests for a contest problem (`tests.judge`, not interactive): its cases, then
+/// inputs made from theirs with the integers that count what follows kept (the problem's input
+/// format holds), each answered by the solution's output, judged by the problem's own validator
+/// (its flags, or its output validator with the solution's output as the answer file). A made
+/// case joins the group of the case it was made from (so its validator flags hold for it). A
+/// scoring problem is judged as a pass-fail one on the same cases, each group keeping only its
+/// validator flags: a solution is accepted on every case, as the solution is. None for an
+/// interactive problem (its inputs are an interactor's, and no output of the solution's answers
+/// them) or one whose validator writes the score (an accepted case there may be a partial
+/// answer).
 fn contest_differential(
     scorer: &Scorer,
     tests: &Value,
@@ -749,12 +786,8 @@ fn contest_differential(
     solution: &str,
     most: usize,
 ) -> Option<(Value, Power)> {
-    let pass_fail = judge
-        .get("type")
-        .and_then(Value::as_str)
-        .is_none_or(|t| t == "pass-fail");
-    let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true);
-    if !pass_fail || interactive {
+    let flag = |key: &str| judge.get(key).and_then(Value::as_bool) == Some(true);
+    if flag("interactive") || flag("custom_score") {
         return None;
     }
     let cases = judge.get("cases")?.as_array()?;
@@ -771,11 +804,29 @@ fn contest_differential(
     let all: Vec<Value> = cases
         .iter()
         .cloned()
-        .chain(chosen.into_iter().enumerate().map(|(i, (input, answer))| {
-            json!({"name": format!("secret/tier5-{:02}", i + 1), "input": input, "answer": answer})
+        .chain(chosen.into_iter().enumerate().map(|(i, made)| {
+            let source = cases[made.from]["name"].as_str().unwrap_or("secret/case");
+            let group = match source.trim_matches('/').rsplit_once('/') {
+                Some((group, _)) if group != "sample" => group.to_string(),
+                _ => "secret".to_string(),
+            };
+            json!({"name": format!("{group}/tier5-{:02}", i + 1), "input": made.input,
+                   "answer": made.output})
         }))
         .collect();
     judged["judge"]["cases"] = Value::Array(all);
+    if judge.get("type").and_then(Value::as_str) == Some("scoring") {
+        let judged_judge = judged["judge"].as_object_mut()?;
+        judged_judge.insert("type".into(), json!("pass-fail"));
+        judged_judge.remove("max_score");
+        if let Some(Value::Object(groups)) = judged_judge.get_mut("groups") {
+            for settings in groups.values_mut() {
+                if let Value::Object(settings) = settings {
+                    settings.retain(|key, _| key == "output_validator_flags");
+                }
+            }
+        }
+    }
     Some((judged, power))
 }
 
@@ -908,6 +959,95 @@ fn assert_differential(
         }
         _ => return None,
     }
+    Some((judged, power))
+}
+
+/// One generated call of a test module's function: [`AssertCase`] with the function's name.
+#[derive(serde::Deserialize)]
+struct ModuleCase {
+    function: String,
+    #[serde(flatten)]
+    case: AssertCase,
+}
+
+/// Differential tests for a test module (`tests.pytest`, `tests.unittest`): the module's own
+/// tests, then generated ones in the same framework, each calling one of the functions the tests
+/// call (on the candidate's module, as the tests reach it) with arguments made from the ones the
+/// tests pass it, and comparing with the solution's result. The calls are recorded by running the
+/// tests against the solution (see `differential_inputs.py`). The task's `reference` is left out:
+/// the judge's own expected results come from the solution.
+fn test_module_differential(
+    scorer: &Scorer,
+    tests: &Value,
+    module: &crate::program::TestModule<'_>,
+    solution: &str,
+    most: usize,
+) -> Option<(Value, Power)> {
+    let form = &tests[module.framework];
+    let conftest = form.get("conftest").and_then(Value::as_str);
+    let spec = json!({"mode": "test_module", "solution": solution, "module": module.module,
+                      "test": module.source, "conftest": conftest,
+                      "framework": module.framework, "max": most});
+    let runners = scorer.runners();
+    let outcome =
+        scorer.install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
+    let generated: Vec<Generated<ModuleCase>> = outcome
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<ModuleCase>(l).ok())
+        .filter(|g| {
+            g.case.args.len() <= MAX_LITERAL
+                && g.case.expected.len() <= MAX_LITERAL
+                && !g.case.args.contains('\n')
+                && !g.case.expected.contains('\n')
+        })
+        .map(|g| Generated {
+            // Outputs of different functions never count as one.
+            output: format!("{}: {}", g.function, g.case.expected),
+            new: g.case.new,
+            case: g,
+        })
+        .collect();
+    let (chosen, power) = strongest(generated, most);
+    if chosen.is_empty() {
+        return None;
+    }
+    let module_name = module.module;
+    let mut source = format!(
+        "{}\n\n{SAME}\nimport {module_name} as _rewardbox_module\n",
+        module.source.trim_end()
+    );
+    let call = |g: &ModuleCase| {
+        format!(
+            "_rewardbox_same(_rewardbox_module.{}(*{}), {})",
+            g.function, g.case.args, g.case.expected
+        )
+    };
+    if module.framework == "unittest" {
+        source.push_str(
+            "import unittest as _rewardbox_unittest\n\n\n\
+             class RewardboxGenerated(_rewardbox_unittest.TestCase):\n",
+        );
+        for (i, g) in chosen.iter().enumerate() {
+            source.push_str(&format!(
+                "    def test_generated_{i:02}(self):\n        self.assertTrue({})\n\n",
+                call(g)
+            ));
+        }
+    } else {
+        for (i, g) in chosen.iter().enumerate() {
+            source.push_str(&format!(
+                "\n\ndef test_rewardbox_generated_{i:02}():\n    assert {}\n",
+                call(g)
+            ));
+        }
+    }
+    let mut judged_form = match form {
+        Value::Object(fields) => fields.clone(),
+        _ => Map::new(),
+    };
+    judged_form.insert("test".into(), json!(source));
+    let judged = json!({module.framework: judged_form});
     Some((judged, power))
 }
 

@@ -42,11 +42,13 @@ fn read_jsonl(name: &str) -> Vec<Value> {
         .collect()
 }
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 44 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 50 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
-/// `solution`; Python call, assert-list, `check` and stdio tests; stdio tests in C, C++, Rust and
-/// JavaScript; call tests in JavaScript, C++, Rust and Go; HumanEval-X-style test code in C++,
-/// Rust, Go and JavaScript; contest problems judged by the default validator and by a testlib
+/// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
+/// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
+/// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
+/// C++ (its function left open by the prompt); contest problems (a scoring one
+/// among them) judged by the default validator and by a testlib
 /// output validator; Python verifiers that run the program, with a solution program),
 /// written from what
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
@@ -137,8 +139,14 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         "asserts-rust-distinct-words/weak",
         "asserts-go-clamp/weak",
         "asserts-javascript-initials/weak",
+        "multipl-e-cpp-count-upper/weak",
+        "pytest-sorted-distinct/weak",
+        "unittest-running-max/weak",
+        "pytest-calls-only/weak",
+        "unittest-type-only/weak",
         "contest-cpp-average/weak",
         "contest-python-divisor/weak",
+        "contest-scoring-count-evens/weak",
     ] {
         assert!(
             judge(id).starts_with("differential tests against the solution"),
@@ -162,8 +170,10 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
 /// all-or-nothing by its own tests with neither a `holdout` nor a `solution`, and a task whose
 /// solution gives the same output on every input the judge can make (here: counting negative
 /// numbers where every visible number is positive, the judge keeping the visible sign), where a
-/// constant passes the judge as well as the solution does; and a `regex` task with neither
-/// reference nor solution whose pattern accepts any number.
+/// constant passes the judge as well as the solution does; a `regex` task with neither
+/// reference nor solution whose pattern accepts any number; and a pytest task with partial
+/// credit and neither `holdout` nor `solution`, whose own tests a constant passes as the
+/// solution would.
 #[test]
 fn what_no_judge_can_check_is_unjudged_never_a_solution() {
     let tasks = [
@@ -175,6 +185,9 @@ fn what_no_judge_can_check_is_unjudged_never_a_solution() {
                "tests": {"call": {"entry_point": "negatives", "cases": [{"args": [[3, 1, 2]], "expected": 0}]}}}),
         json!({"id": "pattern-accepts-any-number", "verifier": "regex", "pattern": "\\d+",
                "search": true, "prompt": "How many legs does a spider have?"}),
+        // Partial credit, and a weak module a constant passes whole.
+        json!({"id": "own-tests-only", "verifier": "code", "prompt": "Write triple(x) in a module.",
+               "tests": {"pytest": "from solution import triple\n\ndef test_triple():\n    assert triple(2) == 6\n"}}),
     ];
     let reports = explore(&tasks);
     for report in &reports {
@@ -196,6 +209,7 @@ fn what_no_judge_can_check_is_unjudged_never_a_solution() {
         assert!(finding(report).is_none(), "{:?}", report.id);
     }
     assert_eq!(reports[0].judge, "the task's own tests, all of them");
+    assert_eq!(reports[3].judge, "the task's own tests, all of them");
     assert!(
         reports[1].judge.starts_with("degenerate: "),
         "{}",
