@@ -196,10 +196,7 @@ fn first_test_module_value(source: &str) -> Option<String> {
         if line.starts_with("assert ") {
             return first_assert_value(&Value::from(line));
         }
-        let Some(rest) = line
-            .strip_prefix("self.assert")
-            .or_else(|| line.strip_prefix("self.fail"))
-        else {
+        let Some(rest) = line.strip_prefix("self.assert") else {
             continue;
         };
         let Some((method, arguments)) = rest.split_once('(') else {
@@ -597,6 +594,9 @@ impl Grammar {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use serde_json::json;
+
     #[test]
     fn a_test_modules_first_claim_is_read_in_either_framework() {
         use super::first_test_module_value as value;
@@ -611,9 +611,6 @@ mod tests {
         assert_eq!(value(pytest).as_deref(), Some("{1: 2}"));
         assert_eq!(value("def test_a():\n    f(1)\n"), None);
     }
-
-    use super::*;
-    use serde_json::json;
 
     fn task(fields: Value, solution: Option<&str>) -> AuditTask {
         AuditTask::new(
