@@ -1,6 +1,7 @@
 //! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import
-//! humanevalx FILE...` and `rewardbox import multipl-e FILE...`: environment folders, problem
-//! packages and benchmark files of other projects as rewardbox tasks.
+//! humanevalx FILE...`, `rewardbox import multipl-e FILE...` and `rewardbox import livecodebench
+//! FILE...`: environment folders, problem packages and benchmark files of other projects as
+//! rewardbox tasks.
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -22,6 +23,9 @@ pub enum Format {
     /// each a task graded by its own test code; a prompt without completions gets none.
     #[value(name = "multipl-e")]
     MultiplE,
+    /// LiveCodeBench's code-generation rows (JSONL, gzipped or not; private tests plain or
+    /// packed): each a Python task graded by `lcb_runner`'s rules, no completions.
+    Livecodebench,
 }
 
 /// Arguments of `rewardbox import`.
@@ -30,7 +34,7 @@ pub struct ImportArgs {
     /// The format of the folders.
     format: Format,
     /// Environment folders (a folder holding several environments is searched one level down),
-    /// or HumanEval-X's JSONL files (gzipped or not).
+    /// or HumanEval-X's, MultiPL-E's and LiveCodeBench's JSONL files (gzipped or not).
     #[arg(required = true)]
     dirs: Vec<PathBuf>,
     /// Tasks file (JSONL); standard output when absent.
@@ -56,11 +60,15 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     };
     let mut ok = true;
     let mut written = 0;
-    if let Format::Humanevalx | Format::MultiplE = args.format {
+    if let Format::Humanevalx | Format::MultiplE | Format::Livecodebench = args.format {
         for file in &args.dirs {
             for line in rewardbox_eval::read_json_or_jsonl(file)? {
                 let task = line.value.and_then(|value| {
                     let row = value.as_object().ok_or("a problem must be a JSON object")?;
+                    if let Format::Livecodebench = args.format {
+                        return rewardbox_import::livecodebench::task(row)
+                            .map_err(|e| e.to_string());
+                    }
                     let why = |e: rewardbox_import::humanevalx::Unconvertible| e.to_string();
                     if let Format::MultiplE = args.format {
                         let problem = rewardbox_import::multipl_e::problem(row).map_err(why)?;
@@ -95,7 +103,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     }
     for dir in rewardbox_import::folders::dirs_holding(&args.dirs, "verifier.py") {
         match args.format {
-            Format::Kattis | Format::Humanevalx | Format::MultiplE => {
+            Format::Kattis | Format::Humanevalx | Format::MultiplE | Format::Livecodebench => {
                 unreachable!("imported above")
             }
             Format::Deepgym => match rewardbox_import::deepgym::task_from_folder(&dir) {

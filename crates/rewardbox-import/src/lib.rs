@@ -5,6 +5,8 @@
 //!   limits from the jury's submissions, and the submissions' verdicts checked.
 //! - [`humanevalx`]: HumanEval-X's rows (C++, Rust, Go, JavaScript) graded by the benchmark's own
 //!   test code; [`multipl_e`]: MultiPL-E's rows.
+//! - [`livecodebench`]: LiveCodeBench's code-generation rows (stdin and functional), graded by
+//!   the rules of its grader, `lcb_runner`.
 //! - [`deepgym`]: DeepGym environment folders (`verifier.py`, `task.md`, ...).
 //! - [`folders`]: finding the folders an import reads; [`files`]: reading a package's files
 //!   without leaving it.
@@ -18,4 +20,5 @@ mod files;
 pub mod folders;
 pub mod humanevalx;
 pub mod kattis;
+pub mod livecodebench;
 pub mod multipl_e;

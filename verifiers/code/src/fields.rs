@@ -60,6 +60,21 @@ impl TestFramework {
     }
 }
 
+/// How a stdio case's output is compared with the expected output (`tests.compare`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OutputRule {
+    /// Token by token, white space not significant; numeric tokens within `float_tolerance`
+    /// when one is given (the default).
+    Tokens {
+        /// Absolute or relative tolerance for tokens that are not both integers.
+        tolerance: Option<f64>,
+    },
+    /// Line by line, as LiveCodeBench grades stdin programs: the same number of lines (the whole
+    /// output trimmed), each line (trimmed) equal as text or, when it holds only decimal
+    /// numbers, equal in value (`1.50` is `1.5`; no tolerance).
+    Lines,
+}
+
 /// How the cases make the score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scoring {

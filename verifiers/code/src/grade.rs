@@ -68,7 +68,8 @@ pub fn judge(
         Extract::Whole => Program::Found(completion.to_string()),
     };
     let program = match found {
-        Program::Found(p) => p,
+        Program::Found(p) if spec.prelude.is_empty() => p,
+        Program::Found(p) => format!("{}\n{p}", spec.prelude),
         Program::NotFound => {
             return Ok(Judgement {
                 score: 0.0,
@@ -128,13 +129,9 @@ pub fn grade(
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
     match &spec.tests {
-        Tests::Stdio(cases) => kinds::stdio::grade(
-            &spec.language,
-            program,
-            cases,
-            spec.float_tolerance,
-            sandbox,
-        ),
+        Tests::Stdio(cases) => {
+            kinds::stdio::grade(&spec.language, program, cases, spec.output_rule, sandbox)
+        }
         Tests::Call {
             entry_point,
             cases,

@@ -5,11 +5,13 @@
 //! `sandbox` interface of the WIT); the tests, the expected values and the reference solution never
 //! enter it, so a program cannot read, patch or forge them.
 //!
-//! Task fields: `"tests"` (`{"stdio": [...]}`, `{"call": {"entry_point", "cases"}}`, or
+//! Task fields: `"tests"` (`{"stdio": [...]}` with an optional `"compare"`, `"tokens"` or
+//! `"lines"`; `{"call": {"entry_point", "cases"}}`, or
 //! `{"asserts", "entry_point", "setup"}`), `"scoring"` (`"fraction"` or `"all"`),
 //! `"float_tolerance"`, `"language"` (`"python"`, `"c"`, `"cpp"`, `"rust"`, `"go"`, `"javascript"`, `"typescript"`;
 //! call tests of C, C++, Rust and Go typed by `tests.declaration`: [`typed_calls`]), `"extract"` (`"fenced"`: the last fenced block,
-//! else the whole text when it compiles; `"whole"`: the completion as it is), `"candidate_limits"`
+//! else the whole text when it compiles; `"whole"`: the completion as it is), `"prelude"` (source
+//! put before the program), `"candidate_limits"`
 //! (`{"fuel", "wall_ms", "memory_mb", "output_bytes"}` for each candidate run).
 
 pub mod compare;

@@ -1,6 +1,8 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
-use crate::fields::{AssertSource, CallCase, Extract, Scoring, StdioCase, TestFramework};
+use crate::fields::{
+    AssertSource, CallCase, Extract, OutputRule, Scoring, StdioCase, TestFramework,
+};
 use crate::kinds::contest::spec::JudgeSpec;
 use crate::kinds::python_calls::{assert_of, has_tags};
 use crate::kinds::test_code::{ProgramTests, entry_of_declaration};
@@ -63,6 +65,11 @@ pub struct Spec {
     pub scoring: Option<Scoring>,
     /// Tolerance for floats (absolute or relative); `None` means exact.
     pub float_tolerance: Option<f64>,
+    /// How stdio cases compare outputs (`tests.compare`, with `float_tolerance`).
+    pub output_rule: OutputRule,
+    /// Source put before the completion's program (`"prelude"`: the imports a benchmark's harness
+    /// gives every program); empty when none.
+    pub prelude: String,
     /// The candidate's language.
     pub language: String,
 }
@@ -406,6 +413,43 @@ impl Spec {
                 ));
             }
         }
+        let output_rule = match obj.get("compare") {
+            None => OutputRule::Tokens {
+                tolerance: float_tolerance,
+            },
+            Some(_) if !matches!(parsed, Tests::Stdio(_)) => {
+                return Err(bad(
+                    "tests.compare",
+                    "applies to stdio tests (how their output is compared); these tests compare \
+                     values",
+                ));
+            }
+            Some(Value::String(s)) if s == "tokens" => OutputRule::Tokens {
+                tolerance: float_tolerance,
+            },
+            Some(Value::String(s)) if s == "lines" && float_tolerance.is_none() => {
+                OutputRule::Lines
+            }
+            Some(Value::String(s)) if s == "lines" => {
+                return Err(bad(
+                    "tests.compare",
+                    "is \"lines\", which compares numbers by their exact decimal value: \
+                     float_tolerance applies to \"tokens\"; drop one of the two",
+                ));
+            }
+            Some(_) => {
+                return Err(bad(
+                    "tests.compare",
+                    "must be \"tokens\" (the default: token by token, white space not \
+                     significant) or \"lines\" (line by line, numbers by decimal value, as \
+                     LiveCodeBench compares)",
+                ));
+            }
+        };
+        let prelude = match task.get("prelude") {
+            None | Some(Value::Null) => String::new(),
+            Some(v) => string_of(v, "prelude")?.to_string(),
+        };
         let extract = match task.get("extract") {
             None => Extract::Fenced,
             Some(Value::String(s)) if s == "fenced" => Extract::Fenced,
@@ -417,6 +461,8 @@ impl Spec {
             tests: parsed,
             scoring,
             float_tolerance,
+            output_rule,
+            prelude,
             language,
         })
     }
@@ -566,6 +612,48 @@ mod tests {
         assert!(
             error(r#"{"tests": {"pytest": 3}}"#)
                 .starts_with("\"tests.pytest\" must be the test module's source")
+        );
+    }
+
+    #[test]
+    fn stdio_output_rules_and_the_prelude_are_read() {
+        let stdio = r#""stdio": [{"stdin": "", "stdout": "1"}]"#;
+        let read = |extra: &str| spec(&format!(r#"{{"tests": {{{stdio}{extra}}}}}"#));
+        assert_eq!(
+            read("").unwrap().output_rule,
+            OutputRule::Tokens { tolerance: None }
+        );
+        assert_eq!(
+            read(r#", "compare": "tokens", "float_tolerance": 0.5"#)
+                .unwrap()
+                .output_rule,
+            OutputRule::Tokens {
+                tolerance: Some(0.5)
+            }
+        );
+        assert_eq!(
+            read(r#", "compare": "lines""#).unwrap().output_rule,
+            OutputRule::Lines
+        );
+        let error = |extra: &str| read(extra).unwrap_err().0;
+        assert!(error(r#", "compare": "words""#).contains("must be \"tokens\""));
+        assert!(
+            error(r#", "compare": "lines", "float_tolerance": 1e-6"#)
+                .contains("drop one of the two")
+        );
+        let call = spec(
+            r#"{"tests": {"call": {"entry_point": "f", "cases": [{"args": [], "expected": 1}]}, "compare": "lines"}}"#,
+        );
+        assert!(call.unwrap_err().0.contains("applies to stdio tests"));
+        let task = format!(r#"{{"prelude": "import math\n", "tests": {{{stdio}}}}}"#);
+        assert_eq!(spec(&task).unwrap().prelude, "import math\n");
+        assert_eq!(read("").unwrap().prelude, "");
+        let wrong = format!(r#"{{"prelude": 1, "tests": {{{stdio}}}}}"#);
+        assert!(
+            spec(&wrong)
+                .unwrap_err()
+                .0
+                .contains("\"prelude\" must be a string")
         );
     }
 }

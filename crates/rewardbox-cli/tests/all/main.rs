@@ -16,6 +16,7 @@ mod humaneval_x_calls;
 mod humaneval_x_go;
 mod humaneval_x_js;
 mod kattis;
+mod livecodebench;
 mod memory;
 mod trust_boundaries;
 mod worker_lifetime;

@@ -1,8 +1,8 @@
 //! Programs reading stdin and writing stdout (`tests.stdio`): each case runs the program in a
-//! fresh sandbox and compares its output token by token.
+//! fresh sandbox and compares its output by the task's rule (token by token, or line by line).
 
-use crate::compare::{preview, stdout_matches};
-use crate::fields::StdioCase;
+use crate::compare::{lines_match, preview, stdout_matches};
+use crate::fields::{OutputRule, StdioCase};
 use crate::sandbox::{
     CaseResult, CaseStatus, GradeError, RunStatus, Sandbox, compile_detail, exit_detail,
     failure_status, unsupported,
@@ -13,7 +13,7 @@ pub fn grade(
     language: &str,
     program: &str,
     cases: &[StdioCase],
-    tolerance: Option<f64>,
+    rule: OutputRule,
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
     cases
@@ -28,7 +28,13 @@ pub fn grade(
                     (CaseStatus::CompileError, compile_detail(&outcome.stderr))
                 }
                 RunStatus::Ok if outcome.exit_code.unwrap_or(0) == 0 => {
-                    if stdout_matches(&outcome.stdout, &case.stdout, tolerance) {
+                    let matches = match rule {
+                        OutputRule::Tokens { tolerance } => {
+                            stdout_matches(&outcome.stdout, &case.stdout, tolerance)
+                        }
+                        OutputRule::Lines => lines_match(&outcome.stdout, &case.stdout),
+                    };
+                    if matches {
                         (CaseStatus::Passed, "output matches".to_string())
                     } else {
                         (
