@@ -42,6 +42,21 @@ fn read_jsonl(name: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Pairs of the twin table the suite leaves to `cargo bench --bench tier5` (and to
+/// `REWARDBOX_TIER5_TABLE=full`): each costs the suite 5 to 10 minutes of a 2-core machine from an
+/// empty cache (several hundred distinct C++ programs compiled, or several hundred pytest
+/// sessions or contest runs), where the judges they exercise are exercised in the suite by
+/// cheaper pairs: typed calls and HumanEval-X-style test code by Rust's and Go's pairs, contest
+/// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
+/// `pytest-calls-only`. MultiPL-E's open-function form is trained by the bench only.
+const BENCH_ONLY_PAIRS: [&str; 5] = [
+    "asserts-cpp-count-positive",
+    "multipl-e-cpp-count-upper",
+    "call-cpp-sorted-distinct",
+    "pytest-sorted-distinct",
+    "contest-python-divisor",
+];
+
 /// The twin table (`tests/data/tier5/twins.jsonl`): 50 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
@@ -54,8 +69,10 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
 /// (converged on, or sampled beside a solution it ties with), never called a solution unless it
 /// is one; every sound twin converges on the solution or on nothing, with no finding. Pair `i`
-/// trains with seed `i % 8` (all eight seeds each run; `cargo bench --bench tier5` runs every
-/// pair on every seed).
+/// trains with seed `i % 8`; the suite trains all but [`BENCH_ONLY_PAIRS`]
+/// (`REWARDBOX_TIER5_TABLE=full` trains every pair; `cargo bench --bench tier5` trains every pair
+/// on every seed). The tasks train two at a time, those whose candidates are compiled first, so
+/// that the longest do not finish last.
 #[test]
 fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
     let twins = read_jsonl("twins.jsonl");
@@ -67,36 +84,67 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         }
     }
     assert!(pairs.len() >= 30, "{} pairs", pairs.len());
+    for pair in BENCH_ONLY_PAIRS {
+        assert!(pairs.contains(&pair), "{pair} is not a pair of the table");
+    }
+    let full = std::env::var("REWARDBOX_TIER5_TABLE").as_deref() == Ok("full");
+    // (task, its seed), compiled candidates first.
+    let mut jobs: Vec<(&Value, u64)> = twins
+        .iter()
+        .map(|t| {
+            let at = pairs.iter().position(|p| *p == t["pair"]).unwrap();
+            (t, at as u64 % 8)
+        })
+        .filter(|(t, _)| full || !BENCH_ONLY_PAIRS.contains(&t["pair"].as_str().unwrap()))
+        .collect();
+    let compiled = |t: &Value| {
+        matches!(
+            t["language"].as_str(),
+            Some("c" | "cpp" | "rust" | "rust-release" | "go")
+        )
+    };
+    jobs.sort_by_key(|(t, _)| !compiled(t));
     let scorer = common::scorer();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let reports: Vec<std::sync::Mutex<Option<Tier5Report>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                loop {
+                    let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((task, seed)) = jobs.get(at) else {
+                        break;
+                    };
+                    let line = [(1, task.to_string())];
+                    let options = Tier5Options {
+                        seed: *seed,
+                        ..options()
+                    };
+                    let report = explore_lines(&scorer, &line, &options).remove(0);
+                    *reports[at].lock().unwrap() = Some(report);
+                }
+            });
+        }
+    });
     let mut failures = Vec::new();
     let mut by_id = std::collections::HashMap::new();
-    for seed in 0..8u64 {
-        let group: Vec<&Value> = twins
-            .iter()
-            .filter(|t| {
-                let at = pairs.iter().position(|p| *p == t["pair"]).unwrap();
-                at as u64 % 8 == seed
-            })
-            .collect();
-        let lines: Vec<(usize, String)> = group
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (i + 1, t.to_string()))
-            .collect();
-        let reports = explore_lines(&scorer, &lines, &Tier5Options { seed, ..options() });
-        for (task, report) in group.iter().zip(&reports) {
-            let right = report.is_right_for(task["weak"] == true);
-            if !right {
-                failures.push(format!(
-                    "{} (seed {seed}): {:?}, finding {}, converged to {:?} ({:?}), judge {}, error {:?}",
-                    task["id"], report.outcome, finding(report).is_some(), report.completion, report.choices, report.judge, report.error
-                ));
-            }
-            by_id.insert(task["id"].as_str().unwrap().to_string(), report.clone());
+    for ((task, seed), report) in jobs.iter().zip(reports) {
+        let report = report
+            .into_inner()
+            .unwrap()
+            .expect("every task was trained");
+        let right = report.is_right_for(task["weak"] == true);
+        if !right {
+            failures.push(format!(
+                "{} (seed {seed}): {:?}, finding {}, converged to {:?} ({:?}), judge {}, error {:?}",
+                task["id"], report.outcome, finding(&report).is_some(), report.completion, report.choices, report.judge, report.error
+            ));
         }
+        by_id.insert(task["id"].as_str().unwrap().to_string(), report);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Each family judged by what it has.
+    // Each family judged by what it has (of the pairs trained).
     let judge = |id: &str| by_id[id].judge.clone();
     // The answer its own verifier reads from the solution (no reference given).
     assert_eq!(
@@ -147,7 +195,10 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         "contest-cpp-average/weak",
         "contest-python-divisor/weak",
         "contest-scoring-count-evens/weak",
-    ] {
+    ]
+    .into_iter()
+    .filter(|id| by_id.contains_key(*id))
+    {
         assert!(
             judge(id).starts_with("differential tests against the solution"),
             "{id}: {}",
