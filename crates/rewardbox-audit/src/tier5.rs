@@ -42,30 +42,49 @@ pub fn explore_lines(
     lines: &[(usize, String)],
     options: &Tier5Options,
 ) -> Vec<Tier5Report> {
+    in_parallel(lines.len(), |at| {
+        let (number, line) = &lines[at];
+        explore_line(scorer, *number, line, options)
+    })
+}
+
+/// [`explore_lines`], each line with options of its own (a table whose tasks each train with
+/// their own seed); the tasks train in the order given, as many at a time as the machine has
+/// cores.
+pub fn explore_lines_each(
+    scorer: &Scorer,
+    lines: &[(usize, String, Tier5Options)],
+) -> Vec<Tier5Report> {
+    in_parallel(lines.len(), |at| {
+        let (number, line, options) = &lines[at];
+        explore_line(scorer, *number, line, options)
+    })
+}
+
+/// `explore(0)` to `explore(count - 1)`, as many at a time as the machine has cores, in order of
+/// their start; their reports in that order.
+fn in_parallel(count: usize, explore: impl Fn(usize) -> Tier5Report + Sync) -> Vec<Tier5Report> {
     let workers = std::thread::available_parallelism()
         .map_or(1, usize::from)
-        .min(lines.len());
+        .min(count);
     if workers <= 1 {
-        return lines
-            .iter()
-            .map(|(number, line)| explore_line(scorer, *number, line, options))
-            .collect();
+        return (0..count).map(explore).collect();
     }
     // Each worker takes the next task when it is done with one: a task never waits on another
     // (a work-stealing pool would start a new task on a thread whose task is waiting for its
     // scores, and resume the first only when the new one ends).
     let next = std::sync::atomic::AtomicUsize::new(0);
     let reports: Vec<std::sync::Mutex<Option<Tier5Report>>> =
-        lines.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        (0..count).map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
                 loop {
                     let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((number, line)) = lines.get(at) else {
+                    if at >= count {
                         break;
-                    };
-                    let report = explore_line(scorer, *number, line, options);
+                    }
+                    let report = explore(at);
                     *reports[at].lock().unwrap_or_else(|e| e.into_inner()) = Some(report);
                 }
             });

@@ -4,7 +4,9 @@
 
 use crate::common;
 
-use rewardbox_audit::tier5::{Outcome, Tier5Options, Tier5Report, explore_lines, finding};
+use rewardbox_audit::tier5::{
+    Outcome, Tier5Options, Tier5Report, explore_lines, explore_lines_each, finding,
+};
 use serde_json::{Value, json};
 
 /// Seed 0, or `REWARDBOX_TIER5_SEED` (to check that a result holds over seeds).
@@ -71,8 +73,8 @@ const BENCH_ONLY_PAIRS: [&str; 5] = [
 /// is one; every sound twin converges on the solution or on nothing, with no finding. Pair `i`
 /// trains with seed `i % 8`; the suite trains all but [`BENCH_ONLY_PAIRS`]
 /// (`REWARDBOX_TIER5_TABLE=full` trains every pair; `cargo bench --bench tier5` trains every pair
-/// on every seed). The tasks train two at a time, those whose candidates are compiled first, so
-/// that the longest do not finish last.
+/// on every seed). The tasks train as many at a time as the machine has cores, those whose
+/// candidates are compiled first, so that the longest do not finish last.
 #[test]
 fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
     let twins = read_jsonl("twins.jsonl");
@@ -104,36 +106,20 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         )
     };
     jobs.sort_by_key(|(t, _)| !compiled(t));
-    let scorer = common::scorer();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let reports: Vec<std::sync::Mutex<Option<Tier5Report>>> =
-        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| {
-                loop {
-                    let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some((task, seed)) = jobs.get(at) else {
-                        break;
-                    };
-                    let line = [(1, task.to_string())];
-                    let options = Tier5Options {
-                        seed: *seed,
-                        ..options()
-                    };
-                    let report = explore_lines(&scorer, &line, &options).remove(0);
-                    *reports[at].lock().unwrap() = Some(report);
-                }
-            });
-        }
-    });
+    let lines: Vec<(usize, String, Tier5Options)> = jobs
+        .iter()
+        .map(|(task, seed)| {
+            let seeded = Tier5Options {
+                seed: *seed,
+                ..options()
+            };
+            (1, task.to_string(), seeded)
+        })
+        .collect();
+    let reports = explore_lines_each(&common::scorer(), &lines);
     let mut failures = Vec::new();
     let mut by_id = std::collections::HashMap::new();
     for ((task, seed), report) in jobs.iter().zip(reports) {
-        let report = report
-            .into_inner()
-            .unwrap()
-            .expect("every task was trained");
         let right = report.is_right_for(task["weak"] == true);
         if !right {
             failures.push(format!(
