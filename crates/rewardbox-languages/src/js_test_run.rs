@@ -13,6 +13,13 @@ pub const TEST_PROGRAM: &str = "//\u{1e}rewardbox:test\n";
 /// to stderr, away from the wire.
 pub const SERVED_PROGRAM: &str = "//\u{1e}rewardbox:serve\n";
 
+/// The line that opens a trusted program's test file run by a test framework (after
+/// [`TEST_PROGRAM`], and after a TypeScript program's marking line): this prefix, then the form
+/// as JSON (`framework`: `"jest"` or `"node"`, `module`: the name the tests import the candidate
+/// as, `file`: the test file's name), then a newline. The runner sets up the framework
+/// (`guests/js/src/testing.js`) before the test file runs.
+pub const TEST_FRAMEWORK: &str = "//\u{1e}rewardbox:framework ";
+
 /// Whether `source` is one of the two programs of a test run.
 pub fn is_test_run(source: &str) -> bool {
     source.starts_with(TEST_PROGRAM) || source.starts_with(SERVED_PROGRAM)

@@ -74,6 +74,22 @@ pub fn score_tasks(tasks: &[serde_json::Value]) -> Vec<TaskResult> {
     score_lines(&scorer(), &lines)
 }
 
+/// Asserts that rewardbox agreed with a native tool on every verdict compared, and that at least
+/// `at_least` were: `disagreements` lists each verdict that differs, `compared` counts them all.
+pub fn assert_native_agreement(
+    native: &str,
+    (disagreements, compared): (Vec<String>, usize),
+    at_least: usize,
+) {
+    assert!(
+        disagreements.is_empty(),
+        "{} of {compared} verdicts differ from native {native}:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+    assert!(compared >= at_least, "only {compared} verdicts compared");
+}
+
 /// Why `result` is `invalid_task`: the task's own detail (a line refused as it was read), else
 /// its first completion's (a task refused while graded). Panics when it is not invalid.
 pub fn invalid_detail(result: &TaskResult) -> String {

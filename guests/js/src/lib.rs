@@ -40,7 +40,13 @@ const WIRE: &str = concat!(
     "\n} });\n"
 );
 
-use rewardbox_languages::js_test_run::{SERVED_PROGRAM as SERVE_MARKER, TEST_PROGRAM as TEST_MARKER};
+use rewardbox_languages::js_test_run::{
+    SERVED_PROGRAM as SERVE_MARKER, TEST_FRAMEWORK, TEST_PROGRAM as TEST_MARKER,
+};
+
+/// Jest's globals and `node:test`, for a trusted program whose test file a framework runs
+/// ([`with_test_framework`]).
+const TESTING: &str = include_str!("testing.js");
 
 /// A program as the engine runs it.
 struct Program<'s> {
@@ -429,6 +435,26 @@ fn with_wire(context: &mut Context) -> Result<(), String> {
         .map_err(|e| format!("rewardbox: the JavaScript wire failed: {e}"))
 }
 
+/// Sets up the test framework a trusted program's first line names ([`TEST_FRAMEWORK`]), before
+/// its test file runs: its globals, and the modules the file imports (the candidate's module of
+/// stubs, `node:test`, `@jest/globals`).
+fn with_test_framework(program: &Program, context: &mut Context) -> Result<(), String> {
+    let Some(rest) = program.code.strip_prefix(TEST_FRAMEWORK) else {
+        return Ok(());
+    };
+    let form = rest.lines().next().unwrap_or("{}");
+    let setup = format!(
+        "({TESTING})(JSON.parse({}), {}, {{ require: globalThis.require, send: __rb_send, \
+         remote: __rb_remote, resolveModules: __rb_resolve_modules, wireHooks: __rb_wire_hooks }})",
+        literal(form),
+        literal(&program.code),
+    );
+    context
+        .eval(Source::from_bytes(&setup))
+        .map(|_| ())
+        .map_err(|e| format!("rewardbox: the JavaScript test framework failed: {e}"))
+}
+
 /// Evaluates a program whose functions are then called, and what its evaluation queued. An ES
 /// module's functions are found in its scope (`__rb_module_scope(name)`, a line after the
 /// program's own that looks a name up there) or among its exports (`__rb_exports`).
@@ -589,6 +615,7 @@ impl Guest for Runner {
                 if serving {
                     serve(&program, &mut c)
                 } else {
+                    with_test_framework(&program, &mut c)?;
                     execute(&program, &mut c)
                 }
             }

@@ -394,7 +394,18 @@
   // Published packages shipped unchanged (vendor/npm/), evaluated when a run first requires one.
   const vendored = new Set(["lodash"]);
   // `require`, kept here for the module loader and the lazy globals: an ES module has none.
+  // A test run's trusted program adds the modules its test file imports (src/testing.js): the
+  // candidate's module of stubs, `node:test`, `@jest/globals`. Set once, before the program.
+  let testModules = null;
+  globalThis.__rb_resolve_modules = (resolve) => {
+    testModules = resolve;
+    delete globalThis.__rb_resolve_modules;
+  };
   const requireModule = (name) => {
+    if (testModules !== null) {
+      const found = testModules(String(name));
+      if (found !== undefined) return found;
+    }
     const key = String(name).replace(/^node:/, "");
     if (key !== String(name) && npmPackages.has(key)) throw notFound(name);
     if (key in modules) return modules[key];

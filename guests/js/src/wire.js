@@ -6,7 +6,8 @@
 //
 // A message is one line: the byte 0x1e, then JSON, then a newline; anything else on a line is
 // skipped. A call is `{"f": name, "a": [value...]}`, an answer `{"r": value}` or, when the
-// function threw, `{"x": {"name", "message"}}`. The test code's calls ask (`"c": 1`) for the
+// function threw, `{"x": {"name", "message"}}` (with `"m": 1` when the program has no such
+// function). The test code's calls ask (`"c": 1`) for the
 // arguments the call changed, as natively the caller shares its arrays and objects with the
 // function: the answer then holds them by position (`"c": {"0": value}`), and the test code's
 // own arguments are changed in place to match. Values are tagged JSON, so that every value of
@@ -223,6 +224,17 @@
     }
   }
 
+  // The trusted side, under a test framework (src/testing.js): what a call throws once the
+  // candidate has ended, rather than ending the test program.
+  // And what a call of a function the candidate does not have throws: natively, a module's
+  // missing export is `undefined`, and calling it a TypeError.
+  let onEnded = null, onMissing = null;
+  globalThis.__rb_wire_hooks = (hooks) => {
+    onEnded = hooks.ended;
+    onMissing = hooks.missing;
+    delete globalThis.__rb_wire_hooks;
+  };
+
   // The trusted side: calls `name` in the candidate with `args` and returns its answer.
   globalThis.__rb_remote = function (name, args) {
     let message, encoded;
@@ -238,6 +250,8 @@
     const line = receive();
     if (line === null) {
       report("wire ended");
+      // A test framework's run goes on to its other tests; test code ends here.
+      if (onEnded !== null) throw onEnded();
       exit(3);
     }
     let reply, result;
@@ -265,7 +279,7 @@
       report("wire malformed " + (e instanceof Malformed ? e.message : "answer"));
       exit(3);
     }
-    if ("x" in reply) throw rebuild(reply.x);
+    if ("x" in reply) throw reply.m === 1 && onMissing !== null ? onMissing(name) : rebuild(reply.x);
     return result;
   };
 
@@ -300,7 +314,7 @@
     for (;;) {
       const line = receive();
       if (line === null) return;
-      let reply;
+      let reply, missing = false;
       try {
         const request = parse(line);
         const name = String(request.f);
@@ -314,7 +328,10 @@
           fn = typeof exported === "function" && (exported.name === name || name === "default") ? exported : exported && exported[name];
         }
         if (typeof fn !== "function" && typeof __rb_exports !== "undefined") fn = __rb_exports[name];
-        if (typeof fn !== "function") throw new ReferenceError(name + " is not defined");
+        if (typeof fn !== "function") {
+          missing = true;
+          throw new ReferenceError(name + " is not defined");
+        }
         const args = request.a.map(decode);
         const result = fn(...args);
         try {
@@ -345,7 +362,7 @@
           if (any) reply.c = changed;
         }
       } catch (e) {
-        reply = { x: describe(e) };
+        reply = missing ? { x: describe(e), m: 1 } : { x: describe(e) };
       }
       send(1, frame(reply));
     }

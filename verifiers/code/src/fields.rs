@@ -60,6 +60,34 @@ impl TestFramework {
     }
 }
 
+/// A JavaScript test framework whose test files run as written (`tests.jest`,
+/// `tests.node_test`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScriptFramework {
+    /// Jest's globals (`describe`, `test`, `expect`, hooks, `jest.fn`), as Jest 29 has them.
+    Jest,
+    /// Node's `node:test` module with `node:assert`, as `node --test` runs them.
+    NodeTest,
+}
+
+impl ScriptFramework {
+    /// The key that names it in `tests`.
+    pub fn key(self) -> &'static str {
+        match self {
+            ScriptFramework::Jest => "jest",
+            ScriptFramework::NodeTest => "node_test",
+        }
+    }
+
+    /// Its name in the trusted program's first line (`guests/js/src/testing.js`).
+    pub fn runner_name(self) -> &'static str {
+        match self {
+            ScriptFramework::Jest => "jest",
+            ScriptFramework::NodeTest => "node",
+        }
+    }
+}
+
 /// How a stdio case's output is compared with the expected output (`tests.compare`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum OutputRule {

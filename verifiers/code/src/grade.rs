@@ -43,6 +43,35 @@ pub fn find_program(completion: &str, language: &str, sandbox: &dyn Sandbox) -> 
     }
 }
 
+/// A task's `prelude` must compile and run alone (the same run for every completion of the
+/// task: the host remembers it); else the task is `invalid_task`, never the candidate's 0.
+fn check_prelude(prelude: &str, sandbox: &dyn Sandbox) -> Result<(), GradeError> {
+    let arg = json!([prelude]).to_string();
+    let failed = |why: String| GradeError::InvalidTask(format!("\"prelude\" {why}"));
+    match sandbox
+        .call("python", harness::PRELUDE_CHECK, "why", &[arg])
+        .pop()
+    {
+        Some(Ok(answer)) => match serde_json::from_str::<String>(&answer) {
+            Ok(why) if why.is_empty() => Ok(()),
+            Ok(why) => Err(failed(why)),
+            Err(_) => Err(GradeError::Failed(format!(
+                "the prelude check answered {answer}, not a string"
+            ))),
+        },
+        Some(Err(outcome)) if outcome.status == crate::sandbox::RunStatus::Unsupported => {
+            Err(crate::sandbox::unsupported(&outcome))
+        }
+        Some(Err(outcome)) => Err(failed(format!(
+            "does not run alone within the limits: {}",
+            crate::sandbox::exit_detail(&outcome)
+        ))),
+        None => Err(GradeError::Failed(
+            "the prelude check gave no answer".into(),
+        )),
+    }
+}
+
 /// The verdict on one completion.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
@@ -69,7 +98,10 @@ pub fn judge(
     };
     let program = match found {
         Program::Found(p) if spec.prelude.is_empty() => p,
-        Program::Found(p) => format!("{}\n{p}", spec.prelude),
+        Program::Found(p) => {
+            check_prelude(&spec.prelude, sandbox)?;
+            format!("{}\n{p}", spec.prelude)
+        }
         Program::NotFound => {
             return Ok(Judgement {
                 score: 0.0,
@@ -172,6 +204,7 @@ pub fn grade(
             sandbox,
         ),
         Tests::Program(tests) => kinds::test_code::grade(&spec.language, tests, program, sandbox),
+        Tests::TestFile(tests) => kinds::test_files::grade(&spec.language, tests, program, sandbox),
         Tests::Judge(_) => Err(GradeError::Failed(
             "judge tests are graded by the judge module".into(),
         )),

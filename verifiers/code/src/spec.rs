@@ -1,11 +1,12 @@
 //! The task's `tests` field, read and checked, with errors that name the field.
 
 use crate::fields::{
-    AssertSource, CallCase, Extract, OutputRule, Scoring, StdioCase, TestFramework,
+    AssertSource, CallCase, Extract, OutputRule, Scoring, ScriptFramework, StdioCase, TestFramework,
 };
 use crate::kinds::contest::spec::JudgeSpec;
 use crate::kinds::python_calls::{assert_of, has_tags};
 use crate::kinds::test_code::{ProgramTests, entry_of_declaration};
+use crate::kinds::test_files::TestFile;
 use crate::kinds::typed_calls::takes_typed_calls;
 use crate::langs::canonical_language;
 use guest_common::{FieldError, TaskFields};
@@ -47,6 +48,9 @@ pub enum Tests {
     /// The benchmark's own test code in the candidate's language (C++, Rust), run in a trusted
     /// program of its own against the live candidate.
     Program(ProgramTests),
+    /// A JavaScript or TypeScript test file run by its framework (`tests.jest`,
+    /// `tests.node_test`) in a trusted program, against the live candidate's module.
+    TestFile(TestFile),
     /// A contest problem, judged as the Kattis problem package format judges it: cases of
     /// input and answer, the default or the problem's own output validator, interactive
     /// problems, test groups and scores.
@@ -211,6 +215,21 @@ impl Spec {
                 setup: None,
                 reference,
             }
+        } else if let Some((framework, form)) = [ScriptFramework::Jest, ScriptFramework::NodeTest]
+            .into_iter()
+            .find_map(|framework| obj.get(framework.key()).map(|form| (framework, form)))
+        {
+            if language != "javascript" && language != "typescript" {
+                return Err(bad(
+                    &format!("tests.{}", framework.key()),
+                    format!(
+                        "runs JavaScript and TypeScript test files; the task's language is \
+                         {language} (Python test modules go in \"tests.pytest\" or \
+                         \"tests.unittest\")"
+                    ),
+                ));
+            }
+            Tests::TestFile(test_file_form(framework, form, &language)?)
         } else if let Some(asserts) = obj.get("asserts") {
             let source = match asserts {
                 Value::String(check) => AssertSource::Check(check.clone()),
@@ -255,7 +274,7 @@ impl Spec {
         } else {
             return Err(bad(
                 "tests",
-                "needs one of \"stdio\", \"call\", \"asserts\", \"pytest\", \"unittest\" or \"judge\"",
+                "needs one of \"stdio\", \"call\", \"asserts\", \"pytest\", \"unittest\", \"jest\", \"node_test\" or \"judge\"",
             ));
         };
         let scoring = match task.get("scoring").or_else(|| obj.get("scoring")) {
@@ -377,7 +396,7 @@ impl Spec {
             other => other,
         };
         match &parsed {
-            Tests::Program(_) => {}
+            Tests::Program(_) | Tests::TestFile(_) => {}
             Tests::Stdio(_) => {}
             Tests::Judge(judge) if judge.interactive && script => {
                 return Err(bad(
@@ -448,6 +467,15 @@ impl Spec {
         };
         let prelude = match task.get("prelude") {
             None | Some(Value::Null) => String::new(),
+            Some(_) if language != "python" => {
+                return Err(bad(
+                    "prelude",
+                    format!(
+                        "is for Python tasks (source run before the candidate's program); the \
+                         task's language is {language}"
+                    ),
+                ));
+            }
             Some(v) => string_of(v, "prelude")?.to_string(),
         };
         let extract = match task.get("extract") {
@@ -501,6 +529,86 @@ fn add_imports_of(tests: &serde_json::Map<String, Value>) -> Result<bool, FieldE
     }
 }
 
+/// An error naming the first of `fields` (of the test form `field`) that is not one of `known`.
+fn only_known_fields(
+    fields: &serde_json::Map<String, Value>,
+    known: &[&str],
+    field: &str,
+) -> Result<(), FieldError> {
+    match fields.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(unknown) => Err(bad(
+            &format!("{field}.{unknown}"),
+            format!(
+                "is not a field of the test form (it has {})",
+                known.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `tests.jest` / `tests.node_test`: the test file's source as a string, or an object of `test`
+/// (the source), `module` (the name the tests import the candidate as, `solution` by default)
+/// and `file` (the test file's name, `solution.test.js` or `.ts` by default).
+fn test_file_form(
+    framework: ScriptFramework,
+    form: &Value,
+    language: &str,
+) -> Result<TestFile, FieldError> {
+    let field = format!("tests.{}", framework.key());
+    let extension = if language == "typescript" { "ts" } else { "js" };
+    let (test, module, file) = match form {
+        Value::String(test) => (test.clone(), None, None),
+        Value::Object(fields) => {
+            let known = ["test", "module", "file"];
+            only_known_fields(fields, &known, &field)?;
+            let text = |key: &str| -> Result<Option<String>, FieldError> {
+                fields
+                    .get(key)
+                    .filter(|v| !v.is_null())
+                    .map(|v| string_of(v, &format!("{field}.{key}")).map(str::to_string))
+                    .transpose()
+            };
+            let test = text("test")?.ok_or_else(|| {
+                bad(
+                    &format!("{field}.test"),
+                    "is missing (the test file's source)",
+                )
+            })?;
+            (test, text("module")?, text("file")?)
+        }
+        _ => {
+            return Err(bad(
+                &field,
+                "must be the test file's source, or an object with \"test\" (the source), \
+                 \"module\" (the name the tests import the candidate as, \"solution\" by \
+                 default) and \"file\" (the test file's name)",
+            ));
+        }
+    };
+    let module = module.unwrap_or_else(|| "solution".to_string());
+    if module.is_empty()
+        || !module
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '$'))
+    {
+        return Err(bad(
+            &format!("{field}.module"),
+            format!(
+                "{module:?} is not a module name (letters, digits, `_`, `-`, `.`: what the tests \
+                 import as './NAME')"
+            ),
+        ));
+    }
+    let file = file.unwrap_or_else(|| format!("{module}.test.{extension}"));
+    Ok(TestFile {
+        framework,
+        test,
+        module,
+        file,
+    })
+}
+
 /// `tests.pytest` / `tests.unittest` as the checking sandbox reads it (JSON of `test`, `conftest`,
 /// `module`, `file`): the test module's source as a string, or an object of those fields. What
 /// the fields hold (identifiers, sources that compile) is checked there, once per task.
@@ -510,15 +618,7 @@ fn test_module_form(framework: TestFramework, form: &Value) -> Result<String, Fi
         Value::String(test) => serde_json::json!({"test": test}),
         Value::Object(fields) => {
             let known = ["test", "conftest", "module", "file"];
-            if let Some(unknown) = fields.keys().find(|k| !known.contains(&k.as_str())) {
-                return Err(bad(
-                    &format!("{field}.{unknown}"),
-                    format!(
-                        "is not a field of the test form (it has {})",
-                        known.join(", ")
-                    ),
-                ));
-            }
+            only_known_fields(fields, &known, &field)?;
             for key in known {
                 if let Some(value) = fields.get(key).filter(|v| !v.is_null()) {
                     string_of(value, &format!("{field}.{key}"))?;
@@ -655,5 +755,9 @@ mod tests {
                 .0
                 .contains("\"prelude\" must be a string")
         );
+        let cpp = format!(
+            r##"{{"language": "cpp", "prelude": "#include <cstdio>", "tests": {{{stdio}}}}}"##
+        );
+        assert!(spec(&cpp).unwrap_err().0.contains("is for Python tasks"));
     }
 }

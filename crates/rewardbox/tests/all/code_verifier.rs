@@ -320,6 +320,49 @@ fn extraction_scoring_and_errors() {
     );
 }
 
+/// A task's `prelude` runs before the candidate's program; one that does not compile or run
+/// alone is the task's fault (`invalid_task`), never a 0 for the candidate.
+#[test]
+fn a_prelude_runs_before_the_program_and_a_broken_one_is_the_tasks_fault() {
+    let s = scorer();
+    let task = |prelude: &str| {
+        json!({"id": "p", "verifier": "code", "prelude": prelude,
+            "tests": {"stdio": [{"stdin": "2\n", "stdout": "1.4142"}], "float_tolerance": 1e-3},
+            "completions": [fenced("print(sqrt(int(input())))"), fenced("print(2)")]})
+    };
+    let good = s.score_task(&Task::from_value(task("from math import *\n")).unwrap());
+    assert_eq!(good.status, None, "{:?}", good.detail);
+    let scores: Vec<f64> = good.results.iter().map(|r| r.score).collect();
+    assert_eq!(scores, vec![1.0, 0.0], "{:?}", good.results);
+    for (prelude, says) in [
+        (
+            "from math import *\ndef (:\n",
+            "does not compile: SyntaxError",
+        ),
+        (
+            "import no_such_module_here\n",
+            "fails when run alone: ModuleNotFoundError",
+        ),
+        (
+            "import sys\nsys.exit(3)\n",
+            "fails when run alone: SystemExit",
+        ),
+    ] {
+        let broken = s.score_task(&Task::from_value(task(prelude)).unwrap());
+        assert_eq!(
+            broken.status,
+            Some(Status::InvalidTask),
+            "{prelude:?}: {:?}",
+            broken.results
+        );
+        let detail = broken.detail.unwrap_or_default();
+        assert!(
+            detail.contains("\"prelude\"") && detail.contains(says),
+            "{prelude:?}: {detail}"
+        );
+    }
+}
+
 #[test]
 fn the_same_completion_gets_the_same_verdict_and_fuel() {
     let s = scorer();

@@ -634,26 +634,14 @@ fn agreement(framework: &str) -> (Vec<String>, usize) {
     (disagreements, compared)
 }
 
-/// Every verdict of `framework`'s tasks equals the native one, over at least `at_least` of them.
-fn assert_native_agreement(framework: &str, at_least: usize) {
-    let (disagreements, compared) = agreement(framework);
-    assert!(
-        disagreements.is_empty(),
-        "{} of {compared} verdicts differ from native {framework}:\n{}",
-        disagreements.len(),
-        disagreements.join("\n")
-    );
-    assert!(compared >= at_least, "only {compared} verdicts compared");
-}
-
 #[test]
 fn pytest_modules_give_native_pytests_verdict_for_every_test_id() {
-    assert_native_agreement("pytest", 600);
+    common::assert_native_agreement("pytest", agreement("pytest"), 600);
 }
 
 #[test]
 fn unittest_modules_give_native_unittests_verdict_for_every_test_id() {
-    assert_native_agreement("unittest", 500);
+    common::assert_native_agreement("unittest", agreement("unittest"), 500);
 }
 
 fn module_task(framework: &str, test: &str, completions: &[&str]) -> serde_json::Value {
