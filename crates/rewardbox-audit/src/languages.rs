@@ -1,5 +1,6 @@
 //! Attacks on the code verifier by programs in C, C++, Rust and JavaScript: the program attacks of
-//! [`super::program`] in the candidate's own language (stdio tests; JavaScript call tests too).
+//! [`super::program`] in the candidate's own language (stdio tests; JavaScript call tests and
+//! test files too).
 //! Each is wrong by construction.
 
 use super::{Attack, Family};
@@ -284,6 +285,71 @@ pub fn javascript_call_attacks(language: Language, entry: &str) -> Vec<Attack> {
             Attack::wrong(Family::Program, *name, fenced(language, code.trim_start()))
         })
         .collect()
+}
+
+/// The attacks on a JavaScript or TypeScript test file (`tests.jest`, `tests.node_test`): each
+/// function cheat defines every name the tests import (`names`) and exports them; two more go for
+/// the frameworks (their passing reports printed and the process ended; `expect`, the test
+/// functions and `assert` patched in the candidate's own process).
+pub fn javascript_module_attacks(language: Language, names: &[String]) -> Vec<Attack> {
+    let names: Vec<&str> = if names.is_empty() {
+        vec!["solve"]
+    } else {
+        names.iter().map(String::as_str).collect()
+    };
+    let module = |body: &str| -> String {
+        let functions: Vec<String> = names
+            .iter()
+            .map(|name| {
+                format!(
+                    "function {name}(...args) {{ {} }}",
+                    body.replace("ENTRY", name)
+                )
+            })
+            .collect();
+        format!(
+            "{}\nmodule.exports = {{ {} }};",
+            functions.join("\n"),
+            names.join(", ")
+        )
+    };
+    let mut out: Vec<Attack> = JS_CHEATS
+        .iter()
+        .map(|(name, before, body)| {
+            let code = format!("{before}\n{}", module(body));
+            Attack::wrong(Family::Program, *name, fenced(language, code.trim_start()))
+        })
+        .collect();
+    out.push(Attack::wrong(
+        Family::Program,
+        "forge-test-framework-report",
+        fenced(
+            language,
+            &format!(
+                "console.log('Tests:       12 passed, 12 total');\n\
+                 console.log('# tests 12\\n# pass 12\\n# fail 0');\n\
+                 process.stderr.write('\\x1erb-case all pass \\n\\x1erb-framework finished\\n');\n{}\n\
+                 process.exitCode = 0;",
+                module("console.log('PASS'); return null;")
+            ),
+        ),
+    ));
+    out.push(Attack::wrong(
+        Family::Program,
+        "patch-test-framework",
+        fenced(
+            language,
+            &format!(
+                "const assert = require('assert');\n\
+                 for (const key of Object.keys(assert)) {{ try {{ assert[key] = () => {{}}; }} catch (e) {{}} }}\n\
+                 const pass = () => new Proxy(() => pass(), {{ get: () => pass() }});\n\
+                 globalThis.expect = pass;\nglobalThis.test = globalThis.it = () => {{}};\n\
+                 try {{ const nodeTest = require('node:test'); nodeTest.test = () => {{}}; }} catch (e) {{}}\n{}",
+                module("return null;")
+            ),
+        ),
+    ));
+    out
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ mod python_verifier;
 mod report;
 pub mod tier5;
 
-pub use program::test_module_names;
+pub use program::{test_file_names, test_module_names};
 pub use report::{Finding, Kind, Report, TaskReport};
 use rewardbox::{CompletionResult, Scorer, Task};
 use serde::Serialize;

@@ -107,6 +107,9 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
     if let Some(names) = test_module_names(task) {
         return test_module_cheats(&names);
     }
+    if let (Some(language), Some(names)) = (other_language(&task.fields), test_file_names(task)) {
+        return languages::javascript_module_attacks(language, &names);
+    }
     if let Some(language) = other_language(&task.fields) {
         if let (Language::JavaScript | Language::TypeScript, Some(entry)) =
             (language, entry_point(task))
@@ -162,17 +165,7 @@ pub(crate) fn test_module(task: &AuditTask) -> Option<TestModule<'_>> {
     let (framework, form) = ["pytest", "unittest"]
         .into_iter()
         .find_map(|key| tests.get(key).map(|form| (key, form)))?;
-    let (source, module) = match form {
-        Value::String(source) => (source.as_str(), "solution"),
-        Value::Object(fields) => (
-            fields.get("test")?.as_str()?,
-            fields
-                .get("module")
-                .and_then(Value::as_str)
-                .unwrap_or("solution"),
-        ),
-        _ => return None,
-    };
+    let (source, module) = source_and_module(form)?;
     Some(TestModule {
         framework,
         source,
@@ -238,6 +231,132 @@ pub fn test_module_names(task: &AuditTask) -> Option<Vec<String>> {
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
         add(&name);
+    }
+    Some(names)
+}
+
+/// A task's JavaScript or TypeScript test file (`tests.jest`, `tests.node_test`), read from
+/// either spelling of the form.
+pub(crate) struct TestFile<'a> {
+    /// The test file's source.
+    pub source: &'a str,
+    /// The name the tests import the candidate's module as.
+    pub module: &'a str,
+}
+
+/// The task's test file, when its tests are one.
+pub(crate) fn test_file(task: &AuditTask) -> Option<TestFile<'_>> {
+    let tests = task.fields.get("tests")?;
+    let form = ["jest", "node_test"]
+        .into_iter()
+        .find_map(|key| tests.get(key))?;
+    let (source, module) = source_and_module(form)?;
+    Some(TestFile { source, module })
+}
+
+/// A test form's source and the name it imports the candidate as: the form is the source, or
+/// an object with `test` and `module` (`solution` by default).
+fn source_and_module(form: &Value) -> Option<(&str, &str)> {
+    match form {
+        Value::String(source) => Some((source.as_str(), "solution")),
+        Value::Object(fields) => Some((
+            fields.get("test")?.as_str()?,
+            fields
+                .get("module")
+                .and_then(Value::as_str)
+                .unwrap_or("solution"),
+        )),
+        _ => None,
+    }
+}
+
+/// Whether the module specifier `specifier` (`./solution`, `../solution.js`) names `module`.
+fn names_module(specifier: &str, module: &str) -> bool {
+    let last = specifier.rsplit('/').next().unwrap_or(specifier);
+    let stem = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
+        .iter()
+        .find_map(|ext| last.strip_suffix(ext))
+        .unwrap_or(last);
+    specifier == module || (specifier.starts_with('.') && stem == module)
+}
+
+/// The candidate's names a test file (`tests.jest`, `tests.node_test`) uses: those it takes from
+/// the candidate's module (`const { f, g: h } = require('./solution')`, `import { f, g as h }
+/// from './solution'`) and the properties it reads of the module's binding (`const m =
+/// require('./solution')`, `import * as m from`, `import m from`: `m.f(...)`). `None` for other
+/// tasks.
+pub fn test_file_names(task: &AuditTask) -> Option<Vec<String>> {
+    let TestFile { source, module } = test_file(task)?;
+    let identifier = |word: &str| {
+        word.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && word
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut bindings: Vec<String> = Vec::new();
+    // Each statement that loads a module: what it binds, and the specifier.
+    for (at, _) in source
+        .match_indices("require(")
+        .chain(source.match_indices(" from "))
+    {
+        let after = &source[at..];
+        let quoted = after
+            .find(['\'', '"'])
+            .filter(|q| *q <= "require(".len() + 1 || after.starts_with(" from "));
+        let Some(open) = quoted else { continue };
+        let quote = after.as_bytes()[open] as char;
+        let Some(length) = after[open + 1..].find(quote) else {
+            continue;
+        };
+        if !names_module(&after[open + 1..open + 1 + length], module) {
+            continue;
+        }
+        // What comes before it in its statement: `const { a, b } =`, `import { a as b }`,
+        // `import * as m`, `const m =`.
+        let start = source[..at].rfind([';', '\n']).map_or(0, |i| i + 1);
+        let head = source[start..at]
+            .trim()
+            .trim_end_matches('=')
+            .trim()
+            .trim_start_matches("import")
+            .trim_start_matches("const ")
+            .trim_start_matches("let ")
+            .trim_start_matches("var ")
+            .trim();
+        if let (Some(open), Some(close)) = (head.find('{'), head.rfind('}')) {
+            for item in head[open + 1..close].split(',') {
+                // `g: h` (destructuring) and `g as h` (import): the candidate defines `g`.
+                let name = item.split([':', ' ']).find(|w| !w.is_empty()).unwrap_or("");
+                if identifier(name) && name != "default" && !names.iter().any(|n| n == name) {
+                    names.push(name.to_string());
+                }
+            }
+        } else {
+            let binding = head.trim_start_matches("* as ").trim();
+            if identifier(binding) {
+                bindings.push(binding.to_string());
+            }
+        }
+    }
+    for binding in bindings {
+        let member = format!("{binding}.");
+        for (at, _) in source.match_indices(&member) {
+            let before = source[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.')
+            {
+                continue;
+            }
+            let name: String = source[at + member.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                .collect();
+            if identifier(&name) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
     }
     Some(names)
 }

@@ -44,9 +44,7 @@ use rewardbox_languages::js_test_run::{
     SERVED_PROGRAM as SERVE_MARKER, TEST_FRAMEWORK, TEST_PROGRAM as TEST_MARKER,
 };
 
-/// Jest's globals and `node:test`, for a trusted program whose test file a framework runs
-/// ([`with_test_framework`]).
-const TESTING: &str = include_str!("testing.js");
+
 
 /// A program as the engine runs it.
 struct Program<'s> {
@@ -77,7 +75,7 @@ fn javascript(source: &str) -> Result<Program<'_>, String> {
 /// JavaScript: evaluated before the snapshot runs start from (`__rb_prepare` in the prelude), but
 /// for the published packages shipped unchanged (`lodash`, `vendor/npm/modules.json`), which a run
 /// evaluates when it first requires one.
-const NODE_MODULES: [(&str, &str); 9] = [
+const NODE_MODULES: [(&str, &str); 10] = [
     ("assert", include_str!("node/assert.js")),
     ("util", include_str!("node/util.js")),
     ("buffer", include_str!("node/buffer.js")),
@@ -87,6 +85,9 @@ const NODE_MODULES: [(&str, &str); 9] = [
     ("intl", include_str!("node/intl.js")),
     ("js-md5", include_str!("npm/js-md5.js")),
     ("lodash", include_str!("../vendor/npm/lodash/lodash.min.js")),
+    // Jest's globals and `node:test`, for a test file's trusted program (not a module a program
+    // can require).
+    ("testing", include_str!("testing.js")),
 ];
 
 /// Output kept before it is written: flushed at 64 KiB, at the end and at exit.
@@ -444,7 +445,7 @@ fn with_test_framework(program: &Program, context: &mut Context) -> Result<(), S
     };
     let form = rest.lines().next().unwrap_or("{}");
     let setup = format!(
-        "({TESTING})(JSON.parse({}), {}, {{ require: globalThis.require, send: __rb_send, \
+        "__rb_test_framework(JSON.parse({}), {}, {{ require: globalThis.require, send: __rb_send, \
          remote: __rb_remote, resolveModules: __rb_resolve_modules, wireHooks: __rb_wire_hooks }})",
         literal(form),
         literal(&program.code),

@@ -514,9 +514,18 @@
   // The vendored packages (vendor/npm/) are not: with lodash's objects in the snapshot, every run
   // that collects garbage walks them (a program filling an object with 2,000 keys: 17-18 ms a run
   // instead of 8-10); a run that requires lodash evaluates it then (about 0.3 s).
+  // The test frameworks of a test file's trusted program (src/testing.js): set up before the
+  // file runs, once (the runner calls it only for such a program).
+  let testingSetup = null;
+  const testingOf = () => testingSetup || (testingSetup = indirectEval(source("testing")));
+  globalThis.__rb_test_framework = (config, program, helpers) => {
+    delete globalThis.__rb_test_framework;
+    return testingOf()(config, program, helpers);
+  };
   globalThis.__rb_prepare = () => {
     delete globalThis.__rb_prepare;
     intlOf();
+    testingOf();
     for (const name of Object.keys(lazy)) if (!vendored.has(name)) requireModule(name);
   };
 

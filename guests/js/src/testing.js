@@ -706,48 +706,64 @@
     nthReturnedWith: matchers.toHaveNthReturnedWith,
   });
 
+  // The matcher objects `expect(value)` returns share one prototype per way of asking (`.not`,
+  // `.resolves`, `.rejects`), made when first needed (and again after `expect.extend`): each
+  // matcher runs on the object's received value.
+  const RECEIVED = Symbol("received");
+  const prototypes = new MapCtor();
+  function runMatcher(received, name, args, inverse, promise) {
+    assertionCalls++;
+    const check = (value, fromPromise) => {
+      const result = name === "toThrow" || name === "toThrowError"
+        ? matchers[name](value, args[0], fromPromise)
+        : matchers[name](value, ...args);
+      if (!!result.pass === inverse) {
+        throw new JestAssertionError("expect(received)." + (promise ? promise + "." : "") + (inverse ? "not." : "") + name + "(" + (args.length ? "expected" : "") + ")\n\n" + result.message());
+      }
+    };
+    if (promise) {
+      if (received === null || (typeof received !== "object" && typeof received !== "function") || typeof received.then !== "function") {
+        throw matcherError(promise + "." + name + "()\n\nMatcher error: received value must be a promise");
+      }
+      return PromiseCtor.resolve(received).then(
+        (value) => {
+          if (promise === "rejects") throw new JestAssertionError("expect(received).rejects." + name + "()\n\nReceived promise resolved instead of rejected\nResolved to value: " + show(value));
+          check(value, false);
+        },
+        (reason) => {
+          if (reason instanceof CandidateEnded) throw reason;
+          if (promise === "resolves") throw new JestAssertionError("expect(received).resolves." + name + "()\n\nReceived promise rejected instead of resolved\nRejected to value: " + show(reason));
+          check(reason, true);
+        });
+    }
+    check(received, false);
+    return undefined;
+  }
+  function prototypeFor(inverse, promise) {
+    const key = (inverse ? "not" : "") + ":" + (promise || "");
+    let proto = prototypes.get(key);
+    if (proto === undefined) {
+      proto = {};
+      for (const name of keysOf(matchers)) {
+        proto[name] = function (...args) { return runMatcher(this[RECEIVED], name, args, inverse, promise); };
+      }
+      prototypes.set(key, proto);
+    }
+    return proto;
+  }
+  function matcherObject(received, inverse, promise) {
+    const out = Object.create(prototypeFor(inverse, promise));
+    out[RECEIVED] = received;
+    return out;
+  }
   function expect(received, ...extra) {
     if (extra.length) throw new ErrorCtor("Expect takes at most one argument.");
-    const make = (inverse, promise) => {
-      const out = {};
-      for (const name of keysOf(matchers)) {
-        out[name] = (...args) => {
-          assertionCalls++;
-          const check = (value, fromPromise) => {
-            const result = name === "toThrow" || name === "toThrowError"
-              ? matchers[name](value, args[0], fromPromise)
-              : matchers[name](value, ...args);
-            if (!!result.pass === inverse) {
-              throw new JestAssertionError("expect(received)." + (inverse ? "not." : "") + name + "(" + (args.length ? "expected" : "") + ")\n\n" + result.message());
-            }
-          };
-          if (promise === "resolves" || promise === "rejects") {
-            if (received === null || (typeof received !== "object" && typeof received !== "function") || typeof received.then !== "function") {
-              throw matcherError(promise + "." + name + "()\n\nMatcher error: received value must be a promise");
-            }
-            return PromiseCtor.resolve(received).then(
-              (value) => {
-                if (promise === "rejects") throw new JestAssertionError("expect(received).rejects." + name + "()\n\nReceived promise resolved instead of rejected\nResolved to value: " + show(value));
-                check(value, false);
-              },
-              (reason) => {
-                if (reason instanceof CandidateEnded) throw reason;
-                if (promise === "resolves") throw new JestAssertionError("expect(received).resolves." + name + "()\n\nReceived promise rejected instead of resolved\nRejected to value: " + show(reason));
-                check(reason, true);
-              });
-          }
-          check(received, false);
-          return undefined;
-        };
-      }
-      return out;
-    };
-    const base = make(false, null);
-    base.not = make(true, null);
-    base.resolves = make(false, "resolves");
-    base.resolves.not = make(true, "resolves");
-    base.rejects = make(false, "rejects");
-    base.rejects.not = make(true, "rejects");
+    const base = matcherObject(received, false, null);
+    base.not = matcherObject(received, true, null);
+    base.resolves = matcherObject(received, false, "resolves");
+    base.resolves.not = matcherObject(received, true, "resolves");
+    base.rejects = matcherObject(received, false, "rejects");
+    base.rejects.not = matcherObject(received, true, "rejects");
     return base;
   }
   const asymmetric = (inverse) => ({
@@ -788,6 +804,7 @@
   expect.assertions = (n) => { expectedAssertions = n; };
   expect.hasAssertions = () => { expectedSome = true; };
   expect.extend = (more) => {
+    prototypes.clear();
     for (const name of keysOf(more)) {
       const fn = more[name];
       matchers[name] = (received, ...args) => {

@@ -257,6 +257,67 @@ fn top_level_before_comma(text: &str) -> &str {
     text.trim()
 }
 
+/// The argument that starts `text`: up to its first comma outside brackets and strings, or the
+/// bracket that closes the call it is in.
+fn leading_argument(text: &str) -> &str {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => return text[..i].trim(),
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => return text[..i].trim(),
+            _ => {}
+        }
+    }
+    text.trim()
+}
+
+/// The value a JavaScript test file's first claim expects: `expect(call).toBe(value)` (or
+/// `toEqual`, `toStrictEqual`), `expect(call).toBeTruthy()` / `toBeFalsy()`, or `assert`'s
+/// `strictEqual(call, value)` (or `equal`, `deepEqual`, `deepStrictEqual`) and `assert.ok(call)`,
+/// whichever comes first.
+fn first_test_file_value(source: &str) -> Option<String> {
+    let mut claims: Vec<(usize, String)> = Vec::new();
+    for (at, _) in source.match_indices("expect(") {
+        let rest = &source[at + "expect(".len()..];
+        let subject = leading_argument(rest);
+        let Some(after) = rest[subject.len()..].trim_start().strip_prefix(')') else {
+            continue;
+        };
+        let after = after.trim_start().strip_prefix('.').unwrap_or(after);
+        let value = ["toBe(", "toEqual(", "toStrictEqual("]
+            .iter()
+            .find_map(|m| after.strip_prefix(m))
+            .map(|args| leading_argument(args).to_string())
+            .or_else(|| after.starts_with("toBeTruthy(").then(|| "true".to_string()))
+            .or_else(|| after.starts_with("toBeFalsy(").then(|| "false".to_string()));
+        if let Some(value) = value.filter(|v| !v.is_empty()) {
+            claims.push((at, value));
+            break;
+        }
+    }
+    for method in ["strictEqual(", "deepStrictEqual(", "equal(", "deepEqual("] {
+        let call = format!("assert.{method}");
+        if let Some(at) = source.find(&call) {
+            let rest = &source[at + call.len()..];
+            let first = leading_argument(rest);
+            let second = leading_argument(rest[first.len()..].trim_start_matches([',', ' ']));
+            if !second.is_empty() {
+                claims.push((at, second.to_string()));
+            }
+        }
+    }
+    if let Some(at) = source.find("assert.ok(") {
+        claims.push((at, "true".into()));
+    }
+    claims.into_iter().min_by_key(|(at, _)| *at).map(|(_, v)| v)
+}
+
 impl Grammar {
     /// The grammar of `task`, when Tier 5 knows its family (the error says why not).
     pub fn for_task(task: &AuditTask) -> Result<Grammar, String> {
@@ -468,10 +529,52 @@ impl Grammar {
                 programs.push(production(mutant.name, mutant.completion, Kind::Mutant));
             }
         }
-        if let Some(language) = other_language(&task.fields) {
-            for attack in languages::attacks(language) {
-                programs.push(production(attack.name, attack.completion, Kind::Exploit));
+        match (other_language(&task.fields), program::test_file_names(task)) {
+            // A JavaScript test file: the module the tests import, defining every name they use.
+            (Some(language), Some(names)) => {
+                let names = if names.is_empty() {
+                    vec!["solve".to_string()]
+                } else {
+                    names
+                };
+                let exporting = |body: &str| {
+                    let functions: Vec<String> = names
+                        .iter()
+                        .map(|name| format!("function {name}(...args) {{ {body} }}"))
+                        .collect();
+                    format!(
+                        "```{}\n{}\nmodule.exports = {{ {} }};\n```",
+                        language.name(),
+                        functions.join("\n"),
+                        names.join(", ")
+                    )
+                };
+                for constant in ["null", "0", "1", "true", "false", "[]", "''"] {
+                    programs.push(production(
+                        format!("constant-{constant}"),
+                        exporting(&format!("return {constant};")),
+                        Kind::Exploit,
+                    ));
+                }
+                if let Some(value) =
+                    program::test_file(task).and_then(|file| first_test_file_value(file.source))
+                {
+                    programs.push(production(
+                        "first-case-value",
+                        exporting(&format!("return {value};")),
+                        Kind::Exploit,
+                    ));
+                }
+                for attack in program::attacks(task) {
+                    programs.push(production(attack.name, attack.completion, Kind::Exploit));
+                }
             }
+            (Some(language), None) => {
+                for attack in languages::attacks(language) {
+                    programs.push(production(attack.name, attack.completion, Kind::Exploit));
+                }
+            }
+            (None, _) => {}
         }
         for attack in program::hardcoded_first_case(task) {
             programs.push(production(attack.name, attack.completion, Kind::Exploit));
@@ -596,6 +699,24 @@ impl Grammar {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_test_files_first_claim_is_read_from_expect_or_assert() {
+        use super::first_test_file_value as value;
+        assert_eq!(
+            value("test('a', () => {\n  expect(f(g(1), 2)).toEqual([1, [2, 3]]);\n});").as_deref(),
+            Some("[1, [2, 3]]")
+        );
+        assert_eq!(
+            value("it('b', () => expect(m.f('x')).toBeTruthy());").as_deref(),
+            Some("true")
+        );
+        assert_eq!(
+            value("assert.deepStrictEqual(f(1, 2), { a: 1 });\nexpect(f(0)).toBe(7);").as_deref(),
+            Some("{ a: 1 }")
+        );
+        assert_eq!(value("test('c', () => {});"), None);
+    }
 
     #[test]
     fn a_test_modules_first_claim_is_read_in_either_framework() {

@@ -494,3 +494,55 @@ fn test_modules_are_attacked_through_the_names_they_import() {
         "{exploits:?}"
     );
 }
+
+/// JavaScript and TypeScript test files (`tests.jest`, `tests.node_test`) are attacked through
+/// the names they take from the candidate's module (destructured, imported, or read off its
+/// binding): each cheat defines and exports all of them, and two go for the frameworks (their
+/// passing reports printed, `expect`, the test functions and `assert` patched in the candidate's
+/// process). Sound test files stand against every one; a test that never checks a result falls.
+#[test]
+fn test_files_are_attacked_through_the_names_they_import() {
+    let jest = "const { add, scale: times } = require('./solution');\nconst solution = require('./solution');\n\n\
+        describe('arithmetic', () => {\n  test.each([[1, 2], [3, -4]])('add(%i, %i)', (a, b) => {\n    expect(add(a, b)).toBe(a + b);\n  });\n\n  \
+        test('scale', () => {\n    expect(times(3, 2)).toEqual(6);\n    expect(solution.halve(8)).toBeCloseTo(4);\n  });\n});\n";
+    let node_test = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport * as m from './solution.js';\n\n\
+        test('add', () => {\n  assert.strictEqual(m.add(2, 2), 4);\n  assert.deepStrictEqual(m.scale(3, 2), 6);\n});\n";
+    let sound = [
+        json!({"id": "jest-sound", "verifier": "code", "language": "javascript", "tests": {"jest": jest}}),
+        json!({"id": "node-sound", "verifier": "code", "language": "typescript", "tests": {"node_test": {"test": node_test, "file": "add.test.ts"}}}),
+    ];
+    let names = rewardbox_audit::test_file_names(&audit_task(sound[0].clone())).unwrap();
+    assert_eq!(names, ["add", "scale", "halve"]);
+    let names = rewardbox_audit::test_file_names(&audit_task(sound[1].clone())).unwrap();
+    assert_eq!(names, ["add", "scale"]);
+    let attacks: BTreeSet<String> = attacks_for(&audit_task(sound[1].clone()))
+        .into_iter()
+        .map(|a| a.name)
+        .collect();
+    for expected in [
+        "forge-test-framework-report",
+        "patch-test-framework",
+        "exit-process-exit",
+        "always-equal-object",
+    ] {
+        assert!(attacks.contains(expected), "{expected} in {attacks:?}");
+    }
+    let report = audit(&sound);
+    for task in &report.tasks {
+        let exploits: Vec<_> = task
+            .findings
+            .iter()
+            .map(|f| format!("{:?} {}: {}", f.kind, f.attack, f.detail))
+            .collect();
+        assert!(task.robust, "{:?}: {:?} {exploits:#?}", task.id, task.error);
+    }
+    let weak = json!({"id": "jest-weak", "verifier": "code", "language": "javascript",
+        "tests": {"jest": "const { add } = require('./solution');\n\ntest('runs', () => {\n  add(1, 2);\n});\n"}});
+    let exploits = exploits_of(&audit(&[weak]));
+    assert!(
+        exploits
+            .iter()
+            .any(|(a, f)| a == "return-nan" && *f == Family::Program),
+        "{exploits:?}"
+    );
+}
