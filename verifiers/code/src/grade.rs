@@ -161,9 +161,14 @@ pub fn grade(
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
     match &spec.tests {
-        Tests::Stdio(cases) => {
-            kinds::stdio::grade(&spec.language, program, cases, spec.output_rule, sandbox)
-        }
+        Tests::Stdio(cases) => kinds::stdio::grade(
+            &spec.language,
+            program,
+            cases,
+            spec.output_rule,
+            spec.scoring == Some(Scoring::All),
+            sandbox,
+        ),
         Tests::Call {
             entry_point,
             cases,

@@ -532,3 +532,51 @@ fn the_python_engine_is_the_tasks_choice() {
         assert!(detail.contains(message), "{detail}");
     }
 }
+
+/// A task scored all or nothing stops at its first failed stdio case, as judges and
+/// LiveCodeBench's runner do: the later cases are not run (a program that loops costs one time
+/// limit), and say so; the verdict is the same, and every case still runs when the program
+/// passes them, or when the task scores the fraction passed.
+#[test]
+fn all_or_nothing_stdio_tasks_stop_at_the_first_failed_case() {
+    let s = scorer();
+    let task = |scoring: &str| {
+        json!({"id": "s", "verifier": "code", "scoring": scoring,
+        "tests": {"stdio": [
+            {"stdin": "1\n", "stdout": "2"},
+            {"stdin": "2\n", "stdout": "4"},
+            {"stdin": "3\n", "stdout": "6"},
+            {"stdin": "4\n", "stdout": "8"},
+        ]},
+        "completions": [
+            fenced("print(2 * int(input()))"),
+            fenced("n = int(input())\nwhile n == 2:\n    pass\nprint(2 * n)"),
+        ]})
+    };
+    let all = s.score_task(&Task::from_value(task("all")).unwrap());
+    assert_eq!(all.results[0].score, 1.0, "{:?}", all.results[0]);
+    assert_eq!(statuses(&all.results[0]), vec![CaseStatus::Passed; 4]);
+    let looped = &all.results[1];
+    assert_eq!(looped.score, 0.0);
+    let looped_statuses = statuses(looped);
+    assert_eq!(looped_statuses[0], CaseStatus::Passed);
+    assert!(
+        matches!(
+            looped_statuses[1],
+            CaseStatus::Timeout | CaseStatus::FuelExhausted
+        ),
+        "{looped:?}"
+    );
+    assert_eq!(
+        &looped_statuses[2..],
+        &[CaseStatus::Wrong, CaseStatus::Wrong]
+    );
+    assert!(
+        looped.cases[3]
+            .detail
+            .starts_with("not run: stdio 2 failed first")
+    );
+    // Scored by the fraction passed, every case runs.
+    let fraction = s.score_task(&Task::from_value(task("fraction")).unwrap());
+    assert_eq!(fraction.results[1].score, 0.75, "{:?}", fraction.results[1]);
+}

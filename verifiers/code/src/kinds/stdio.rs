@@ -8,19 +8,32 @@ use crate::sandbox::{
     failure_status, unsupported,
 };
 
-/// Grades `program` on the stdio `cases`.
+/// Grades `program` on the stdio `cases`. With `all_or_nothing` (the task's `"scoring": "all"`)
+/// the cases after the first that fails are not run, as judges and LiveCodeBench's runner stop:
+/// the score is 0 either way, and a program that loops costs one time limit, not one per case.
 pub fn grade(
     language: &str,
     program: &str,
     cases: &[StdioCase],
     rule: OutputRule,
+    all_or_nothing: bool,
     sandbox: &dyn Sandbox,
 ) -> Result<Vec<CaseResult>, GradeError> {
+    let mut first_failure: Option<String> = None;
     cases
         .iter()
         .enumerate()
         .map(|(i, case)| {
             let id = format!("stdio {}", i + 1);
+            if let Some(failed) = &first_failure {
+                return Ok(CaseResult {
+                    id,
+                    status: CaseStatus::Wrong,
+                    detail: format!(
+                        "not run: {failed} failed first, and the task scores all or nothing"
+                    ),
+                });
+            }
             let outcome = sandbox.run(language, program, &case.stdin);
             let (status, detail) = match outcome.status {
                 RunStatus::Unsupported => return Err(unsupported(&outcome)),
@@ -49,6 +62,9 @@ pub fn grade(
                 }
                 _ => (failure_status(&outcome), exit_detail(&outcome)),
             };
+            if all_or_nothing && status != CaseStatus::Passed {
+                first_failure = Some(id.clone());
+            }
             Ok(CaseResult { id, status, detail })
         })
         .collect()
