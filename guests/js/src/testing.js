@@ -125,7 +125,15 @@
   function schedule() {
     if (scheduled) return;
     scheduled = true;
-    setTimer(() => { runFile().catch((e) => report("framework broke " + brief(e && e.stack || e))); }, 0);
+    const broke = (e) => report("framework broke " + brief(e && e.stack || e));
+    setTimer(() => {
+      try {
+        const ran = drive(runFile());
+        if (isThenable(ran)) ran.then(undefined, broke);
+      } catch (e) {
+        broke(e);
+      }
+    }, 0);
   }
 
   const modeOf = (parent, mode) => (parent.mode === "skip" || parent.mode === "todo" ? "skip" : mode);
@@ -198,11 +206,32 @@
         }
       });
     }
-    try {
-      return PromiseCtor.resolve(fn.apply(self, args));
-    } catch (e) {
-      return PromiseCtor.reject(e);
-    }
+    // A function that returns at once returns at once here too (a throw is thrown): only a
+    // returned promise is waited for.
+    const result = fn.apply(self, args);
+    return isThenable(result) ? result : undefined;
+  }
+
+  const isThenable = (value) =>
+    value !== null && (typeof value === "object" || typeof value === "function") && typeof value.then === "function";
+
+  // Runs the generator `steps`, each of whose yielded values is a step's result: a promise is
+  // waited for (its value or error sent back in), anything else is sent back at once. Returns
+  // what the generator returns, or a promise of it once a step was asynchronous: tests that
+  // never wait run without a promise job between them.
+  function drive(steps) {
+    const resume = (method, value) => {
+      for (;;) {
+        const next = steps[method](value);
+        if (next.done) return next.value;
+        if (isThenable(next.value)) {
+          return PromiseCtor.resolve(next.value).then((v) => resume("next", v), (e) => resume("throw", e));
+        }
+        method = "next";
+        value = next.value;
+      }
+    };
+    return resume("next", undefined);
   }
 
   const describeError = (e) => {
@@ -229,7 +258,7 @@
   let expectedAssertions = null;
   let expectedSome = false;
 
-  async function runJestBlock(block, inherited) {
+  function* runJestBlock(block, inherited) {
     const skipAll = (node) => {
       if (node.kind === "test") return reportCase(node.path, "skip", node.mode === "todo" ? "todo" : "skipped");
       node.children.forEach(skipAll);
@@ -245,15 +274,15 @@
     }
     const failures = [];
     for (const hook of block.beforeAll) {
-      try { await invoke(hook.fn, undefined, [], true); } catch (e) { failures.push(e); break; }
+      try { yield invoke(hook.fn, undefined, [], true); } catch (e) { failures.push(e); break; }
     }
     for (const child of block.children) {
       if (!runnable(child)) { skipAll(child); continue; }
-      if (child.kind === "block") await runJestBlock(child, failures.length ? failures : inherited);
-      else await runJestTest(child, failures.length ? failures : inherited);
+      if (child.kind === "block") yield* runJestBlock(child, failures.length ? failures : inherited);
+      else yield* runJestTest(child, failures.length ? failures : inherited);
     }
     for (const hook of block.afterAll) {
-      try { await invoke(hook.fn, undefined, [], true); } catch (e) { /* Jest reports it against the file, not a test */ }
+      try { yield invoke(hook.fn, undefined, [], true); } catch (e) { /* Jest reports it against the file, not a test */ }
     }
   }
 
@@ -271,7 +300,7 @@
     return kind === "afterEach" ? hooks.reverse() : hooks;
   }
 
-  async function runJestTest(test, inherited) {
+  function* runJestTest(test, inherited) {
     report("case-start " + caseId(test.path));
     if (inherited && inherited.length) return verdict(test.path, [inherited[0]]);
     const errors = [];
@@ -280,10 +309,10 @@
     expectedSome = false;
     let beforeFailed = false;
     for (const hook of eachHooks(test, "beforeEach")) {
-      try { await invoke(hook.fn, undefined, [], true); } catch (e) { errors.push(e); beforeFailed = true; break; }
+      try { yield invoke(hook.fn, undefined, [], true); } catch (e) { errors.push(e); beforeFailed = true; break; }
     }
     if (!beforeFailed) {
-      try { await invoke(test.fn, undefined, [], true); } catch (e) { errors.push(e); }
+      try { yield invoke(test.fn, undefined, [], true); } catch (e) { errors.push(e); }
       if (errors.length === 0) {
         if (expectedAssertions !== null && assertionCalls !== expectedAssertions) {
           errors.push(new ErrorCtor("expect.assertions(" + expectedAssertions + "): expected " + expectedAssertions + " assertion" + (expectedAssertions === 1 ? "" : "s") + " to be called but received " + assertionCalls + " assertion call" + (assertionCalls === 1 ? "" : "s") + "."));
@@ -293,7 +322,7 @@
       }
     }
     for (const hook of eachHooks(test, "afterEach")) {
-      try { await invoke(hook.fn, undefined, [], true); } catch (e) { errors.push(e); }
+      try { yield invoke(hook.fn, undefined, [], true); } catch (e) { errors.push(e); }
     }
     if (test.failing) {
       // `test.failing`: passes when the test fails, fails when it passes.
@@ -913,7 +942,11 @@
       const test = { kind: "test", name: args.name, fn: args.fn, parent, mode: mark.mode, note: mark.note, children: [], beforeEach: [], afterEach: [] };
       test.path = parent.path.concat([args.name]);
       parent.children.push(test);
-      return runNodeTest(test);
+      try {
+        return PromiseCtor.resolve(drive(runNodeTest(test)));
+      } catch (e) {
+        return PromiseCtor.reject(e);
+      }
     }
     const test = { kind: "test", name: args.name, fn: args.fn, parent, mode: mark.mode, note: mark.note, children: [], beforeEach: [], afterEach: [] };
     test.path = parent.path.concat([args.name]);
@@ -1005,7 +1038,7 @@
   const subtestsFailed = (n) => n + " subtest" + (n === 1 ? "" : "s") + " failed";
 
   // Runs a node:test test (and the subtests it starts): its verdict, true when it passed.
-  async function runNodeTest(test) {
+  function* runNodeTest(test) {
     if (test.mode === "skip") { reportCase(test.path, "skip", "skipped" + (test.note ? ": " + test.note : "")); return true; }
     report("case-start " + caseId(test.path));
     const errors = [];
@@ -1013,7 +1046,7 @@
     for (let at = test.parent; at; at = at.parent) chain.unshift(at);
     for (const block of chain) {
       for (const hook of block.beforeEach || []) {
-        try { await invoke(hook.fn, undefined, [nodeContext(test)], false); } catch (e) { errors.push(e); }
+        try { yield invoke(hook.fn, undefined, [nodeContext(test)], false); } catch (e) { errors.push(e); }
       }
     }
     test.running = true;
@@ -1021,22 +1054,22 @@
       const context = nodeContext(test);
       try {
         if (test.fn.length >= 2) {
-          await new PromiseCtor((resolve, reject) => {
+          yield new PromiseCtor((resolve, reject) => {
             const result = test.fn.call(context, context, (error) => (error ? reject(error) : resolve()));
             if (result && typeof result.then === "function") result.then(() => reject(new ErrorCtor("passed a callback but also returned a Promise")), reject);
           });
         } else {
-          await test.fn.call(context, context);
+          yield test.fn.call(context, context);
         }
       } catch (e) { errors.push(e); }
       for (const hook of test.afterAll || []) {
-        try { await invoke(hook.fn, undefined, [context], false); } catch (e) { errors.push(e); }
+        try { yield invoke(hook.fn, undefined, [context], false); } catch (e) { errors.push(e); }
       }
     }
     test.running = false;
     for (const block of chain.slice().reverse()) {
       for (const hook of block.afterEach || []) {
-        try { await invoke(hook.fn, undefined, [nodeContext(test)], false); } catch (e) { errors.push(e); }
+        try { yield invoke(hook.fn, undefined, [nodeContext(test)], false); } catch (e) { errors.push(e); }
       }
     }
     const failedSubtests = test.children.filter((c) => c.failed && !c.todoFailure).length;
@@ -1060,8 +1093,8 @@
 
   // Runs a suite: its tests and suites in order, between its `before` and `after` hooks. A
   // suite is a case of its own only when it fails by itself (its function or a hook threw).
-  async function runNodeSuite(suite) {
-    if (suite.pending) { try { await suite.pending; } catch (e) { suite.error = suite.error || e; } }
+  function* runNodeSuite(suite) {
+    if (suite.pending) { try { yield suite.pending; } catch (e) { suite.error = suite.error || e; } }
     const skipAll = (node) => {
       if (node.kind === "test") reportCase(node.path, "skip", "skipped");
       else node.children.forEach(skipAll);
@@ -1070,7 +1103,7 @@
     let own = suite.error;
     if (!own) {
       for (const hook of suite.beforeAll) {
-        try { await invoke(hook.fn, undefined, [{ name: suite.name }], false); } catch (e) { own = e; break; }
+        try { yield invoke(hook.fn, undefined, [{ name: suite.name }], false); } catch (e) { own = e; break; }
       }
     }
     let failed = 0;
@@ -1083,11 +1116,11 @@
       suite.children.forEach(cancel);
     } else {
       for (const child of suite.children) {
-        const ok = child.kind === "block" ? await runNodeSuite(child) : await runNodeTest(child);
+        const ok = child.kind === "block" ? (yield* runNodeSuite(child)) : (yield* runNodeTest(child));
         if (!ok) failed++;
       }
       for (const hook of suite.afterAll) {
-        try { await invoke(hook.fn, undefined, [{ name: suite.name }], false); } catch (e) { own = own || e; }
+        try { yield invoke(hook.fn, undefined, [{ name: suite.name }], false); } catch (e) { own = own || e; }
       }
     }
     if (own && suite !== root) verdict(suite.path, [own]);
@@ -1114,7 +1147,7 @@
   }
 
   // ---- The file ------------------------------------------------------------------------------
-  async function runFile() {
+  function* runFile() {
     collecting = config.framework !== "jest";
     const plan = (node) => {
       if (node.kind === "test") report("case-planned " + caseId(node.path));
@@ -1123,9 +1156,9 @@
     plan(root);
     report("framework loaded");
     if (config.framework === "jest") {
-      await runJestBlock(root, null);
+      yield* runJestBlock(root, null);
     } else {
-      await runNodeSuite(root);
+      yield* runNodeSuite(root);
     }
     report("framework finished");
   }
