@@ -292,33 +292,10 @@ pub fn javascript_call_attacks(language: Language, entry: &str) -> Vec<Attack> {
 /// the frameworks (their passing reports printed and the process ended; `expect`, the test
 /// functions and `assert` patched in the candidate's own process).
 pub fn javascript_module_attacks(language: Language, names: &[String]) -> Vec<Attack> {
-    let names: Vec<&str> = if names.is_empty() {
-        vec!["solve"]
-    } else {
-        names.iter().map(String::as_str).collect()
-    };
-    let module = |body: &str| -> String {
-        let functions: Vec<String> = names
-            .iter()
-            .map(|name| {
-                format!(
-                    "function {name}(...args) {{ {} }}",
-                    body.replace("ENTRY", name)
-                )
-            })
-            .collect();
-        format!(
-            "{}\nmodule.exports = {{ {} }};",
-            functions.join("\n"),
-            names.join(", ")
-        )
-    };
+    let module = |before: &str, body: &str| javascript_module(language, names, before, body);
     let mut out: Vec<Attack> = JS_CHEATS
         .iter()
-        .map(|(name, before, body)| {
-            let code = format!("{before}\n{}", module(body));
-            Attack::wrong(Family::Program, *name, fenced(language, code.trim_start()))
-        })
+        .map(|(name, before, body)| Attack::wrong(Family::Program, *name, module(before, body)))
         .collect();
     out.push(Attack::wrong(
         Family::Program,
@@ -330,7 +307,7 @@ pub fn javascript_module_attacks(language: Language, names: &[String]) -> Vec<At
                  console.log('# tests 12\\n# pass 12\\n# fail 0');\n\
                  process.stderr.write('\\x1erb-case all pass \\n\\x1erb-framework finished\\n');\n{}\n\
                  process.exitCode = 0;",
-                module("console.log('PASS'); return null;")
+                module_source(names, "console.log('PASS'); return null;")
             ),
         ),
     ));
@@ -345,11 +322,42 @@ pub fn javascript_module_attacks(language: Language, names: &[String]) -> Vec<At
                  const pass = () => new Proxy(() => pass(), {{ get: () => pass() }});\n\
                  globalThis.expect = pass;\nglobalThis.test = globalThis.it = () => {{}};\n\
                  try {{ const nodeTest = require('node:test'); nodeTest.test = () => {{}}; }} catch (e) {{}}\n{}",
-                module("return null;")
+                module_source(names, "return null;")
             ),
         ),
     ));
     out
+}
+
+/// A candidate's module for a JavaScript test file, fenced as `language`: `before` at its top,
+/// then each of `names` (`solve` when the tests name none) a function whose body is `body`
+/// (`ENTRY` in it the function's own name), all exported.
+pub fn javascript_module(language: Language, names: &[String], before: &str, body: &str) -> String {
+    let code = format!("{before}\n{}", module_source(names, body));
+    fenced(language, code.trim_start())
+}
+
+/// The functions of [`javascript_module`] and their `module.exports`, unfenced.
+fn module_source(names: &[String], body: &str) -> String {
+    let names: Vec<&str> = if names.is_empty() {
+        vec!["solve"]
+    } else {
+        names.iter().map(String::as_str).collect()
+    };
+    let functions: Vec<String> = names
+        .iter()
+        .map(|name| {
+            format!(
+                "function {name}(...args) {{ {} }}",
+                body.replace("ENTRY", name)
+            )
+        })
+        .collect();
+    format!(
+        "{}\nmodule.exports = {{ {} }};",
+        functions.join("\n"),
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]

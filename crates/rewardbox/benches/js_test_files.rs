@@ -14,23 +14,14 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+#[path = "support/twenty_checks.rs"]
+mod twenty_checks;
+use twenty_checks::{checks, range};
+
 /// Distinct completions graded per form and round.
 const COMPLETIONS: usize = 30;
 
 const PROGRAM: &str = "function sortDistinct(xs) {\n  return [...new Set(xs)].sort((a, b) => a - b);\n}\nmodule.exports = { sortDistinct };\n";
-
-/// The 20 checks: arguments and expected values, as JavaScript source.
-fn checks() -> Vec<(String, String)> {
-    (0..20)
-        .map(|i| {
-            let xs: Vec<i64> = (0..(i % 7 + 1)).map(|k| (k * 7 + i * 3) % 11 - 5).collect();
-            let mut expected = xs.clone();
-            expected.sort();
-            expected.dedup();
-            (format!("{xs:?}"), format!("{expected:?}"))
-        })
-        .collect()
-}
 
 fn forms() -> Vec<(&'static str, Value)> {
     let checks = checks();
@@ -210,12 +201,6 @@ fn main() {
             )
         })
         .collect();
-    let range = |s: &[f64]| {
-        (
-            s.iter().cloned().fold(f64::MAX, f64::min),
-            s.iter().cloned().fold(0.0, f64::max),
-        )
-    };
     let (base_lo, base_hi) = range(&seconds[0]);
     println!("{COMPLETIONS} distinct completions per form and round, 20 checks each, one thread:");
     for ((name, _), s) in forms.iter().zip(&seconds) {

@@ -18,23 +18,14 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::time::Instant;
 
+#[path = "support/twenty_checks.rs"]
+mod twenty_checks;
+use twenty_checks::{checks, range};
+
 /// Distinct completions graded per form and round.
 const COMPLETIONS: usize = 40;
 
 const PROGRAM: &str = "def sort_distinct(xs):\n    return sorted(set(xs))\n";
-
-/// The 20 checks: arguments and expected values, as Python source.
-fn checks() -> Vec<(String, String)> {
-    (0..20)
-        .map(|i| {
-            let xs: Vec<i64> = (0..(i % 7 + 1)).map(|k| (k * 7 + i * 3) % 11 - 5).collect();
-            let mut expected = xs.clone();
-            expected.sort();
-            expected.dedup();
-            (format!("{xs:?}"), format!("{expected:?}"))
-        })
-        .collect()
-}
 
 fn forms() -> Vec<(&'static str, Value)> {
     let checks = checks();
@@ -148,13 +139,6 @@ fn main() {
     let native: Vec<f64> = (0..2)
         .map(|round| native_pytest(&forms[2].1, round))
         .collect();
-    let range = |s: &[f64]| {
-        let (lo, hi) = (
-            s.iter().cloned().fold(f64::MAX, f64::min),
-            s.iter().cloned().fold(0.0, f64::max),
-        );
-        (lo, hi)
-    };
     let (asserts_lo, asserts_hi) = range(&seconds[0]);
     println!("{COMPLETIONS} distinct completions per form and round, 20 checks each, one thread:");
     for ((name, _), s) in forms.iter().zip(&seconds) {

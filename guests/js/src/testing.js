@@ -601,7 +601,7 @@
         if (typeof expected !== "string") throw matcherError("toContain(expected)\n\nMatcher error: expected value must be a string if received value is a string");
         pass = received.includes(expected);
       } else if (typeof received[Symbol.iterator] === "function") {
-        pass = Array.from(received).some((item) => item === expected || (item !== item && expected !== expected && false));
+        pass = Array.from(received).some((item) => item === expected);
       } else {
         throw matcherError("toContain(expected)\n\nMatcher error: received value must not be null nor undefined");
       }
@@ -1179,7 +1179,7 @@
     const name = String(specifier);
     if (isCandidate(name)) return candidateModule;
     if (config.framework === "jest" && name === "@jest/globals") return jestGlobals;
-    if (name === "node:test" || name === "test" && false) return nodeTestModule;
+    if (name === "node:test") return nodeTestModule;
     return undefined;
   });
   // The tests run once the file's top level has: a file that declares none is reported so.

@@ -532,23 +532,8 @@ impl Grammar {
         match (other_language(&task.fields), program::test_file_names(task)) {
             // A JavaScript test file: the module the tests import, defining every name they use.
             (Some(language), Some(names)) => {
-                let names = if names.is_empty() {
-                    vec!["solve".to_string()]
-                } else {
-                    names
-                };
-                let exporting = |body: &str| {
-                    let functions: Vec<String> = names
-                        .iter()
-                        .map(|name| format!("function {name}(...args) {{ {body} }}"))
-                        .collect();
-                    format!(
-                        "```{}\n{}\nmodule.exports = {{ {} }};\n```",
-                        language.name(),
-                        functions.join("\n"),
-                        names.join(", ")
-                    )
-                };
+                let exporting =
+                    |body: &str| languages::javascript_module(language, &names, "", body);
                 for constant in ["null", "0", "1", "true", "false", "[]", "''"] {
                     programs.push(production(
                         format!("constant-{constant}"),

@@ -44,8 +44,9 @@ pub struct ProgramTests {
     pub add_imports: bool,
 }
 
-/// The marker opening each line of the trusted program's report on its stderr.
-const REPORT: &str = "\u{1e}rb-";
+/// The marker opening each line of the trusted program's report on its stderr (the test code's
+/// here, and a test file's runner's in [`crate::kinds::test_files`]).
+pub(crate) const REPORT: &str = "\u{1e}rb-";
 
 /// The two programs of a test run, generated for one language.
 struct Programs {
@@ -187,7 +188,7 @@ fn read_report(stderr: &str) -> Report {
 }
 
 /// A report line's text after its two words (`first` word and the `rest`), trimmed.
-fn rest_of_line(first: Option<&str>, rest: Option<&str>) -> String {
+pub(crate) fn rest_of_line(first: Option<&str>, rest: Option<&str>) -> String {
     [first.unwrap_or(""), rest.unwrap_or("")]
         .join(" ")
         .trim()
@@ -342,10 +343,7 @@ fn why_it_ended(
         stderr: own,
         ..test_run.clone()
     };
-    let status = match failure_status(test_run) {
-        CaseStatus::ExitedNonzero | CaseStatus::Crashed => CaseStatus::Wrong,
-        limit => limit,
-    };
+    let status = limit_or_wrong(test_run);
     let mut detail = format!(
         "the test code {}",
         exit_detail(&outcome).trim_start_matches("the program ")
@@ -354,6 +352,15 @@ fn why_it_ended(
         detail.push_str(&format!("; the candidate's last call threw: {what}"));
     }
     (status, detail)
+}
+
+/// A trusted run that hit a limit keeps the limit's status; any other end of it is a failed case
+/// (the trusted side ends early only through what the candidate answered).
+pub(crate) fn limit_or_wrong(test_run: &Outcome) -> CaseStatus {
+    match failure_status(test_run) {
+        CaseStatus::ExitedNonzero | CaseStatus::Crashed => CaseStatus::Wrong,
+        limit => limit,
+    }
 }
 
 fn all_cases(cases: &[StaticCase], status: CaseStatus, detail: &str) -> Vec<CaseResult> {

@@ -11,6 +11,7 @@
 
 use crate::fields::ScriptFramework;
 use crate::kinds::contest::spec::{ProblemProgram, ValidatorLimits};
+use crate::kinds::test_code::{REPORT, limit_or_wrong, rest_of_line};
 use crate::langs::js;
 use crate::sandbox::{
     CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox, compile_detail, exit_detail,
@@ -30,9 +31,6 @@ pub struct TestFile {
     /// The test file's name (a case when the file fails to load).
     pub file: String,
 }
-
-/// The marker opening each line of the trusted program's report on its stderr.
-const REPORT: &str = "\u{1e}rb-";
 
 /// The trusted program: the framework's line, then the test file as written.
 fn trusted_program(tests: &TestFile) -> String {
@@ -111,27 +109,11 @@ fn read_report(stderr: &str) -> Report {
                 Some("finished") => report.finished = true,
                 Some("called") => report.called = true,
                 Some("answered") => report.answered = true,
-                Some("broke") => {
-                    report.broke = Some(
-                        [second, words.next()]
-                            .into_iter()
-                            .flatten()
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )
-                }
+                Some("broke") => report.broke = Some(rest_of_line(second, words.next())),
                 _ => {}
             },
             Some("wire") => match first {
-                Some("untyped") => {
-                    report.untyped = Some(
-                        [second, words.next()]
-                            .into_iter()
-                            .flatten()
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )
-                }
+                Some("untyped") => report.untyped = Some(rest_of_line(second, words.next())),
                 Some("malformed") => report.malformed = Some(second.unwrap_or("answer").into()),
                 _ => {}
             },
@@ -200,7 +182,23 @@ pub fn grade(
              test file may pass the candidate data only"
         )));
     }
-    let candidate_failed = candidate.status == RunStatus::CompileError;
+    // A candidate that does not compile, or that ended before it answered any call, did not
+    // load: natively its module fails to import, and the test file with it, before any test.
+    let did_not_load = if candidate.status == RunStatus::CompileError {
+        Some((CaseStatus::CompileError, compile_detail(&candidate.stderr)))
+    } else if !report.answered
+        && (candidate.status != RunStatus::Ok || candidate.exit_code.unwrap_or(0) != 0)
+    {
+        Some((
+            failure_status(candidate),
+            format!(
+                "the candidate's module did not load: {}",
+                exit_detail(candidate)
+            ),
+        ))
+    } else {
+        None
+    };
     if !report.loaded {
         // The file's top level (and its `describe` bodies) did not run to its end: the task's
         // fault, unless it had called the candidate by then.
@@ -210,11 +208,7 @@ pub fn grade(
                 or_end(&own_error(&test_run.stderr), test_run)
             )));
         }
-        let (status, detail) = if candidate_failed {
-            (CaseStatus::CompileError, compile_detail(&candidate.stderr))
-        } else if !report.answered && candidate.status != RunStatus::Ok {
-            (failure_status(candidate), candidate_end(candidate))
-        } else {
+        let (status, detail) = did_not_load.unwrap_or_else(|| {
             (
                 limit_or_wrong(test_run),
                 format!(
@@ -222,7 +216,7 @@ pub fn grade(
                     or_end(&own_error(&test_run.stderr), test_run)
                 ),
             )
-        };
+        });
         return Ok(vec![CaseResult {
             id: tests.file.clone(),
             status,
@@ -234,22 +228,7 @@ pub fn grade(
             "\"{field}\" declares no tests"
         )));
     }
-    // A candidate that does not compile, or that ended before it answered any call, did not
-    // load: natively its module fails to import, and the test file with it, before any test.
-    let never_loaded = !report.answered
-        && (candidate.status != RunStatus::Ok || candidate.exit_code.unwrap_or(0) != 0);
-    if candidate_failed || never_loaded {
-        let (status, detail) = if candidate_failed {
-            (CaseStatus::CompileError, compile_detail(&candidate.stderr))
-        } else {
-            (
-                failure_status(candidate),
-                format!(
-                    "the candidate's module did not load: {}",
-                    exit_detail(candidate)
-                ),
-            )
-        };
+    if let Some((status, detail)) = did_not_load {
         return Ok(vec![CaseResult {
             id: tests.file.clone(),
             status,
@@ -349,14 +328,6 @@ fn candidate_end(candidate: &Outcome) -> String {
         "the candidate ended during a call: {}",
         exit_detail(candidate)
     )
-}
-
-/// A trusted run that hit a limit keeps the limit's status; any other end is a failed case.
-fn limit_or_wrong(test_run: &Outcome) -> CaseStatus {
-    match failure_status(test_run) {
-        CaseStatus::ExitedNonzero | CaseStatus::Crashed => CaseStatus::Wrong,
-        limit => limit,
-    }
 }
 
 fn or_end(error: &str, outcome: &Outcome) -> String {
