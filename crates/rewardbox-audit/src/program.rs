@@ -506,7 +506,8 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         .and_then(|c| c.get("stdout"))
         .or_else(|| {
             let judge = tests.get("judge")?;
-            let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true);
+            let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true)
+                || judge.get("interactor").is_some_and(|i| !i.is_null());
             let cases = judge.get("cases")?.as_array()?;
             let first = cases
                 .iter()

@@ -1,9 +1,9 @@
-//! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import
+//! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import polygon
+//! DIR...`, `rewardbox import
 //! humanevalx FILE...`, `rewardbox import multipl-e FILE...` and `rewardbox import livecodebench
 //! FILE...`: environment folders, problem packages and benchmark files of other projects as
 //! rewardbox tasks.
 
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,6 +15,9 @@ pub enum Format {
     Deepgym,
     /// Kattis / ICPC problem packages (problem.yaml, data/, output_validators/, submissions/).
     Kattis,
+    /// Codeforces' Polygon packages (problem.xml, tests/, files/ with testlib.h and the
+    /// checker, solutions/ with their tags).
+    Polygon,
     /// HumanEval-X problem files (`humaneval_cpp.jsonl.gz`, `humaneval_rust.jsonl.gz`): each
     /// problem a task graded by its own test code, its canonical solution the completion.
     Humanevalx,
@@ -40,7 +43,7 @@ pub struct ImportArgs {
     /// Tasks file (JSONL); standard output when absent.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Kattis options.
+    /// Kattis and Polygon options.
     #[command(flatten)]
     kattis: crate::kattis::KattisArgs,
 }
@@ -51,13 +54,10 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     if let Format::Kattis = args.format {
         return crate::kattis::run(&args.dirs, args.output.as_deref(), &args.kattis);
     }
-    let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    if let Format::Polygon = args.format {
+        return crate::polygon::run(&args.dirs, args.output.as_deref(), &args.kattis);
+    }
+    let mut out = crate::kattis::tasks_out(args.output.as_deref())?;
     let mut ok = true;
     let mut written = 0;
     if let Format::Humanevalx | Format::MultiplE | Format::Livecodebench = args.format {
@@ -103,7 +103,11 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     }
     for dir in rewardbox_import::folders::dirs_holding(&args.dirs, "verifier.py") {
         match args.format {
-            Format::Kattis | Format::Humanevalx | Format::MultiplE | Format::Livecodebench => {
+            Format::Kattis
+            | Format::Polygon
+            | Format::Humanevalx
+            | Format::MultiplE
+            | Format::Livecodebench => {
                 unreachable!("imported above")
             }
             Format::Deepgym => match rewardbox_import::deepgym::task_from_folder(&dir) {

@@ -17,30 +17,32 @@ use std::path::{Path, PathBuf};
 /// Options of `rewardbox import kattis`.
 #[derive(Args)]
 pub struct KattisArgs {
-    /// Kattis: the candidates' language of each task (c, cpp, python, rust, javascript).
+    /// Kattis, Polygon: the candidates' language of each task (c, cpp, python, rust, javascript).
     #[arg(long, default_value = "cpp")]
-    language: String,
-    /// Kattis: one task per language of the jury's submissions, the submissions as its
-    /// completions (programs as they are), instead of one task without completions.
+    pub(crate) language: String,
+    /// Kattis, Polygon: one task per language of the jury's submissions (solutions), the
+    /// submissions as its completions (programs as they are), instead of one task without
+    /// completions.
     #[arg(long)]
-    submissions: bool,
-    /// Kattis: judge every jury submission and print whether it gets the verdict its directory
-    /// promises; exit 1 when one does not.
+    pub(crate) submissions: bool,
+    /// Kattis, Polygon: judge every jury submission and print whether it gets the verdict its
+    /// directory (its tag) promises; exit 1 when one does not. Polygon: the input validators
+    /// also run on every test.
     #[arg(long)]
-    verify: bool,
-    /// Kattis: the time limit in seconds, instead of the slowest accepted submission's time times
-    /// the package's time_multiplier.
+    pub(crate) verify: bool,
+    /// Kattis, Polygon: the time limit in seconds, instead of the slowest accepted submission's
+    /// time times the package's time_multiplier (Kattis) or the testset's limit (Polygon).
     #[arg(long)]
-    time_limit: Option<f64>,
+    pub(crate) time_limit: Option<f64>,
     /// Kattis: derived time limits are rounded up to this many seconds (problemtools' time
     /// resolution).
     #[arg(long, default_value_t = 1.0)]
     time_resolution: f64,
-    /// Kattis: scoring threads [default: all cores].
+    /// Kattis, Polygon: scoring threads [default: all cores].
     #[arg(short = 'j', long)]
-    jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
     #[command(flatten)]
-    cache: CacheArgs,
+    pub(crate) cache: CacheArgs,
 }
 
 /// Runs `rewardbox import kattis`. Returns whether every package was imported (and, with
@@ -50,13 +52,7 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
         args.time_resolution > 0.0,
         "--time-resolution must be a positive number of seconds"
     );
-    let mut out: Box<dyn Write> = match output {
-        Some(path) => Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
-        )),
-        None => Box::new(std::io::stdout().lock()),
-    };
+    let mut out = tasks_out(output)?;
     let scorer = Scorer::new(ScorerOptions {
         threads: args.jobs,
         cache: args.cache.cache(),
@@ -135,22 +131,13 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
             match verify(&package, &scorer, seconds) {
                 Ok(checks) => {
                     for check in &checks {
-                        let got = match &check.got {
-                            Ok(got) => got.clone(),
-                            Err(why) => format!("not judged ({why})"),
-                        };
-                        let mark = if check.agrees() { "ok" } else { "DIFFERS" };
-                        eprintln!(
-                            "rewardbox: {}: {:<8} {:<48} expected {:<4} got {got} {}",
-                            package.name,
-                            mark,
-                            check.submission,
-                            check.expected.verdict(),
-                            if check.agrees() {
-                                String::new()
-                            } else {
-                                format!("({})", check.detail)
-                            }
+                        print_check(
+                            &package.name,
+                            &check.submission,
+                            &format!("expected {:<4}", check.expected.verdict()),
+                            &check.got,
+                            check.agrees(),
+                            &check.detail,
                         );
                         checked += 1;
                         if check.agrees() {
@@ -178,6 +165,40 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
         );
     }
     Ok(ok)
+}
+
+/// Where `rewardbox import` writes its tasks: `output`, else standard output.
+pub(crate) fn tasks_out(output: Option<&Path>) -> anyhow::Result<Box<dyn Write>> {
+    Ok(match output {
+        Some(path) => Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
+        )),
+        None => Box::new(std::io::stdout().lock()),
+    })
+}
+
+/// Prints one jury program's check on stderr: `ok` or `DIFFERS`, its path, what it promises
+/// (`expected`), the verdict it got (or why it was not judged), and the detail when it differs.
+pub(crate) fn print_check(
+    package: &str,
+    program: &str,
+    expected: &str,
+    got: &Result<String, String>,
+    agrees: bool,
+    detail: &str,
+) {
+    let got = match got {
+        Ok(got) => got.clone(),
+        Err(why) => format!("not judged ({why})"),
+    };
+    let mark = if agrees { "ok" } else { "DIFFERS" };
+    let why = if agrees {
+        String::new()
+    } else {
+        format!("({detail})")
+    };
+    eprintln!("rewardbox: {package}: {mark:<8} {program:<48} {expected} got {got} {why}");
 }
 
 /// The task lines of `package`: one without completions in `--language`, or with

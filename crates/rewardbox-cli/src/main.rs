@@ -11,6 +11,7 @@ mod env;
 mod eval;
 mod import;
 mod kattis;
+mod polygon;
 mod score;
 mod serve;
 
@@ -37,7 +38,8 @@ enum Command {
     /// Attack each task's verifier (exploits, false rejections, weak tests) and report as JSON.
     Audit(audit::AuditArgs),
     /// Turn other projects' environment folders and problem packages into tasks (JSONL):
-    /// `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`.
+    /// `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import polygon
+    /// DIR...`.
     Import(import::ImportArgs),
     /// Multi-turn environments (CodeGym format) offline: `env check` (verification), `env run` (replay).
     Env(env::EnvArgs),

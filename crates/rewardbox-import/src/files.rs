@@ -89,7 +89,7 @@ impl PackageDir {
 
     /// Whether `path`, read as written (no link followed), stays inside the package: relative
     /// without climbing above it, or absolute under its directory.
-    fn lexically_inside(&self, path: &Path) -> bool {
+    pub fn lexically_inside(&self, path: &Path) -> bool {
         use std::path::Component;
         let relative = match path.strip_prefix(&self.root) {
             Ok(inside) => inside,

@@ -8,10 +8,10 @@
 
 mod metadata;
 mod package;
-mod program;
-mod task;
+pub(crate) mod program;
+pub(crate) mod task;
 mod timing;
-mod verify;
+pub(crate) mod verify;
 mod yaml;
 
 pub use package::{Expected, Package, read_package};

@@ -3,6 +3,8 @@
 //!
 //! - [`kattis`]: Kattis / ICPC problem packages (`legacy` and `2023-07`): test data, validators,
 //!   limits from the jury's submissions, and the submissions' verdicts checked.
+//! - [`polygon`]: Codeforces' Polygon packages: testlib checkers, interactors and validators,
+//!   generated tests, groups with points and dependencies, and the solutions' tags checked.
 //! - [`humanevalx`]: HumanEval-X's rows (C++, Rust, Go, JavaScript) graded by the benchmark's own
 //!   test code; [`multipl_e`]: MultiPL-E's rows.
 //! - [`livecodebench`]: LiveCodeBench's code-generation rows (stdin and functional), graded by
@@ -22,3 +24,4 @@ pub mod humanevalx;
 pub mod kattis;
 pub mod livecodebench;
 pub mod multipl_e;
+pub mod polygon;

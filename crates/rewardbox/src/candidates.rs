@@ -17,7 +17,7 @@ pub use crate::host::services::RunRecording;
 pub use crate::runners::bindings::types::{
     CallError, File, Invocation, Output, RunOutcome, RunStatus, Target,
 };
-pub use crate::runners::interactive::{Party, interact};
+pub use crate::runners::interactive::{KATTIS_ACCEPTED, Party, TESTLIB_ACCEPTED, interact};
 pub use crate::runners::javascript::{JS_RUNNER_WASM, JavaScriptRunner};
 pub use crate::runners::python::{PythonRunner, program_in};
 pub use crate::runners::python_engine::{

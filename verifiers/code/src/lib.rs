@@ -279,6 +279,7 @@ impl Sandbox for HostSandbox {
             &interactor.source,
             &invocation(args, files),
             validator_limits(limits),
+            interactor.convention.accepts(),
         );
         InteractionOutcome {
             candidate: outcome(interaction.candidate),

@@ -777,7 +777,8 @@ fn solution_outputs(
 /// validator flags: a solution is accepted on every case, as the solution is. None for an
 /// interactive problem (its inputs are an interactor's, and no output of the solution's answers
 /// them) or one whose validator writes the score (an accepted case there may be a partial
-/// answer).
+/// answer; a testlib checker with `quitp`). A made case of a Polygon problem joins its source
+/// case's group.
 fn contest_differential(
     scorer: &Scorer,
     tests: &Value,
@@ -787,7 +788,14 @@ fn contest_differential(
     most: usize,
 ) -> Option<(Value, Power)> {
     let flag = |key: &str| judge.get(key).and_then(Value::as_bool) == Some(true);
-    if flag("interactive") || flag("custom_score") {
+    let testlib_interactor = judge.get("interactor").is_some_and(|i| !i.is_null());
+    // A testlib checker that may give points (`quitp`) writes the score, as a custom-score
+    // validator does.
+    let testlib_points = judge["output_validator"]["convention"] == "testlib"
+        && judge["output_validator"]["source"]
+            .as_str()
+            .is_some_and(|s| s.contains("quitp") || s.contains("_points"));
+    if flag("interactive") || flag("custom_score") || testlib_interactor || testlib_points {
         return None;
     }
     let cases = judge.get("cases")?.as_array()?;
@@ -810,8 +818,13 @@ fn contest_differential(
                 Some((group, _)) if group != "sample" => group.to_string(),
                 _ => "secret".to_string(),
             };
-            json!({"name": format!("{group}/tier5-{:02}", i + 1), "input": made.input,
-                   "answer": made.output})
+            let mut case = json!({"name": format!("{group}/tier5-{:02}", i + 1),
+                                  "input": made.input, "answer": made.output});
+            // Polygon's groups: the made case joins its source's.
+            if let Some(subtask) = cases[made.from].get("group") {
+                case["group"] = subtask.clone();
+            }
+            case
         }))
         .collect();
     judged["judge"]["cases"] = Value::Array(all);
@@ -819,6 +832,7 @@ fn contest_differential(
         let judged_judge = judged["judge"].as_object_mut()?;
         judged_judge.insert("type".into(), json!("pass-fail"));
         judged_judge.remove("max_score");
+        // Polygon's groups judge a pass-fail problem case by case, every case required.
         if let Some(Value::Object(groups)) = judged_judge.get_mut("groups") {
             for settings in groups.values_mut() {
                 if let Value::Object(settings) = settings {

@@ -5,6 +5,8 @@
 
 use rewardbox_testkit as common;
 use rewardbox_testkit::humaneval_x as humaneval_x_data;
+#[path = "../../benches/support/polygon_packages.rs"]
+mod polygon_packages;
 #[path = "../../benches/support/served.rs"]
 mod served;
 
@@ -18,5 +20,6 @@ mod humaneval_x_js;
 mod kattis;
 mod livecodebench;
 mod memory;
+mod polygon;
 mod trust_boundaries;
 mod worker_lifetime;

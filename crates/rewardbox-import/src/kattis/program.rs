@@ -96,6 +96,16 @@ const MAX_INCLUDE_DEPTH: usize = 16;
 /// Reads the program at `path` of `package` (a file, or a directory of files). Everything it
 /// reads, its headers included, is read inside the package.
 pub fn read_program(package: &PackageDir, path: &Path) -> Result<Program, Unusable> {
+    read_program_including(package, path, &[])
+}
+
+/// [`read_program`], a quoted include looked for beside the file that includes it and then in
+/// `include_dirs` (Polygon compiles every program with its package's `files/` on the path).
+pub fn read_program_including(
+    package: &PackageDir,
+    path: &Path,
+    include_dirs: &[PathBuf],
+) -> Result<Program, Unusable> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -164,7 +174,11 @@ pub fn read_program(package: &PackageDir, path: &Path) -> Result<Program, Unusab
     let source = if matches!(language, "c" | "cpp") {
         let dir = file.parent().unwrap_or(Path::new(""));
         let mut once = Vec::new();
-        inline_headers(package, &text, dir, &file_name(file), 0, &mut once)?
+        let headers = Headers {
+            package,
+            include_dirs,
+        };
+        headers.inline(&text, dir, &file_name(file), 0, &mut once)?
     } else {
         text
     };
@@ -199,56 +213,66 @@ fn is_pragma_once(line: &str) -> bool {
     line.trim_start().starts_with('#') && words == ["pragma", "once"]
 }
 
-/// `text` with each quoted include of a header beside it (in `dir` of `package`) written in,
-/// recursively; a header with `#pragma once` is written in once (`once` holds those written so
-/// far). A header is written in only when it is a file inside the package, however its name
-/// is spelt: any other include is left for the compiler, which sees only the program.
-fn inline_headers(
-    package: &PackageDir,
-    text: &str,
-    dir: &Path,
-    name: &str,
-    depth: usize,
-    once: &mut Vec<PathBuf>,
-) -> Result<String, Unusable> {
-    if depth > MAX_INCLUDE_DEPTH {
-        return Err(Unusable::Other(format!(
-            "headers include each other more than {MAX_INCLUDE_DEPTH} deep ({name})"
-        )));
+/// Where a program's quoted includes are looked for.
+struct Headers<'a> {
+    package: &'a PackageDir,
+    include_dirs: &'a [PathBuf],
+}
+
+impl Headers<'_> {
+    /// The file a quoted include of `header` from a file in `dir` names, when it is one inside
+    /// the package: beside the including file first, then in the include directories.
+    fn find(&self, dir: &Path, header: &str) -> Option<PathBuf> {
+        std::iter::once(dir)
+            .chain(self.include_dirs.iter().map(PathBuf::as_path))
+            .map(|d| d.join(header))
+            .find_map(|p| self.package.resolve(&p).ok().filter(|real| real.is_file()))
     }
-    let mut out = String::with_capacity(text.len());
-    for (number, line) in text.lines().enumerate() {
-        let header = quoted_include(line)
-            .map(|h| dir.join(h))
-            .and_then(|p| package.resolve(&p).ok().filter(|real| real.is_file()));
-        match header {
-            Some(path) if once.contains(&path) => out.push('\n'),
-            Some(path) => {
-                let header_name = file_name(&path);
-                let content = package.read_text(&path).map_err(Unusable::Other)?;
-                if content.lines().any(is_pragma_once) {
-                    once.push(path.clone());
+
+    /// `text` with each quoted include of a header beside it (in `dir` of the package) or in an
+    /// include directory written in, recursively; a header with `#pragma once` is written in once
+    /// (`once` holds those written so far). A header is written in only when it is a file inside
+    /// the package, however its name is spelt: any other include is left for the compiler, which
+    /// sees only the program.
+    fn inline(
+        &self,
+        text: &str,
+        dir: &Path,
+        name: &str,
+        depth: usize,
+        once: &mut Vec<PathBuf>,
+    ) -> Result<String, Unusable> {
+        let package = self.package;
+        if depth > MAX_INCLUDE_DEPTH {
+            return Err(Unusable::Other(format!(
+                "headers include each other more than {MAX_INCLUDE_DEPTH} deep ({name})"
+            )));
+        }
+        let mut out = String::with_capacity(text.len());
+        for (number, line) in text.lines().enumerate() {
+            let header = quoted_include(line).and_then(|h| self.find(dir, h));
+            match header {
+                Some(path) if once.contains(&path) => out.push('\n'),
+                Some(path) => {
+                    let header_name = file_name(&path);
+                    let content = package.read_text(&path).map_err(Unusable::Other)?;
+                    if content.lines().any(is_pragma_once) {
+                        once.push(path.clone());
+                    }
+                    let parent = path.parent().unwrap_or(dir);
+                    out.push_str(&format!("#line 1 \"{header_name}\"\n"));
+                    out.push_str(&self.inline(&content, parent, &header_name, depth + 1, once)?);
+                    out.push_str(&format!("#line {} \"{name}\"\n", number + 2));
                 }
-                let parent = path.parent().unwrap_or(dir);
-                out.push_str(&format!("#line 1 \"{header_name}\"\n"));
-                out.push_str(&inline_headers(
-                    package,
-                    &content,
-                    parent,
-                    &header_name,
-                    depth + 1,
-                    once,
-                )?);
-                out.push_str(&format!("#line {} \"{name}\"\n", number + 2));
-            }
-            None if is_pragma_once(line) => out.push('\n'),
-            None => {
-                out.push_str(line);
-                out.push('\n');
+                None if is_pragma_once(line) => out.push('\n'),
+                None => {
+                    out.push_str(line);
+                    out.push('\n');
+                }
             }
         }
+        Ok(out)
     }
-    Ok(out)
 }
 
 #[cfg(test)]

@@ -140,12 +140,24 @@ pub fn task(package: &Package, shape: TaskShape<'_>) -> Result<Value, String> {
         task.insert("name".into(), json!(name));
     }
     task.insert("tests".into(), json!({"judge": judge_tests(package)?}));
+    shaped(&mut task, shape, m.memory_mb, m.output_mb << 20);
+    Ok(Value::Object(task))
+}
+
+/// Adds what `shape` says to `task`: its candidate limits (the time limit, `memory_mb`,
+/// `output_bytes`), whether it extracts the whole completion, its solution and its completions.
+pub(crate) fn shaped(
+    task: &mut Map<String, Value>,
+    shape: TaskShape<'_>,
+    memory_mb: u64,
+    output_bytes: u64,
+) {
     task.insert(
         "candidate_limits".into(),
         json!({
             "wall_ms": (shape.time_limit * 1000.0).ceil() as u64,
-            "memory_mb": m.memory_mb,
-            "output_bytes": m.output_mb << 20,
+            "memory_mb": memory_mb,
+            "output_bytes": output_bytes,
         }),
     );
     if shape.whole {
@@ -155,7 +167,6 @@ pub fn task(package: &Package, shape: TaskShape<'_>) -> Result<Value, String> {
         task.insert("solution".into(), json!(solution));
     }
     task.insert("completions".into(), json!(shape.completions));
-    Ok(Value::Object(task))
 }
 
 /// A program as a model would write it: in a fenced block tagged with its language.

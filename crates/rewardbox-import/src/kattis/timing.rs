@@ -112,6 +112,7 @@ fn run_case(scorer: &Scorer, package: &Package, program: &Program, case: usize) 
                 },
                 &invocation,
                 scorer.options().seed,
+                rewardbox::candidates::KATTIS_ACCEPTED,
             )
             .candidate
         }

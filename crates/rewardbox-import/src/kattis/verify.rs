@@ -42,7 +42,20 @@ impl Check {
 
 /// The judge's verdict code at the start of the code verifier's detail.
 fn verdict_code(detail: &str) -> String {
-    detail.split([' ', ':']).next().unwrap_or("").to_string()
+    detail
+        .split([' ', ':', ';'])
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// A judged completion's verdict code (`AC`, `WA`, ...), `JE` when the verifier failed (a judge
+/// error: the package's programs, never the submission).
+pub(crate) fn completion_verdict(completion: &rewardbox::CompletionResult) -> String {
+    match completion.status {
+        Status::Ok => verdict_code(&completion.detail),
+        _ => "JE".to_string(),
+    }
 }
 
 /// Judges every submission of `package` (that rewardbox can run) with `time_limit` seconds. A
@@ -147,10 +160,7 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
             return Err(result.detail.clone().unwrap_or_default());
         }
         for (completion, &i) in result.results.iter().zip(indices) {
-            let got = match completion.status {
-                Status::Ok => verdict_code(&completion.detail),
-                _ => "JE".to_string(),
-            };
+            let got = completion_verdict(completion);
             let decided = verdicts[i]
                 .as_ref()
                 .is_some_and(|(code, _, _)| code != "AC");

@@ -205,6 +205,7 @@ impl sandbox::Host for HostState {
         interactor_source: String,
         interactor: types::Invocation,
         interactor_limits: types::Limits,
+        interactor_accepts: i32,
     ) -> types::Interaction {
         let Some(services) = self.services() else {
             return types::Interaction {
@@ -236,6 +237,7 @@ impl sandbox::Host for HostState {
                 },
                 &interactor,
                 seed,
+                interactor_accepts,
             )
         });
         self.note(&interaction.candidate);

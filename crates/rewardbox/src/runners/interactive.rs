@@ -4,8 +4,8 @@
 //! Both programs are compiled first, so that neither waits on the other's compiler. The
 //! interactor runs on a thread of its own; the candidate on the caller's. Whichever ends first is
 //! recorded (a judge's verdict depends on it). When the interactor ends first with an exit code
-//! other than 42 (Kattis's "accepted") the candidate is stopped: its verdict is the interactor's,
-//! and nothing it does after that can change it.
+//! other than the one with which it accepts (Kattis's 42, testlib's 0) the candidate is stopped:
+//! its verdict is the interactor's, and nothing it does after that can change it.
 
 use crate::runners::Runners;
 use crate::runners::bindings::types::{
@@ -19,7 +19,10 @@ use rewardbox_sandbox::pipe::duplex;
 use std::sync::Mutex;
 
 /// The exit code with which a Kattis interactor accepts.
-pub const ACCEPTED: i32 = 42;
+pub const KATTIS_ACCEPTED: i32 = 42;
+
+/// The exit code with which a testlib interactor (Codeforces' Polygon) accepts: `_ok`.
+pub const TESTLIB_ACCEPTED: i32 = 0;
 
 /// One of the two programs: its language, source and limits.
 #[derive(Debug, Clone, Copy)]
@@ -44,13 +47,15 @@ fn not_run(why: &str) -> RunOutcome {
 }
 
 /// Runs `candidate` against `interactor` (given `invocation`'s command line and files, as a
-/// checker is), seeded with `seed`.
+/// checker is), seeded with `seed`; `accepts` is the exit code with which the interactor accepts
+/// ([`KATTIS_ACCEPTED`], [`TESTLIB_ACCEPTED`]).
 pub fn interact(
     runners: &Runners,
     candidate: Party<'_>,
     interactor: Party<'_>,
     invocation: &Invocation,
     seed: u64,
+    accepts: i32,
 ) -> Interaction {
     if let Err(outcome) = runners.prepare(interactor.language, interactor.source) {
         return Interaction {
@@ -97,7 +102,7 @@ pub fn interact(
                 });
                 record(true);
                 interactor_end.close();
-                if outcome.outcome.exit_code != Some(ACCEPTED) {
+                if outcome.outcome.exit_code != Some(accepts) {
                     candidate_end.stop();
                 }
                 outcome
@@ -129,7 +134,7 @@ pub fn interact(
         .unwrap_or_else(|e| e.into_inner())
         .unwrap_or(false);
     let mut candidate_outcome = candidate_outcome;
-    if interactor_first && interactor_outcome.outcome.exit_code != Some(ACCEPTED) {
+    if interactor_first && interactor_outcome.outcome.exit_code != Some(accepts) {
         as_stopped(&mut candidate_outcome);
     }
     Interaction {

@@ -15,7 +15,7 @@
 //! Each assert (C++) or test function (Rust) is a case; the test run passes when it ran to its
 //! end with no failed case.
 
-use crate::kinds::contest::spec::{ProblemProgram, ValidatorLimits};
+use crate::kinds::contest::spec::{Convention, ProblemProgram, ValidatorLimits};
 use crate::langs::{StaticCase, cpp, go, js, rust};
 use crate::sandbox::{
     CaseResult, CaseStatus, GradeError, Outcome, RunStatus, Sandbox, compile_detail, exit_detail,
@@ -216,6 +216,9 @@ pub fn grade(
     let trusted = ProblemProgram {
         language: language.to_string(),
         source: programs.trusted,
+        // Its exit code is never read as a verdict: the candidate is stopped when it ends
+        // with anything but 42, as a Kattis interactor's rejection stops it.
+        convention: Convention::Kattis,
     };
     let interaction = sandbox.interact(
         language,

@@ -10,7 +10,7 @@
 //! patch `expect` or end the run as passed.
 
 use crate::fields::ScriptFramework;
-use crate::kinds::contest::spec::{ProblemProgram, ValidatorLimits};
+use crate::kinds::contest::spec::{Convention, ProblemProgram, ValidatorLimits};
 use crate::kinds::test_code::{REPORT, limit_or_wrong, rest_of_line};
 use crate::langs::js;
 use crate::sandbox::{
@@ -147,6 +147,9 @@ pub fn grade(
     let trusted = ProblemProgram {
         language: language.to_string(),
         source: trusted_program(tests),
+        // Its exit code is never read as a verdict: the candidate is stopped when it ends
+        // with anything but 42, as a Kattis interactor's rejection stops it.
+        convention: Convention::Kattis,
     };
     let interaction = sandbox.interact(
         language,

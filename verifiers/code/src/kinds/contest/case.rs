@@ -1,11 +1,12 @@
 //! One test case of a contest problem, judged as problemtools judges it: the submission run on
 //! the input, then its output checked by the default validator or the problem's own; or, for an
 //! interactive problem, the submission and the interactor run together. The problem's programs
-//! run in sandboxes of their own, never the submission's.
+//! run in sandboxes of their own, never the submission's. A program of the testlib convention
+//! (Codeforces' Polygon) is invoked and read as testlib's checkers and interactors are.
 
 use crate::kinds::contest::default_validator::{self, Flags};
 use crate::kinds::contest::grader::{Graded, JudgeError, Verdict};
-use crate::kinds::contest::spec::{JudgeCase, JudgeSpec, ProblemProgram};
+use crate::kinds::contest::spec::{Convention, JudgeCase, JudgeSpec, ProblemProgram};
 use crate::sandbox::{
     CaseStatus, CheckerFile, CheckerOutcome, GradeError, Outcome, RunStatus, Sandbox,
 };
@@ -16,6 +17,10 @@ pub const INPUT_FILE: &str = "/data/input.in";
 pub const ANSWER_FILE: &str = "/data/answer.ans";
 /// The directory a checker writes its feedback to (with the separator the format asks for).
 pub const FEEDBACK_DIR: &str = "/feedback/";
+/// Where a testlib checker finds the output it checks.
+pub const OUTPUT_FILE: &str = "/data/output.out";
+/// Where a testlib interactor writes the output file its checker then reads (its `tout`).
+pub const INTERACTOR_OUTPUT_FILE: &str = "/feedback/output.out";
 
 /// Exit code of a validator that accepts.
 const ACCEPTED: i32 = 42;
@@ -79,6 +84,9 @@ pub fn judge_case(
     flags: &[String],
     sandbox: &dyn Sandbox,
 ) -> Result<CaseRun, GradeError> {
+    if let Some(interactor) = &spec.interactor {
+        return judge_testlib_interaction(spec, interactor, language, program, case, sandbox);
+    }
     if spec.interactive {
         let validator = spec
             .output_validator
@@ -93,17 +101,7 @@ pub fn judge_case(
             &spec.validator_limits,
         );
         if interaction.deadlock {
-            // Both waited for the other: a native judge's wall clock ends it, as too slow.
-            return Ok(CaseRun::Judged {
-                graded: Graded {
-                    verdict: Verdict::TimeLimit,
-                    score: None,
-                },
-                status: CaseStatus::Timeout,
-                detail: "deadlock: the program and the interactor both waited for the other's \
-                         output (a native judge's time limit)"
-                    .into(),
-            });
+            return Ok(deadlock());
         }
         return interactive_verdict(
             spec,
@@ -132,10 +130,186 @@ pub fn judge_case(
                 },
             )
         }
+        Some(checker) if checker.convention == Convention::Testlib => {
+            let checked =
+                run_testlib_checker(spec, checker, outcome.stdout.as_bytes(), case, sandbox);
+            testlib_verdict(spec, &checked, "checker").map_err(judge_error)
+        }
         Some(validator) => {
             let checked = run_validator(spec, validator, &outcome.stdout, case, flags, sandbox);
             validator_verdict(spec, &checked).map_err(judge_error)
         }
+    }
+}
+
+/// Runs a testlib checker as Polygon invokes it: `checker input output answer`, the three files
+/// read-only, nothing on its stdin.
+fn run_testlib_checker(
+    spec: &JudgeSpec,
+    checker: &ProblemProgram,
+    output: &[u8],
+    case: &JudgeCase,
+    sandbox: &dyn Sandbox,
+) -> CheckerOutcome {
+    let mut files = checker_files(case);
+    files.push(CheckerFile {
+        path: "output.out".into(),
+        contents: output.to_vec(),
+    });
+    let args = [INPUT_FILE, OUTPUT_FILE, ANSWER_FILE].map(str::to_string);
+    sandbox.run_checker(checker, "", &args, &files, &spec.validator_limits)
+}
+
+/// Judges `program` on `case` against a testlib interactor (`interactor input output`, each
+/// one's stdout the other's stdin), then, when the interactor accepts, the checker on the output
+/// file the interactor wrote. Whose fault decides, as problemtools decides for Kattis
+/// interactors: the interactor's verdict when it failed or rejected before the program ended;
+/// else the program's limit or crash; else the interactor's rejection; else the checker's.
+fn judge_testlib_interaction(
+    spec: &JudgeSpec,
+    interactor: &ProblemProgram,
+    language: &str,
+    program: &str,
+    case: &JudgeCase,
+    sandbox: &dyn Sandbox,
+) -> Result<CaseRun, GradeError> {
+    let args = [INPUT_FILE, INTERACTOR_OUTPUT_FILE].map(str::to_string);
+    let interaction = sandbox.interact(
+        language,
+        program,
+        interactor,
+        &args,
+        &checker_files(case),
+        &spec.validator_limits,
+    );
+    let candidate = interaction.candidate;
+    if candidate.status == RunStatus::CompileError {
+        return Ok(CaseRun::CompileError(candidate));
+    }
+    if candidate.status == RunStatus::Unsupported {
+        return Err(GradeError::Failed(candidate.stderr.trim().to_string()));
+    }
+    if interaction.deadlock {
+        return Ok(deadlock());
+    }
+    let said = testlib_verdict(spec, &interaction.interactor, "interactor").map_err(judge_error)?;
+    let rejected = !is_accepted(&said);
+    if rejected && interaction.interactor_first {
+        return Ok(said);
+    }
+    if let Some(failed) = submission_failure(&candidate)? {
+        return Ok(failed);
+    }
+    let Some(checker) = spec.output_validator.as_ref().filter(|_| !rejected) else {
+        return Ok(said);
+    };
+    let output = feedback(&interaction.interactor, "output.out").unwrap_or_default();
+    let checked = run_testlib_checker(spec, checker, output, case, sandbox);
+    testlib_verdict(spec, &checked, "checker").map_err(judge_error)
+}
+
+/// Whether a case run is an accepted one.
+fn is_accepted(run: &CaseRun) -> bool {
+    matches!(run, CaseRun::Judged { graded, .. } if graded.verdict == Verdict::Accepted)
+}
+
+/// A deadlock's verdict: both waited for the other, and a native judge's wall clock ends it,
+/// as too slow.
+fn deadlock() -> CaseRun {
+    CaseRun::Judged {
+        graded: Graded {
+            verdict: Verdict::TimeLimit,
+            score: None,
+        },
+        status: CaseStatus::Timeout,
+        detail: "deadlock: the program and the interactor both waited for the other's \
+                 output (a native judge's time limit)"
+            .into(),
+    }
+}
+
+/// testlib's exit codes (`resultExitCode`): `_ok`, `_wa`, `_pe`, `_fail`, `_dirt`, `_points`,
+/// `_unexpected_eof` (with `ENABLE_UNEXPECTED_EOF`), and the first of `_pc(n)` (`16 + n`).
+const TESTLIB_OK: i32 = 0;
+const TESTLIB_WA: i32 = 1;
+const TESTLIB_PE: i32 = 2;
+const TESTLIB_FAIL: i32 = 3;
+const TESTLIB_DIRT: i32 = 4;
+const TESTLIB_POINTS: i32 = 7;
+const TESTLIB_UNEXPECTED_EOF: i32 = 8;
+const TESTLIB_PARTIALLY: i32 = 16;
+
+/// The verdict of a testlib checker's or interactor's run (`who`): 0 accepted, 1 wrong answer,
+/// 2, 4 and 8 presentation error, 7 accepted with the points its message starts with (`points
+/// 12.5 ...`); 3 (FAIL), a crash, a limit or any other code is a judge error. Its message (its
+/// stderr) is the case's detail.
+fn testlib_verdict(
+    spec: &JudgeSpec,
+    checked: &CheckerOutcome,
+    who: &str,
+) -> Result<CaseRun, JudgeError> {
+    let outcome = &checked.outcome;
+    let exited = matches!(outcome.status, RunStatus::Ok | RunStatus::ExitedNonzero);
+    let message = crate::compare::preview(&outcome.stderr.trim().replace('\n', " "));
+    let said = |fallback: &str| {
+        if message.is_empty() {
+            format!("the {who} {fallback}")
+        } else {
+            message.clone()
+        }
+    };
+    match outcome.exit_code.filter(|_| exited) {
+        Some(TESTLIB_OK) => Ok(CaseRun::Judged {
+            graded: Graded {
+                verdict: Verdict::Accepted,
+                score: None,
+            },
+            status: CaseStatus::Passed,
+            detail: said("accepted"),
+        }),
+        Some(TESTLIB_WA) => Ok(wrong(said("rejected the output"))),
+        Some(TESTLIB_PE | TESTLIB_DIRT | TESTLIB_UNEXPECTED_EOF) => Ok(CaseRun::Judged {
+            graded: Graded {
+                verdict: Verdict::PresentationError,
+                score: None,
+            },
+            status: CaseStatus::Wrong,
+            detail: said("found the output's format wrong"),
+        }),
+        Some(TESTLIB_POINTS) => {
+            let text = outcome.stderr.trim_start();
+            let points = text
+                .strip_prefix("points ")
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|p| p.parse::<f64>().ok())
+                .filter(|p| p.is_finite())
+                .ok_or_else(|| {
+                    JudgeError(format!(
+                        "the {who} ended with points (exit 7) but its message does not start \
+                         with them (\"points 12.5 ...\"): {message:?}"
+                    ))
+                })?;
+            // Points count where the problem scores its cases; a pass-fail problem reads them
+            // as accepted.
+            let scored = !spec.subtasks.is_empty() || spec.custom_score;
+            Ok(CaseRun::Judged {
+                graded: Graded {
+                    verdict: Verdict::Accepted,
+                    score: scored.then_some(points),
+                },
+                status: CaseStatus::Passed,
+                detail: message,
+            })
+        }
+        Some(TESTLIB_FAIL) => Err(JudgeError(format!("the {who} failed (FAIL): {message}"))),
+        Some(code) if code >= TESTLIB_PARTIALLY => Err(JudgeError(format!(
+            "the {who} said partially correct (_pc({})), which rewardbox does not score: {message}",
+            code - TESTLIB_PARTIALLY
+        ))),
+        _ => Err(JudgeError(format!(
+            "the {who} did not end with a testlib verdict (0, 1, 2, 3, 4, 7): {}",
+            crate::sandbox::exit_detail(outcome)
+        ))),
     }
 }
 
@@ -311,6 +485,7 @@ fn interactive_verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sandbox::InteractionOutcome;
     use serde_json::json;
 
     fn outcome(status: RunStatus, exit_code: Option<i32>) -> Outcome {
@@ -342,11 +517,208 @@ mod tests {
         }
     }
 
+    #[test]
+    fn testlib_exit_codes_are_read_as_testlib_writes_them() {
+        let spec = JudgeSpec::parse(&json!({
+            "type": "scoring",
+            "cases": [{"input": "", "group": "1", "points": 5}],
+            "subtasks": [{"name": "1", "policy": "each-test"}],
+            "output_validator": {"language": "cpp", "source": "", "convention": "testlib"}
+        }))
+        .unwrap();
+        let said = |code: i32, stderr: &str| {
+            let mut run = checked(code, &[]);
+            run.outcome.stderr = stderr.to_string();
+            testlib_verdict(&spec, &run, "checker")
+        };
+        let judged = |code, stderr| {
+            let CaseRun::Judged { graded, detail, .. } = said(code, stderr).unwrap() else {
+                panic!("a compile error")
+            };
+            (graded.verdict, graded.score, detail)
+        };
+        assert_eq!(
+            judged(0, "ok 3 numbers\n"),
+            (Verdict::Accepted, None, "ok 3 numbers".into())
+        );
+        assert_eq!(
+            judged(1, "wrong answer expected 3, found 4\n").0,
+            Verdict::WrongAnswer
+        );
+        for pe in [2, 4, 8] {
+            assert_eq!(
+                judged(pe, "wrong output format x\n").0,
+                Verdict::PresentationError
+            );
+        }
+        assert_eq!(judged(7, "points 12.5 half done\n").1, Some(12.5));
+        assert_eq!(judged(7, "points 3\n").1, Some(3.0));
+        // Judge errors: FAIL, points not said, partially correct, other codes, a crash.
+        assert!(
+            said(3, "FAIL participant has a better answer")
+                .unwrap_err()
+                .0
+                .contains("FAIL")
+        );
+        assert!(said(7, "12.5 no prefix").is_err());
+        assert!(
+            said(17, "partially correct (1)")
+                .unwrap_err()
+                .0
+                .contains("_pc(1)")
+        );
+        assert!(said(42, "").is_err());
+        let mut crashed = checked(0, &[]);
+        crashed.outcome.status = RunStatus::Crashed;
+        crashed.outcome.exit_code = None;
+        assert!(testlib_verdict(&spec, &crashed, "checker").is_err());
+        // In a pass-fail problem, points read as accepted.
+        let pass_fail = JudgeSpec::parse(&json!({
+            "cases": [{"input": ""}],
+            "output_validator": {"language": "cpp", "source": "", "convention": "testlib"}
+        }))
+        .unwrap();
+        let mut run = checked(7, &[]);
+        run.outcome.stderr = "points 1".into();
+        assert!(matches!(
+            testlib_verdict(&pass_fail, &run, "checker").unwrap(),
+            CaseRun::Judged {
+                graded: Graded {
+                    verdict: Verdict::Accepted,
+                    score: None
+                },
+                ..
+            }
+        ));
+    }
+
     fn verdict(run: &CaseRun) -> Verdict {
         match run {
             CaseRun::Judged { graded, .. } => graded.verdict,
             CaseRun::CompileError(_) => panic!("a compile error"),
         }
+    }
+
+    /// A sandbox that answers one interaction and one checker run as scripted, and records the
+    /// checker's command line and the output file it was given.
+    struct Scripted {
+        interaction: InteractionOutcome,
+        checker: CheckerOutcome,
+        checked: std::cell::RefCell<Vec<(Vec<String>, Vec<u8>)>>,
+    }
+
+    impl Sandbox for Scripted {
+        fn run(&self, _: &str, _: &str, _: &str) -> Outcome {
+            unreachable!("interactive")
+        }
+        fn call(&self, _: &str, _: &str, _: &str, _: &[String]) -> Vec<Result<String, Outcome>> {
+            unreachable!("no calls")
+        }
+        fn check(
+            &self,
+            _: &crate::fields::AssertSource,
+            _: &str,
+            _: &str,
+        ) -> Result<Vec<crate::sandbox::CaseResult>, GradeError> {
+            unreachable!("no asserts")
+        }
+        fn candidate_limits(&self) -> serde_json::Value {
+            json!({})
+        }
+        fn run_checker(
+            &self,
+            _: &ProblemProgram,
+            _: &str,
+            args: &[String],
+            files: &[CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> CheckerOutcome {
+            let output = files
+                .iter()
+                .find(|f| f.path == "output.out")
+                .map(|f| f.contents.clone())
+                .unwrap_or_default();
+            self.checked.borrow_mut().push((args.to_vec(), output));
+            self.checker.clone()
+        }
+        fn interact(
+            &self,
+            _: &str,
+            _: &str,
+            interactor: &ProblemProgram,
+            args: &[String],
+            _: &[CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> InteractionOutcome {
+            assert_eq!(interactor.convention.accepts(), 0);
+            assert_eq!(args, [INPUT_FILE, INTERACTOR_OUTPUT_FILE]);
+            self.interaction.clone()
+        }
+    }
+
+    #[test]
+    fn a_testlib_interaction_is_judged_by_whose_fault_then_by_its_checker() {
+        let spec = JudgeSpec::parse(&json!({
+            "cases": [{"input": "5\n", "answer": "20\n"}],
+            "interactor": {"language": "cpp", "source": "", "convention": "testlib"},
+            "output_validator": {"language": "cpp", "source": "", "convention": "testlib"}
+        }))
+        .unwrap();
+        let judged = |candidate: Outcome, interactor: i32, first: bool, checker: i32| {
+            let mut said = checked(interactor, &[("output.out", "3\n")]);
+            said.outcome.stderr = "wrong answer too many questions".into();
+            let sandbox = Scripted {
+                interaction: InteractionOutcome {
+                    candidate,
+                    interactor: said,
+                    interactor_first: first,
+                    deadlock: false,
+                },
+                checker: checked(checker, &[]),
+                checked: Default::default(),
+            };
+            let run = judge_case(&spec, "cpp", "", &spec.cases[0], &[], &sandbox);
+            (run.map(|r| verdict(&r)), sandbox.checked.into_inner())
+        };
+        let ok = outcome(RunStatus::Ok, Some(0));
+        let crashed = outcome(RunStatus::Crashed, None);
+        // Accepted by the interactor, then the checker decides, reading the interactor's file.
+        let (accepted, checks) = judged(ok.clone(), 0, false, 0);
+        assert_eq!(accepted.unwrap(), Verdict::Accepted);
+        assert_eq!(
+            checks,
+            [(
+                [INPUT_FILE, OUTPUT_FILE, ANSWER_FILE]
+                    .map(String::from)
+                    .to_vec(),
+                b"3\n".to_vec()
+            )]
+        );
+        assert_eq!(
+            judged(ok.clone(), 0, false, 1).0.unwrap(),
+            Verdict::WrongAnswer
+        );
+        // The interactor rejected before the candidate ended: its verdict, no checker.
+        let (rejected, checks) = judged(crashed.clone(), 1, true, 0);
+        assert_eq!(rejected.unwrap(), Verdict::WrongAnswer);
+        assert!(checks.is_empty());
+        // The candidate crashed first: its fault, whatever the interactor then said.
+        assert_eq!(
+            judged(crashed.clone(), 1, false, 0).0.unwrap(),
+            Verdict::RunTimeError
+        );
+        // Accepted, then the candidate crashed: a run-time error.
+        assert_eq!(
+            judged(crashed, 0, true, 0).0.unwrap(),
+            Verdict::RunTimeError
+        );
+        assert_eq!(
+            judged(ok.clone(), 2, false, 0).0.unwrap(),
+            Verdict::PresentationError
+        );
+        // The interactor's or the checker's FAIL is a judge error, never the candidate's 0.
+        assert!(judged(ok.clone(), 3, true, 0).0.is_err());
+        assert!(judged(ok, 0, false, 3).0.is_err());
     }
 
     fn spec(custom_score: bool) -> JudgeSpec {

@@ -4,7 +4,7 @@
 //! default grader from its items' results.
 //!
 //! The default grader (the Kattis format's): the verdict is the worst error of the items
-//! (`worst_error`: JE, RTE, MLE, TLE, OLE, WA, in that order), the first one (`first_error`) or
+//! (`worst_error`: JE, RTE, MLE, TLE, OLE, PE, WA, in that order; PE only from a testlib checker), the first one (`first_error`) or
 //! always accepted (`always_accept`), accepted anyway when one item is with
 //! `accept_if_any_accepted`; the score is the `sum` (default), `avg`, `min` or `max` of the
 //! items'; `ignore_sample` (at the root) keeps only the last item, `secret`.
@@ -19,6 +19,9 @@ pub enum Verdict {
     Accepted,
     /// Wrong answer.
     WrongAnswer,
+    /// Presentation error: the output's format is wrong (a testlib checker's `_pe`; the Kattis
+    /// format has none).
+    PresentationError,
     /// Time limit exceeded.
     TimeLimit,
     /// Run-time error.
@@ -35,6 +38,7 @@ impl Verdict {
         match self {
             Verdict::Accepted => "AC",
             Verdict::WrongAnswer => "WA",
+            Verdict::PresentationError => "PE",
             Verdict::TimeLimit => "TLE",
             Verdict::RunTimeError => "RTE",
             Verdict::MemoryLimit => "MLE",
@@ -49,8 +53,9 @@ impl Verdict {
             Verdict::MemoryLimit => 1,
             Verdict::TimeLimit => 2,
             Verdict::OutputLimit => 3,
-            Verdict::WrongAnswer => 4,
-            Verdict::Accepted => 5,
+            Verdict::PresentationError => 4,
+            Verdict::WrongAnswer => 5,
+            Verdict::Accepted => 6,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod default_validator;
 pub mod grader;
 pub mod scanf_float;
 pub mod spec;
+pub mod subtasks;
 
 use crate::fields::Scoring;
 use crate::sandbox::{CaseResult, CaseStatus, GradeError, Sandbox, compile_detail};
@@ -41,6 +42,9 @@ pub fn judge_program(
     program: &str,
     sandbox: &dyn Sandbox,
 ) -> Result<JudgeVerdict, GradeError> {
+    if !spec.subtasks.is_empty() {
+        return judge_by_subtasks(spec, scoring, language, program, sandbox);
+    }
     let scoring = scoring.unwrap_or(match spec.problem_type {
         ProblemType::PassFail => Scoring::All,
         ProblemType::Scoring => Scoring::Fraction,
@@ -97,17 +101,7 @@ pub fn judge_program(
         return Err(error);
     }
     if let Some(outcome) = compile_error {
-        let detail = compile_detail(&outcome.stderr);
-        return Ok(JudgeVerdict {
-            score: 0.0,
-            passed: false,
-            detail: format!("CE: {detail}"),
-            cases: vec![CaseResult {
-                id: "compile".into(),
-                status: CaseStatus::CompileError,
-                detail,
-            }],
-        });
+        return Ok(compile_error_verdict(&outcome));
     }
     let tree = result.map_err(|e| GradeError::Failed(format!("judge error: {}", e.0)))?;
     let accepted_cases = cases
@@ -143,10 +137,83 @@ pub fn judge_program(
     })
 }
 
-/// A score as a judge prints it: an integer when it is one.
+/// The verdict of a submission that does not compile.
+fn compile_error_verdict(outcome: &crate::sandbox::Outcome) -> JudgeVerdict {
+    let detail = compile_detail(&outcome.stderr);
+    JudgeVerdict {
+        score: 0.0,
+        passed: false,
+        detail: format!("CE: {detail}"),
+        cases: vec![CaseResult {
+            id: "compile".into(),
+            status: CaseStatus::CompileError,
+            detail,
+        }],
+    }
+}
+
+/// Judges a problem with Polygon's groups ([`subtasks`]): a scoring problem scores its points
+/// over the best (`max_score`, else every subtask's), a pass-fail one 1 when every case is
+/// accepted; `"scoring": "all"` scores 1 for the best points only.
+fn judge_by_subtasks(
+    spec: &JudgeSpec,
+    scoring: Option<Scoring>,
+    language: &str,
+    program: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<JudgeVerdict, GradeError> {
+    let pass_fail = spec.problem_type == ProblemType::PassFail;
+    let points = match subtasks::judge_subtasks(spec, language, program, sandbox, pass_fail)? {
+        subtasks::Judged::CompileError(outcome) => return Ok(compile_error_verdict(&outcome)),
+        subtasks::Judged::Points(points) => points,
+    };
+    let best = spec.max_score.unwrap_or(points.best);
+    let (score, passed) = match spec.problem_type {
+        ProblemType::PassFail => {
+            let passed = points.all_accepted();
+            (f64::from(u8::from(passed)), passed)
+        }
+        ProblemType::Scoring => {
+            let full = if best > 0.0 {
+                points.earned >= best
+            } else {
+                points.all_accepted()
+            };
+            let fraction = if best > 0.0 {
+                (points.earned / best).clamp(0.0, 1.0)
+            } else {
+                f64::from(u8::from(full))
+            };
+            match scoring.unwrap_or(Scoring::Fraction) {
+                Scoring::All => (f64::from(u8::from(full)), full),
+                Scoring::Fraction => (fraction, full),
+            }
+        }
+    };
+    let detail = match spec.problem_type {
+        ProblemType::Scoring => points.detail(best),
+        ProblemType::PassFail => match &points.first_failure {
+            Some((verdict, case, why)) => format!("{} on {case}: {why}", verdict.code()),
+            None => format!("AC ({} cases)", points.cases.len()),
+        },
+    };
+    Ok(JudgeVerdict {
+        score,
+        passed,
+        detail,
+        cases: points.cases,
+    })
+}
+
+/// A score as a judge prints it: an integer when it is one, else at most six decimals (a sum
+/// of checkers' points is not written with a float's rounding noise, `99.96000000000001`).
 fn shown(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
+    } else if x.is_finite() && x.abs() < 1e15 {
+        let fixed = format!("{x:.6}");
+        let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+        trimmed.to_string()
     } else {
         format!("{x}")
     }

@@ -17,6 +17,22 @@
 //! the root (`""`), whose children are `sample` and `secret`. `groups` holds what a group's
 //! `testdata.yaml` says; what it leaves out comes from its parent group, then from the format's
 //! defaults, as problemtools merges them.
+//!
+//! Codeforces' Polygon packages are judged in the same form with three more settings: a
+//! program's `"convention": "testlib"` (a testlib checker, `checker input output answer`, exit
+//! codes 0 OK, 1 WA, 2 PE, 3 FAIL, 7 points), an `interactor` (a testlib interactor, its output
+//! file then read by the checker) and `subtasks` (Polygon's groups: points, `complete-group` or
+//! `each-test`, dependencies), whose cases name their subtask (`"group"`) and their `"points"`:
+//!
+//! ```json
+//! {"judge": {
+//!   "type": "scoring",
+//!   "cases": [{"name": "tests/01", "input": "1 2\n", "answer": "3\n", "group": "1", "points": 0}],
+//!   "output_validator": {"language": "cpp", "source": "#include \"testlib.h\" ...", "convention": "testlib"},
+//!   "interactor": null,
+//!   "subtasks": [{"name": "1", "points": 40, "policy": "complete-group", "dependencies": ["0"]}]
+//! }}
+//! ```
 
 use guest_common::FieldError;
 use serde_json::{Map, Value};
@@ -31,6 +47,10 @@ pub struct JudgeCase {
     pub input: String,
     /// The answer file.
     pub answer: String,
+    /// The subtask it belongs to (`subtasks`; `None`: none named).
+    pub subtask: Option<String>,
+    /// The points it is worth in an `each-test` subtask (Polygon's `points`).
+    pub points: f64,
 }
 
 impl JudgeCase {
@@ -78,6 +98,29 @@ impl GroupSettings {
     }
 }
 
+/// How a checking program is invoked and says its verdict.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Convention {
+    /// The Kattis problem package format's: `validator input answer feedback_dir [flags]`, the
+    /// output on its stdin, exit 42 accepts and 43 rejects.
+    #[default]
+    Kattis,
+    /// testlib's (Codeforces' Polygon): `checker input output answer`, `interactor input
+    /// output`; exit 0 OK, 1 WA, 2 PE, 3 FAIL (the judge's own failure), 4 PE (extra output),
+    /// 7 points (`quitp`), its message on stderr.
+    Testlib,
+}
+
+impl Convention {
+    /// The exit code with which a checking program of this convention accepts.
+    pub fn accepts(self) -> i32 {
+        match self {
+            Convention::Kattis => 42,
+            Convention::Testlib => 0,
+        }
+    }
+}
+
 /// A program of the problem's: its language and source.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProblemProgram {
@@ -85,6 +128,32 @@ pub struct ProblemProgram {
     pub language: String,
     /// Its source.
     pub source: String,
+    /// How it is invoked and says its verdict.
+    pub convention: Convention,
+}
+
+/// How a subtask's cases make its points (Polygon's `points-policy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointsPolicy {
+    /// `complete-group`: the subtask's points when every case is accepted, else none; judging
+    /// stops at its first case not accepted.
+    CompleteGroup,
+    /// `each-test`: each accepted case's points (or its checker's, `quitp`); every case judged.
+    EachTest,
+}
+
+/// A subtask (a Polygon group): its cases are those that name it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subtask {
+    /// Its name, as cases name it.
+    pub name: String,
+    /// Its points under `complete-group` (`each-test`: the sum of its cases').
+    pub points: f64,
+    /// How its cases make its points.
+    pub policy: PointsPolicy,
+    /// Subtasks that must be passed whole (every case accepted) for this one to be judged; each
+    /// is listed before it.
+    pub dependencies: Vec<String>,
 }
 
 /// The limits of the problem's own programs (validator, interactor), each `None`: the verifier's
@@ -133,6 +202,11 @@ pub struct JudgeSpec {
     /// The best score a submission can get, for a scoring problem's score in [0, 1] (`None`: the
     /// root's `range`, else what accepting every case scores).
     pub max_score: Option<f64>,
+    /// A testlib interactor talking to the submission, `output_validator` (a testlib checker)
+    /// then reading its output file; `None`: none (or a Kattis interactor, `interactive`).
+    pub interactor: Option<ProblemProgram>,
+    /// Polygon's groups, in the order they are judged; empty: the Kattis test data tree.
+    pub subtasks: Vec<Subtask>,
 }
 
 fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
@@ -259,10 +333,24 @@ fn cases(value: Option<&Value>) -> Result<Vec<JudgeCase>, FieldError> {
             if !seen.insert(name.clone()) {
                 return Err(bad(&field("name"), format!("{name:?} names two cases")));
             }
+            let subtask = match case.get("group") {
+                None | Some(Value::Null) => None,
+                Some(_) => Some(text("group", true)?),
+            };
+            let points = match case.get("points") {
+                None | Some(Value::Null) => 0.0,
+                Some(v) => number(v, &field("points")).and_then(|p| {
+                    (p.is_finite() && p >= 0.0)
+                        .then_some(p)
+                        .ok_or_else(|| bad(&field("points"), "must be a number >= 0"))
+                })?,
+            };
             Ok(JudgeCase {
                 name,
                 input: text("input", true)?,
                 answer: text("answer", false)?,
+                subtask,
+                points,
             })
         })
         .collect()
@@ -285,10 +373,112 @@ fn program(value: &Value, field: &str) -> Result<ProblemProgram, FieldError> {
             e.0.trim_start_matches("\"language\" "),
         )
     })?;
+    let convention = match obj.get("convention").map(|v| v.as_str()) {
+        None | Some(Some("kattis")) => Convention::Kattis,
+        Some(Some("testlib")) => Convention::Testlib,
+        Some(_) => {
+            return Err(bad(
+                &format!("{field}.convention"),
+                "must be \"kattis\" or \"testlib\"",
+            ));
+        }
+    };
+    if let Some(unknown) = obj
+        .keys()
+        .find(|k| !["language", "source", "convention"].contains(&k.as_str()))
+    {
+        return Err(bad(
+            &format!("{field}.{unknown}"),
+            "is not a program setting (language, source, convention)",
+        ));
+    }
     Ok(ProblemProgram {
         language,
         source: text("source")?,
+        convention,
     })
+}
+
+/// `tests.judge.subtasks`, checked against the cases: each case names a listed subtask, each
+/// dependency names one listed before.
+fn subtasks(value: &Value, cases: &[JudgeCase]) -> Result<Vec<Subtask>, FieldError> {
+    let field = "tests.judge.subtasks";
+    let items = value.as_array().ok_or_else(|| {
+        bad(
+            field,
+            "must be a list of {\"name\", \"points\", \"policy\", \"dependencies\"}",
+        )
+    })?;
+    let mut out: Vec<Subtask> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let at = |key: &str| format!("{field}[{i}].{key}");
+        let obj = item
+            .as_object()
+            .ok_or_else(|| bad(&format!("{field}[{i}]"), "must be an object"))?;
+        if let Some(unknown) = obj
+            .keys()
+            .find(|k| !["name", "points", "policy", "dependencies"].contains(&k.as_str()))
+        {
+            return Err(bad(
+                &at(unknown),
+                "is not a subtask setting (name, points, policy, dependencies)",
+            ));
+        }
+        let name = obj
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(&at("name"), "must be a string"))?
+            .to_string();
+        if out.iter().any(|s| s.name == name) {
+            return Err(bad(&at("name"), format!("{name:?} names two subtasks")));
+        }
+        let points = match obj.get("points") {
+            None | Some(Value::Null) => 0.0,
+            Some(v) => number(v, &at("points"))?,
+        };
+        if !(points.is_finite() && points >= 0.0) {
+            return Err(bad(&at("points"), "must be a number >= 0"));
+        }
+        let policy = match obj.get("policy").and_then(Value::as_str) {
+            None | Some("complete-group") => PointsPolicy::CompleteGroup,
+            Some("each-test") => PointsPolicy::EachTest,
+            Some(_) => {
+                return Err(bad(
+                    &at("policy"),
+                    "must be \"complete-group\" or \"each-test\"",
+                ));
+            }
+        };
+        let dependencies: Vec<String> = match obj.get("dependencies") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(v) => flags(v, &at("dependencies"))?,
+        };
+        if let Some(unknown) = dependencies
+            .iter()
+            .find(|d| !out.iter().any(|s| &s.name == *d))
+        {
+            return Err(bad(
+                &at("dependencies"),
+                format!("names {unknown:?}, which is not a subtask listed before this one"),
+            ));
+        }
+        out.push(Subtask {
+            name,
+            points,
+            policy,
+            dependencies,
+        });
+    }
+    for (i, case) in cases.iter().enumerate() {
+        let named = case.subtask.as_deref().unwrap_or_default();
+        if !out.iter().any(|s| s.name == named) {
+            return Err(bad(
+                &format!("tests.judge.cases[{i}].group"),
+                format!("{named:?} is not one of tests.judge.subtasks"),
+            ));
+        }
+    }
+    Ok(out)
 }
 
 fn validator_limits(value: Option<&Value>) -> Result<ValidatorLimits, FieldError> {
@@ -328,7 +518,7 @@ impl JudgeSpec {
         let obj = value
             .as_object()
             .ok_or_else(|| bad(field, "must be an object with \"cases\""))?;
-        const KNOWN: [&str; 9] = [
+        const KNOWN: [&str; 11] = [
             "type",
             "cases",
             "groups",
@@ -338,6 +528,8 @@ impl JudgeSpec {
             "custom_score",
             "validator_limits",
             "max_score",
+            "interactor",
+            "subtasks",
         ];
         if let Some(unknown) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return Err(bad(
@@ -391,15 +583,76 @@ impl JudgeSpec {
                 "is missing: an interactive or custom-score problem needs its validator",
             ));
         }
+        let interactor = obj
+            .get("interactor")
+            .filter(|v| !v.is_null())
+            .map(|v| program(v, "tests.judge.interactor"))
+            .transpose()?;
+        if let Some(interactor) = &interactor {
+            if interactor.convention != Convention::Testlib {
+                return Err(bad(
+                    "tests.judge.interactor.convention",
+                    "must be \"testlib\": a Kattis interactor is the output_validator of an \
+                     interactive problem",
+                ));
+            }
+            if interactive {
+                return Err(bad(
+                    "tests.judge.interactive",
+                    "must be false with a testlib interactor (it is the Kattis form)",
+                ));
+            }
+            if output_validator
+                .as_ref()
+                .is_some_and(|v| v.convention != Convention::Testlib)
+            {
+                return Err(bad(
+                    "tests.judge.output_validator.convention",
+                    "must be \"testlib\" after a testlib interactor (the checker reads its output file)",
+                ));
+            }
+        }
+        if interactive
+            && output_validator
+                .as_ref()
+                .is_some_and(|v| v.convention != Convention::Kattis)
+        {
+            return Err(bad(
+                "tests.judge.interactive",
+                "is the Kattis form: a testlib interactor is given as tests.judge.interactor",
+            ));
+        }
         let max_score = obj
             .get("max_score")
             .filter(|v| !v.is_null())
             .map(|v| number(v, "tests.judge.max_score"))
             .transpose()?
             .filter(|m| *m > 0.0);
+        let cases = cases(obj.get("cases"))?;
+        let subtasks = match obj.get("subtasks").filter(|v| !v.is_null()) {
+            None => {
+                if let Some(i) = cases.iter().position(|c| c.subtask.is_some()) {
+                    return Err(bad(
+                        &format!("tests.judge.cases[{i}].group"),
+                        "names a subtask, but the task has no tests.judge.subtasks",
+                    ));
+                }
+                Vec::new()
+            }
+            Some(value) => {
+                if !groups.is_empty() {
+                    return Err(bad(
+                        "tests.judge.subtasks",
+                        "cannot be given with tests.judge.groups (Polygon's groups or Kattis's \
+                         test data tree, not both)",
+                    ));
+                }
+                subtasks(value, &cases)?
+            }
+        };
         Ok(JudgeSpec {
             problem_type,
-            cases: cases(obj.get("cases"))?,
+            cases,
             groups,
             validator_flags: obj
                 .get("validator_flags")
@@ -412,6 +665,8 @@ impl JudgeSpec {
             custom_score,
             validator_limits: validator_limits(obj.get("validator_limits"))?,
             max_score,
+            interactor,
+            subtasks,
         })
     }
 }
@@ -490,6 +745,44 @@ mod tests {
             (
                 json!({"cases": [{"input": ""}], "bogus": 1}),
                 "tests.judge.bogus",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "output_validator": {"language": "cpp", "source": "", "convention": "domjudge"}}),
+                "tests.judge.output_validator.convention",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "interactor": {"language": "cpp", "source": ""}}),
+                "tests.judge.interactor.convention",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "interactive": true,
+                       "output_validator": {"language": "cpp", "source": "", "convention": "testlib"},
+                       "interactor": {"language": "cpp", "source": "", "convention": "testlib"}}),
+                "tests.judge.interactive",
+            ),
+            (
+                json!({"cases": [{"input": "", "group": "1"}], "subtasks": [{"name": "1", "dependencies": ["0"]}]}),
+                "tests.judge.subtasks[0].dependencies",
+            ),
+            (
+                json!({"cases": [{"input": "", "group": "2"}], "subtasks": [{"name": "1"}]}),
+                "tests.judge.cases[0].group",
+            ),
+            (
+                json!({"cases": [{"input": "", "group": "1"}]}),
+                "tests.judge.cases[0].group",
+            ),
+            (
+                json!({"cases": [{"input": "", "points": -1}], "subtasks": [{"name": ""}]}),
+                "tests.judge.cases[0].points",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "subtasks": [{"name": "", "policy": "best"}]}),
+                "tests.judge.subtasks[0].policy",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "subtasks": [{"name": ""}], "groups": {"secret": {}}}),
+                "tests.judge.subtasks",
             ),
         ];
         for (value, field) in table {

@@ -1,0 +1,6 @@
+#include <iostream>
+int main() {
+    long long n;
+    std::cin >> n;
+    std::cout << (n % 2 == 0 ? "yes" : "no") << "\n";
+}

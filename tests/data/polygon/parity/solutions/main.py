@@ -1,0 +1,1 @@
+print("YES" if int(input()) % 2 == 0 else "NO")

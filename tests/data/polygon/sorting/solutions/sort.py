@@ -1,0 +1,2 @@
+input()
+print(*sorted(map(int, input().split())))
