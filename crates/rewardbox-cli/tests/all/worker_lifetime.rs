@@ -183,8 +183,12 @@ fn a_worker_given_a_fifo_as_verifier_ends_with_its_parent() {
 fn a_worker_blocked_writing_to_a_stopped_parent_ends_with_it() {
     let (mut parent, mut stdin) = start_parent();
     let workers = workers_of(&parent);
-    // Many cheap tasks with large results: far more than a pipe holds.
-    let completions: Vec<String> = (0..64).map(|i| format!("{i}{}", "x".repeat(200))).collect();
+    // Cheap tasks whose every piece's answer is more than a pipe holds: 8,192 results a task,
+    // split in eight pieces of 1,024 (about 110 KB of answers each), so that a worker holding any
+    // piece blocks writing its answer once the parent stops reading, however little work the
+    // parent hands out on a busy machine (it hands less when scoring looks slow: answers that fit
+    // in a pipe would never block, and the worker would wait to read instead).
+    let completions: Vec<String> = (0..8192).map(|i| format!("{i}x")).collect();
     let task =
         json!({"id": "big", "verifier": "exact", "reference": "y", "completions": completions});
     let line = format!("{task}\n");

@@ -469,6 +469,20 @@ pub fn read_package(dir: &Path) -> Result<Package, String> {
             });
         }
     }
+    // A group no test belongs to is left out (it has nothing to judge), and so is a dependency
+    // on it (passed whole, having nothing to fail).
+    let empty: Vec<String> = groups
+        .iter()
+        .filter(|g| !cases.iter().any(|c| c.group.as_ref() == Some(&g.name)))
+        .map(|g| g.name.clone())
+        .collect();
+    for name in &empty {
+        notes.push(format!("group {name} has no tests; left out"));
+    }
+    groups.retain(|g| !empty.contains(&g.name));
+    for group in &mut groups {
+        group.dependencies.retain(|d| !empty.contains(d));
+    }
     let groups = in_dependency_order(groups)?;
 
     let assets = child(problem, "assets");

@@ -478,6 +478,20 @@ fn subtasks(value: &Value, cases: &[JudgeCase]) -> Result<Vec<Subtask>, FieldErr
             ));
         }
     }
+    for (i, subtask) in out.iter().enumerate() {
+        if !cases
+            .iter()
+            .any(|c| c.subtask.as_deref().unwrap_or_default() == subtask.name)
+        {
+            return Err(bad(
+                &format!("{field}[{i}]"),
+                format!(
+                    "{:?} has no cases: a subtask without cases would give its points for nothing",
+                    subtask.name
+                ),
+            ));
+        }
+    }
     Ok(out)
 }
 
@@ -783,6 +797,10 @@ mod tests {
             (
                 json!({"cases": [{"input": ""}], "subtasks": [{"name": ""}], "groups": {"secret": {}}}),
                 "tests.judge.subtasks",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "subtasks": [{"name": ""}, {"name": "2", "points": 50}]}),
+                "tests.judge.subtasks[1]",
             ),
         ];
         for (value, field) in table {

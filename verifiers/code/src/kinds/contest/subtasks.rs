@@ -88,7 +88,14 @@ pub fn judge_subtasks(
             .iter()
             .filter(|c| c.subtask.as_deref().unwrap_or_default() == subtask.name);
         for case in members {
-            let run = judge_case(spec, language, program, case, &[], sandbox)?;
+            let run = judge_case(
+                spec,
+                language,
+                program,
+                case,
+                &spec.validator_flags,
+                sandbox,
+            )?;
             let (graded, status, detail) = match run {
                 CaseRun::CompileError(outcome) => return Ok(Judged::CompileError(outcome)),
                 CaseRun::Judged {
