@@ -13,6 +13,8 @@
 #[path = "support/polygon_packages.rs"]
 mod polygon_packages;
 
+use polygon_packages::{build, testlib_verdict};
+
 use rayon::prelude::*;
 use rewardbox_import::polygon::{Package, complete_tests, read_package};
 use std::io::Write;
@@ -43,48 +45,6 @@ fn rewardbox(packages: &[PathBuf], cache: &Path) -> (f64, usize, usize) {
         words[1].parse().unwrap(),
         words[3].parse().unwrap(),
     )
-}
-
-/// A command line that runs a native build.
-fn built(source: &Path, files: &Path, out: &Path) -> Vec<String> {
-    let run = |mut command: Command| {
-        let done = command.output().expect("g++, gcc and rustc are installed");
-        assert!(
-            done.status.success(),
-            "{}",
-            String::from_utf8_lossy(&done.stderr)
-        );
-        vec![out.display().to_string()]
-    };
-    match source.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "cpp" => {
-            let mut c = Command::new("g++");
-            c.args(["-O2", "-std=gnu++17", "-DONLINE_JUDGE", "-I"])
-                .arg(files)
-                .arg(source)
-                .arg("-o")
-                .arg(out);
-            run(c)
-        }
-        "c" => {
-            let mut c = Command::new("gcc");
-            c.args(["-O2", "-DONLINE_JUDGE"])
-                .arg(source)
-                .arg("-o")
-                .arg(out)
-                .arg("-lm");
-            run(c)
-        }
-        "rs" => {
-            let mut c = Command::new("rustc");
-            c.args(["-O", "--edition", "2021"])
-                .arg(source)
-                .arg("-o")
-                .arg(out);
-            run(c)
-        }
-        _ => vec!["python3".into(), source.display().to_string()],
-    }
 }
 
 /// Runs `argv` with `stdin`, the time limit on the wall clock and the memory limit as address
@@ -147,7 +107,7 @@ fn native_judge(package: &Package, dir: &Path, out: &Path) -> (Vec<String>, f64)
     let programs: Vec<Vec<String>> = sources
         .par_iter()
         .enumerate()
-        .map(|(i, source)| built(source, &files, &out.join(format!("p{i}"))))
+        .map(|(i, source)| build(source, &files, &out.join(format!("p{i}"))).command)
         .collect();
     let build_seconds = building.elapsed().as_secs_f64();
     let checker = &programs[0];
@@ -206,20 +166,15 @@ fn check(checker: &[String], input: &Path, output: &Path, answer: &Path, points:
         .arg(answer)
         .output()
         .unwrap();
-    let said = String::from_utf8_lossy(&done.stderr)
-        .trim_start()
-        .strip_prefix("points ")
-        .and_then(|r| r.split_whitespace().next())
-        .and_then(|p| p.parse::<f64>().ok());
-    match done.status.code() {
-        Some(0) => "AC",
-        Some(7) if said.is_some_and(|p| p >= points) => "AC",
-        Some(7) => "AC-",
-        Some(1) => "WA",
-        Some(2 | 4 | 8) => "PE",
-        _ => "JE",
+    let code = done.status.code();
+    let (verdict, given) = testlib_verdict(code, &String::from_utf8_lossy(&done.stderr));
+    if code == Some(7) && !given.is_some_and(|given| given >= points) {
+        return "AC-".into();
     }
-    .into()
+    match verdict.as_str() {
+        "AC" | "WA" | "PE" => verdict,
+        _ => "JE".into(),
+    }
 }
 
 /// A solution and the native interactor talking through pipes, then the checker.

@@ -11,6 +11,7 @@
 //! packages carry them (`benches/support/polygon_packages.rs`).
 
 use crate::common;
+use crate::polygon_packages::{Native, build, testlib_verdict};
 
 use rewardbox::{Scorer, Status, Task};
 use rewardbox_import::polygon::{
@@ -85,95 +86,6 @@ fn every_jury_solution_gets_a_verdict_its_tag_allows() {
         .filter(|t| !matches!(t, Tag::Failed | Tag::DoNotRun))
     {
         assert!(tags.contains(&tag), "no solution is tagged {}", tag.name());
-    }
-}
-
-/// A native build of a package's program: the command that runs it.
-#[derive(Clone)]
-struct Native {
-    command: Vec<String>,
-}
-
-impl Native {
-    fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(&self.command[0]);
-        command.args(&self.command[1..]).args(args);
-        command
-    }
-}
-
-/// Builds `source` (in the package's `files/` include path) natively into `out`, as Polygon's
-/// invokers build: g++ -O2 for C++, gcc for C, rustc -O for Rust; Python runs as it is.
-fn build(source: &Path, files: &Path, out: &Path) -> Native {
-    let extension = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let compiled = |mut command: Command| {
-        let output = command
-            .output()
-            .expect("a native compiler (g++, gcc, rustc) is installed");
-        assert!(
-            output.status.success(),
-            "{}: {}",
-            source.display(),
-            String::from_utf8_lossy(&output.stderr)
-        );
-        Native {
-            command: vec![out.display().to_string()],
-        }
-    };
-    match extension {
-        "cpp" => {
-            let mut command = Command::new("g++");
-            command
-                .args(["-O2", "-std=gnu++17", "-DONLINE_JUDGE", "-I"])
-                .arg(files)
-                .arg(source)
-                .arg("-o")
-                .arg(out);
-            compiled(command)
-        }
-        "c" => {
-            let mut command = Command::new("gcc");
-            command
-                .args(["-O2", "-std=gnu17", "-DONLINE_JUDGE"])
-                .arg(source)
-                .arg("-o")
-                .arg(out)
-                .arg("-lm");
-            compiled(command)
-        }
-        "rs" => {
-            let mut command = Command::new("rustc");
-            command
-                .args(["-O", "--edition", "2021"])
-                .arg(source)
-                .arg("-o")
-                .arg(out);
-            compiled(command)
-        }
-        "py" => Native {
-            command: vec!["python3".into(), source.display().to_string()],
-        },
-        other => panic!("no native build for .{other}"),
-    }
-}
-
-/// A verdict as rewardbox's detail starts it, from a testlib exit code and message; points for
-/// `quitp`.
-fn testlib_verdict(code: Option<i32>, stderr: &str) -> (String, Option<f64>) {
-    match code {
-        Some(0) => ("AC".into(), None),
-        Some(1) => ("WA".into(), None),
-        Some(2 | 4 | 8) => ("PE".into(), None),
-        Some(3) => ("JE".into(), None),
-        Some(7) => {
-            let points = stderr
-                .trim_start()
-                .strip_prefix("points ")
-                .and_then(|r| r.split_whitespace().next())
-                .and_then(|p| p.parse().ok());
-            ("AC".into(), points)
-        }
-        other => (format!("exit {other:?}"), None),
     }
 }
 

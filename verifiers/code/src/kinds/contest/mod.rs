@@ -192,10 +192,7 @@ fn judge_by_subtasks(
     };
     let detail = match spec.problem_type {
         ProblemType::Scoring => points.detail(best),
-        ProblemType::PassFail => match &points.first_failure {
-            Some((verdict, case, why)) => format!("{} on {case}: {why}", verdict.code()),
-            None => format!("AC ({} cases)", points.cases.len()),
-        },
+        ProblemType::PassFail => points.verdict(),
     };
     Ok(JudgeVerdict {
         score,

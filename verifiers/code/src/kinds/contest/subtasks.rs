@@ -14,7 +14,7 @@
 use crate::kinds::contest::case::{CaseRun, judge_case};
 use crate::kinds::contest::grader::Verdict;
 use crate::kinds::contest::spec::{JudgeSpec, PointsPolicy, Subtask};
-use crate::sandbox::{CaseResult, CaseStatus, GradeError, Outcome, Sandbox};
+use crate::sandbox::{CaseResult, GradeError, Outcome, Sandbox};
 
 /// The points a submission earned, what they are out of, and what decided them.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,10 +137,7 @@ impl Points {
     /// The verdict's summary: the first failure (else `AC` and the number of cases), the points,
     /// and the subtasks not judged.
     pub fn detail(&self, best: f64) -> String {
-        let mut detail = match &self.first_failure {
-            Some((verdict, case, why)) => format!("{} on {case}: {why}", verdict.code()),
-            None => format!("AC ({} cases)", self.cases.len()),
-        };
+        let mut detail = self.verdict();
         detail.push_str(&format!(
             "; score {} of {}",
             super::shown(self.earned),
@@ -154,11 +151,18 @@ impl Points {
         detail
     }
 
-    /// Whether every judged case was accepted and every subtask judged.
+    /// The verdict alone: the first failure (`WA on tests/03: ...`), else `AC (8 cases)`.
+    pub fn verdict(&self) -> String {
+        match &self.first_failure {
+            Some((verdict, case, why)) => format!("{} on {case}: {why}", verdict.code()),
+            None => format!("AC ({} cases)", self.cases.len()),
+        }
+    }
+
+    /// Whether every case was accepted: no first failure (a subtask is left unjudged only after
+    /// a failure in one it depends on).
     pub fn all_accepted(&self) -> bool {
         self.first_failure.is_none()
-            && self.unjudged.is_empty()
-            && self.cases.iter().all(|c| c.status == CaseStatus::Passed)
     }
 }
 
