@@ -506,8 +506,12 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
         .and_then(|c| c.get("stdout"))
         .or_else(|| {
             let judge = tests.get("judge")?;
+            // Talking to an interactor or a manager, or called by a grader: the program's output
+            // is not the answer file's.
             let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true)
-                || judge.get("interactor").is_some_and(|i| !i.is_null());
+                || ["interactor", "manager", "grader"]
+                    .iter()
+                    .any(|key| judge.get(*key).is_some_and(|v| !v.is_null()));
             let cases = judge.get("cases")?.as_array()?;
             let first = cases
                 .iter()

@@ -1,5 +1,5 @@
 //! `rewardbox import deepgym DIR...`, `rewardbox import kattis DIR...`, `rewardbox import polygon
-//! DIR...`, `rewardbox import
+//! DIR...`, `rewardbox import cms DIR...`, `rewardbox import
 //! humanevalx FILE...`, `rewardbox import multipl-e FILE...` and `rewardbox import livecodebench
 //! FILE...`: environment folders, problem packages and benchmark files of other projects as
 //! rewardbox tasks.
@@ -18,6 +18,9 @@ pub enum Format {
     /// Codeforces' Polygon packages (problem.xml, tests/, files/ with testlib.h and the
     /// checker, solutions/ with their tags).
     Polygon,
+    /// IOI/CMS tasks in TPS's layout (problem.json, tests/, subtasks/, checker/, graders/ with
+    /// the grader or the manager and stubs, solutions/ with solutions.json's verdicts).
+    Cms,
     /// HumanEval-X problem files (`humaneval_cpp.jsonl.gz`, `humaneval_rust.jsonl.gz`): each
     /// problem a task graded by its own test code, its canonical solution the completion.
     Humanevalx,
@@ -56,6 +59,9 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
     }
     if let Format::Polygon = args.format {
         return crate::polygon::run(&args.dirs, args.output.as_deref(), &args.kattis);
+    }
+    if let Format::Cms = args.format {
+        return crate::cms::run(&args.dirs, args.output.as_deref(), &args.kattis);
     }
     let mut out = crate::kattis::tasks_out(args.output.as_deref())?;
     let mut ok = true;
@@ -105,6 +111,7 @@ pub fn run(args: ImportArgs) -> anyhow::Result<bool> {
         match args.format {
             Format::Kattis
             | Format::Polygon
+            | Format::Cms
             | Format::Humanevalx
             | Format::MultiplE
             | Format::Livecodebench => {

@@ -59,7 +59,8 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
         ..ScorerOptions::default()
     })?;
     let mut ok = true;
-    let (mut written, mut agreed, mut checked) = (0, 0, 0);
+    let mut written = 0;
+    let mut tally = Tally::default();
     for dir in rewardbox_import::folders::dirs_holding(dirs, "problem.yaml") {
         let package = match read_package(&dir) {
             Ok(package) => package,
@@ -131,7 +132,7 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
             match verify(&package, &scorer, seconds) {
                 Ok(checks) => {
                     for check in &checks {
-                        print_check(
+                        ok &= tally.check(
                             &package.name,
                             &check.submission,
                             &format!("expected {:<4}", check.expected.verdict()),
@@ -139,12 +140,6 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
                             check.agrees(),
                             &check.detail,
                         );
-                        checked += 1;
-                        if check.agrees() {
-                            agreed += 1;
-                        } else {
-                            ok = false;
-                        }
                     }
                 }
                 Err(message) => {
@@ -161,7 +156,8 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
     eprintln!("rewardbox: wrote {written} tasks");
     if args.verify {
         eprintln!(
-            "rewardbox: {agreed} of {checked} jury submissions got the verdict their directory promises"
+            "rewardbox: {} of {} jury submissions got the verdict their directory promises",
+            tally.agreed, tally.checked
         );
     }
     Ok(ok)
@@ -178,27 +174,42 @@ pub(crate) fn tasks_out(output: Option<&Path>) -> anyhow::Result<Box<dyn Write>>
     })
 }
 
-/// Prints one jury program's check on stderr: `ok` or `DIFFERS`, its path, what it promises
-/// (`expected`), the verdict it got (or why it was not judged), and the detail when it differs.
-pub(crate) fn print_check(
-    package: &str,
-    program: &str,
-    expected: &str,
-    got: &Result<String, String>,
-    agrees: bool,
-    detail: &str,
-) {
-    let got = match got {
-        Ok(got) => got.clone(),
-        Err(why) => format!("not judged ({why})"),
-    };
-    let mark = if agrees { "ok" } else { "DIFFERS" };
-    let why = if agrees {
-        String::new()
-    } else {
-        format!("({detail})")
-    };
-    eprintln!("rewardbox: {package}: {mark:<8} {program:<48} {expected} got {got} {why}");
+/// What `--verify` found: the jury programs checked, and those whose verdict agreed.
+#[derive(Debug, Default)]
+pub(crate) struct Tally {
+    /// Programs checked.
+    pub checked: usize,
+    /// Programs whose verdict agreed with what the package says.
+    pub agreed: usize,
+}
+
+impl Tally {
+    /// Prints one program's check on stderr (`ok` or `DIFFERS`, with the detail when it
+    /// differs) and counts it; whether it agrees.
+    pub(crate) fn check(
+        &mut self,
+        package: &str,
+        program: &str,
+        expected: &str,
+        got: &Result<String, String>,
+        agrees: bool,
+        detail: &str,
+    ) -> bool {
+        let got = match got {
+            Ok(got) => got.clone(),
+            Err(why) => format!("not judged ({why})"),
+        };
+        let mark = if agrees { "ok" } else { "DIFFERS" };
+        let why = if agrees {
+            String::new()
+        } else {
+            format!("({detail})")
+        };
+        eprintln!("rewardbox: {package}: {mark:<8} {program:<48} {expected} got {got} {why}");
+        self.checked += 1;
+        self.agreed += usize::from(agrees);
+        agrees
+    }
 }
 
 /// The task lines of `package`: one without completions in `--language`, or with

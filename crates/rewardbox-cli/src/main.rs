@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 mod audit;
+mod cms;
 mod env;
 mod eval;
 mod import;

@@ -2,7 +2,7 @@
 //! generated, and (`--verify`) every jury solution judged against what its tag requires and the
 //! input validators run on every test.
 
-use crate::kattis::{KattisArgs, print_check, tasks_out};
+use crate::kattis::{KattisArgs, Tally, tasks_out};
 use rewardbox::{Scorer, ScorerOptions};
 use rewardbox_import::kattis::{TaskShape, fenced};
 use rewardbox_import::polygon::{
@@ -23,7 +23,8 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
         ..ScorerOptions::default()
     })?;
     let mut ok = true;
-    let (mut written, mut agreed, mut checked) = (0, 0, 0);
+    let mut written = 0;
+    let mut tally = Tally::default();
     for dir in rewardbox_import::folders::dirs_holding(dirs, "problem.xml") {
         let mut package = match read_package(&dir) {
             Ok(package) => package,
@@ -87,7 +88,7 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
         match verify(&package, &scorer, seconds) {
             Ok(checks) => {
                 for check in &checks {
-                    print_check(
+                    ok &= tally.check(
                         &package.name,
                         &check.solution,
                         &format!("tag {:<28}", check.tag.name()),
@@ -95,12 +96,6 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
                         check.agrees(),
                         &check.detail,
                     );
-                    checked += 1;
-                    if check.agrees() {
-                        agreed += 1;
-                    } else {
-                        ok = false;
-                    }
                 }
             }
             Err(message) => {
@@ -115,7 +110,10 @@ pub fn run(dirs: &[PathBuf], output: Option<&Path>, args: &KattisArgs) -> anyhow
     out.flush()?;
     eprintln!("rewardbox: wrote {written} tasks");
     if args.verify {
-        eprintln!("rewardbox: {agreed} of {checked} jury solutions got a verdict their tag allows");
+        eprintln!(
+            "rewardbox: {} of {} jury solutions got a verdict their tag allows",
+            tally.agreed, tally.checked
+        );
     }
     Ok(ok)
 }

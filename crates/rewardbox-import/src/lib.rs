@@ -5,6 +5,9 @@
 //!   limits from the jury's submissions, and the submissions' verdicts checked.
 //! - [`polygon`]: Codeforces' Polygon packages: testlib checkers, interactors and validators,
 //!   generated tests, groups with points and dependencies, and the solutions' tags checked.
+//! - [`cms`]: IOI/CMS tasks (TPS's layout): graders whose functions the submission implements,
+//!   communication tasks' managers and stubs, CMS checkers, subtasks, and the solutions' TPS
+//!   verdicts checked.
 //! - [`humanevalx`]: HumanEval-X's rows (C++, Rust, Go, JavaScript) graded by the benchmark's own
 //!   test code; [`multipl_e`]: MultiPL-E's rows.
 //! - [`livecodebench`]: LiveCodeBench's code-generation rows (stdin and functional), graded by
@@ -17,6 +20,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cms;
 pub mod deepgym;
 mod files;
 pub mod folders;

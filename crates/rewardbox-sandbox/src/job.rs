@@ -3,6 +3,7 @@
 //! Also where a failed run is classified.
 
 use crate::capture::{CapturedOutput, OutputBudget, OutputLimitExceeded};
+use crate::channels::{CHANNEL_DIR, Channel, ChannelDir};
 use crate::clocks::FakeTime;
 use crate::cpu::{self, CpuMeter};
 use crate::engine::{EPOCH_TICK, ticks_for};
@@ -61,6 +62,9 @@ pub struct JobIo<'a> {
     /// when the job is (where a native program's `tempfile` writes; none: no `/tmp`). Not made
     /// when one of `mounts` is the guest's `/` or `/tmp` already (a file system of its own).
     pub scratch: Option<DiskBudget>,
+    /// Pipes to other jobs that the guest opens as files under [`CHANNEL_DIR`] (a CMS manager's
+    /// FIFOs; see [`crate::channels`]). Its linker must have [`crate::channels::link_channels`].
+    pub channels: &'a [Channel<'a>],
 }
 
 /// The budget of a candidate's or a Python verifier's `/tmp` ([`JobIo::scratch`]): 32 MiB in at
@@ -88,7 +92,7 @@ impl<'a> JobIo<'a> {
 pub struct JobState<X> {
     wasi: WasiCtx,
     /// Resources of the guest: WASI's, and whatever the layers above hand it (live candidates).
-    table: ResourceTable,
+    pub(crate) table: ResourceTable,
     limiter: MemoryLimiter,
     /// When the job's wall-clock budget ends: no sleep of the guest lasts past it.
     wall_deadline: Instant,
@@ -103,6 +107,10 @@ pub struct JobState<X> {
     /// The pipe to a job beside it, if any: waits on it are not the guest's wall-clock time, and
     /// its owner may stop the guest.
     pipe: Option<PipeEnd>,
+    /// Its channels' files (see [`crate::channels`]), if it has any.
+    pub(crate) channels: Option<ChannelDir>,
+    /// The budget its output draws on (its stdout, stderr and channels together).
+    pub(crate) budget: OutputBudget,
     /// Fuel a candidate's sleep costs per millisecond (see [`crate::sleep`]).
     sleep_fuel_per_ms: u64,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
@@ -148,7 +156,13 @@ impl<X> JobState<X> {
 
     /// When the job's wall clock ends: its deadline, moved by the time it waited on a pipe.
     fn deadline(&self) -> Instant {
-        let waited = self.pipe.as_ref().map_or(0, PipeEnd::waited);
+        // Each channel once: its file read, not also its file written (the same pipe end).
+        let channels = self.channels.iter().flat_map(|c| &c.files);
+        let waited = self.pipe.as_ref().map_or(0, PipeEnd::waited)
+            + channels
+                .filter(|c| c.reads)
+                .map(|c| c.end.waited())
+                .sum::<u64>();
         self.wall_deadline + Duration::from_nanos(waited)
     }
 }
@@ -245,7 +259,27 @@ impl<X: Send + 'static> Job<X> {
             writable: true,
             budget: Some(*budget),
         });
-        let mounts: Vec<Mount<'_>> = io.mounts.iter().copied().chain(scratch_mount).collect();
+        // The channels' placeholders: a directory made for this job alone, as the scratch one.
+        let channels = (!io.channels.is_empty()).then(|| {
+            crate::channels::make(io.channels)
+                .expect("making a job's channel files in the host's temporary directory")
+        });
+        let channel_mount = channels.as_ref().map(|c| Mount {
+            host: c.dir.path(),
+            guest: CHANNEL_DIR,
+            writable: true,
+            budget: Some(DiskBudget {
+                bytes: 1 << 20,
+                entries: 64,
+            }),
+        });
+        let mounts: Vec<Mount<'_>> = io
+            .mounts
+            .iter()
+            .copied()
+            .chain(scratch_mount)
+            .chain(channel_mount)
+            .collect();
         for mount in &mounts {
             let perms = if mount.writable {
                 FsPerms::ReadWrite
@@ -276,6 +310,8 @@ impl<X: Send + 'static> Job<X> {
             watched,
             cancel: crate::cancel::current(),
             pipe: io.pipe.cloned(),
+            channels,
+            budget: budget.clone(),
             sleep_fuel_per_ms: SLEEP_FUEL_PER_MS,
             ext,
         };

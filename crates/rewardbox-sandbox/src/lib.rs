@@ -23,6 +23,7 @@
 pub mod cache;
 pub mod cancel;
 mod capture;
+pub mod channels;
 mod clocks;
 mod cpu;
 pub mod engine;

@@ -30,8 +30,8 @@ use guest_common::{FieldError, TaskFields};
 use kinds::contest::spec::{ProblemProgram, ValidatorLimits};
 use rewardbox_languages::{Language, PythonEngine};
 use sandbox::{
-    CaseResult, CaseStatus, CheckerFile, CheckerOutcome, GradeError, InteractionOutcome, Outcome,
-    Sandbox,
+    CaseResult, CaseStatus, CheckerFile, CheckerOutcome, CommunicationOutcome, GradeError,
+    InteractionOutcome, Outcome, Sandbox,
 };
 use serde_json::{Value, json};
 
@@ -286,6 +286,35 @@ impl Sandbox for HostSandbox {
             interactor: checker_outcome(interaction.interactor),
             interactor_first: interaction.interactor_first,
             deadlock: interaction.deadlock,
+        }
+    }
+
+    fn communicate(
+        &self,
+        language: &str,
+        source: &str,
+        processes: u32,
+        manager: &ProblemProgram,
+        stdin: &str,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> CommunicationOutcome {
+        let communication = host::communicate(
+            language,
+            source,
+            self.limits,
+            processes,
+            &manager.language,
+            &manager.source,
+            &invocation(args, files),
+            stdin,
+            validator_limits(limits),
+        );
+        CommunicationOutcome {
+            manager: checker_outcome(communication.manager),
+            processes: communication.candidates.into_iter().map(outcome).collect(),
+            deadlock: communication.deadlock,
         }
     }
 

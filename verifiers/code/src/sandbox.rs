@@ -54,6 +54,18 @@ pub struct InteractionOutcome {
     pub deadlock: bool,
 }
 
+/// How a manager and the submission's processes talking to it ended (a CMS communication task,
+/// or a grader calling the submission's functions).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommunicationOutcome {
+    /// The manager's run: its stdout and stderr are its own.
+    pub manager: CheckerOutcome,
+    /// Each of the submission's processes, in order (their stdout went to the manager).
+    pub processes: Vec<Outcome>,
+    /// Whether the manager and a process both waited to read with nothing to read.
+    pub deadlock: bool,
+}
+
 /// The host's `sandbox` interface, as the grader uses it.
 pub trait Sandbox {
     /// Runs `source` with `stdin` in a fresh sandbox.
@@ -97,6 +109,22 @@ pub trait Sandbox {
         files: &[CheckerFile],
         limits: &ValidatorLimits,
     ) -> InteractionOutcome;
+    /// Runs `processes` instances of the candidate `source` (with the candidate limits) and
+    /// `manager` (with `stdin`, `args` then the pipes' paths, `files` and `limits`) talking to
+    /// each other: process `i`'s stdin and stdout are the manager's files `/fifo/m_to_u<i>` and
+    /// `/fifo/u<i>_to_m`.
+    #[allow(clippy::too_many_arguments)]
+    fn communicate(
+        &self,
+        language: &str,
+        source: &str,
+        processes: u32,
+        manager: &ProblemProgram,
+        stdin: &str,
+        args: &[String],
+        files: &[CheckerFile],
+        limits: &ValidatorLimits,
+    ) -> CommunicationOutcome;
 }
 
 /// The result of one case.

@@ -777,8 +777,9 @@ fn solution_outputs(
 /// validator flags: a solution is accepted on every case, as the solution is. None for an
 /// interactive problem (its inputs are an interactor's, and no output of the solution's answers
 /// them) or one whose validator writes the score (an accepted case there may be a partial
-/// answer; a testlib checker with `quitp`). A made case of a Polygon problem joins its source
-/// case's group.
+/// answer; a testlib checker with `quitp`, a CMS checker). None either for an IOI/CMS task
+/// whose submission talks to a manager or is called by a grader (its output is not the answer).
+/// A made case of a Polygon problem joins its source case's group.
 fn contest_differential(
     scorer: &Scorer,
     tests: &Value,
@@ -795,7 +796,16 @@ fn contest_differential(
         && judge["output_validator"]["source"]
             .as_str()
             .is_some_and(|s| s.contains("quitp") || s.contains("_points"));
-    if flag("interactive") || flag("custom_score") || testlib_interactor || testlib_points {
+    let present = |key: &str| judge.get(key).is_some_and(|v| !v.is_null());
+    let cms_scored = judge["output_validator"]["convention"] == "cms";
+    if flag("interactive")
+        || flag("custom_score")
+        || testlib_interactor
+        || testlib_points
+        || cms_scored
+        || present("manager")
+        || present("grader")
+    {
         return None;
     }
     let cases = judge.get("cases")?.as_array()?;

@@ -5,12 +5,15 @@
 
 use rewardbox_testkit as common;
 use rewardbox_testkit::humaneval_x as humaneval_x_data;
+#[path = "../../benches/support/cms_tasks.rs"]
+mod cms_tasks;
 #[path = "../../benches/support/polygon_packages.rs"]
 mod polygon_packages;
 #[path = "../../benches/support/served.rs"]
 mod served;
 
 mod cli;
+mod cms;
 mod docs;
 mod eval;
 mod humaneval_x;

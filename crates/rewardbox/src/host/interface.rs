@@ -6,6 +6,7 @@ use crate::host::bindings::{sandbox, types};
 use crate::host::context::{HostState, MAX_OPEN_CANDIDATES, RecordedRun, Services};
 use crate::host::live::{LiveCandidate, SOURCE_FILE};
 use crate::runners::checker::{Checker, run_checker};
+use crate::runners::communication::communicate;
 use crate::runners::interactive::{Party, interact};
 use crate::runners::memo;
 use crate::runners::outcome::unsupported;
@@ -243,6 +244,58 @@ impl sandbox::Host for HostState {
         self.note(&interaction.candidate);
         self.note(&interaction.interactor.outcome);
         interaction
+    }
+
+    fn communicate(
+        &mut self,
+        language: String,
+        source: String,
+        limits: types::Limits,
+        processes: u32,
+        manager_language: String,
+        manager_source: String,
+        manager: types::Invocation,
+        manager_stdin: String,
+        manager_limits: types::Limits,
+    ) -> types::Communication {
+        let Some(services) = self.services() else {
+            return types::Communication {
+                manager: types::InvocationOutcome {
+                    outcome: unsupported(NO_RUNNERS.into()),
+                    feedback: Vec::new(),
+                },
+                candidates: vec![unsupported(NO_RUNNERS.into())],
+                deadlock: false,
+            };
+        };
+        let seed = self.ext.seed;
+        let communication = self.waiting(|_| {
+            let runners = services.runners();
+            let candidate_limits = runners.limits_for(&language, &limits);
+            let manager_limits = runners.limits_for(&manager_language, &manager_limits);
+            communicate(
+                runners,
+                Party {
+                    language: &language,
+                    source: &source,
+                    limits: &candidate_limits,
+                },
+                processes,
+                Party {
+                    language: &manager_language,
+                    source: &manager_source,
+                    limits: &manager_limits,
+                },
+                &manager,
+                &manager_stdin,
+                seed,
+            )
+        });
+        for candidate in &communication.candidates {
+            self.note(candidate);
+        }
+        self.note(&communication.manager.outcome);
+        communication
     }
 
     fn python_verify(

@@ -36,7 +36,7 @@ pub struct Party<'a> {
 }
 
 /// The outcome of a program that was not started because its peer could not be.
-fn not_run(why: &str) -> RunOutcome {
+pub(crate) fn not_run(why: &str) -> RunOutcome {
     RunOutcome {
         status: RunStatus::Ok,
         exit_code: None,

@@ -14,6 +14,7 @@
 
 pub mod bindings;
 pub mod checker;
+pub mod communication;
 pub mod compiled;
 pub mod interactive;
 pub mod javascript;

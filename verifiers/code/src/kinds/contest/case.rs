@@ -6,7 +6,7 @@
 
 use crate::kinds::contest::default_validator::{self, Flags};
 use crate::kinds::contest::grader::{Graded, JudgeError, Verdict};
-use crate::kinds::contest::spec::{Convention, JudgeCase, JudgeSpec, ProblemProgram};
+use crate::kinds::contest::spec::{Comparison, Convention, JudgeCase, JudgeSpec, ProblemProgram};
 use crate::sandbox::{
     CaseStatus, CheckerFile, CheckerOutcome, GradeError, Outcome, RunStatus, Sandbox,
 };
@@ -44,7 +44,7 @@ pub enum CaseRun {
 }
 
 /// The files a checker of `case` reads.
-fn checker_files(case: &JudgeCase) -> Vec<CheckerFile> {
+pub(crate) fn checker_files(case: &JudgeCase) -> Vec<CheckerFile> {
     vec![
         CheckerFile {
             path: "input.in".into(),
@@ -84,6 +84,22 @@ pub fn judge_case(
     flags: &[String],
     sandbox: &dyn Sandbox,
 ) -> Result<CaseRun, GradeError> {
+    if let Some(manager) = &spec.manager {
+        return super::cms::judge_communication(
+            spec,
+            &manager.program,
+            manager.processes,
+            language,
+            program,
+            case,
+            sandbox,
+        );
+    }
+    if let Some(grader) = &spec.grader {
+        return super::cms::judge_with_grader(
+            spec, grader, language, program, case, flags, sandbox,
+        );
+    }
     if let Some(interactor) = &spec.interactor {
         return judge_testlib_interaction(spec, interactor, language, program, case, sandbox);
     }
@@ -101,7 +117,7 @@ pub fn judge_case(
             &spec.validator_limits,
         );
         if interaction.deadlock {
-            return Ok(deadlock());
+            return Ok(deadlock("interactor"));
         }
         return interactive_verdict(
             spec,
@@ -114,29 +130,47 @@ pub fn judge_case(
     if let Some(run) = submission_failure(&outcome)? {
         return Ok(run);
     }
+    check_output(spec, case, flags, &outcome.stdout, sandbox)
+}
+
+/// Checks `output`, the submission's output on `case`: by the problem's checking program, else
+/// by its comparison (`flags`: the validator's for the case's group).
+pub(crate) fn check_output(
+    spec: &JudgeSpec,
+    case: &JudgeCase,
+    flags: &[String],
+    output: &str,
+    sandbox: &dyn Sandbox,
+) -> Result<CaseRun, GradeError> {
     match &spec.output_validator {
+        None if spec.comparison == Comparison::WhiteDiff => Ok(
+            match super::cms::white_diff(output.as_bytes(), case.answer.as_bytes()) {
+                Ok(()) => accepted(None),
+                Err(message) => wrong(message),
+            },
+        ),
         None => {
             let flags = Flags::parse(flags).map_err(|e| {
                 GradeError::InvalidTask(format!("\"tests.judge.validator_flags\": {e}"))
             })?;
             Ok(
-                match default_validator::judge(
-                    case.answer.as_bytes(),
-                    outcome.stdout.as_bytes(),
-                    &flags,
-                ) {
+                match default_validator::judge(case.answer.as_bytes(), output.as_bytes(), &flags) {
                     default_validator::Judgement::Accepted => accepted(None),
                     default_validator::Judgement::Wrong(message) => wrong(message),
                 },
             )
         }
         Some(checker) if checker.convention == Convention::Testlib => {
-            let checked =
-                run_testlib_checker(spec, checker, outcome.stdout.as_bytes(), case, sandbox);
+            let checked = run_testlib_checker(spec, checker, output.as_bytes(), case, sandbox);
             testlib_verdict(spec, &checked, "checker").map_err(judge_error)
         }
+        Some(checker) if checker.convention == Convention::Cms => {
+            let checked =
+                super::cms::run_cms_checker(spec, checker, output.as_bytes(), case, sandbox);
+            super::cms::cms_verdict(&checked, "checker").map_err(judge_error)
+        }
         Some(validator) => {
-            let checked = run_validator(spec, validator, &outcome.stdout, case, flags, sandbox);
+            let checked = run_validator(spec, validator, output, case, flags, sandbox);
             validator_verdict(spec, &checked).map_err(judge_error)
         }
     }
@@ -190,7 +224,7 @@ fn judge_testlib_interaction(
         return Err(GradeError::Failed(candidate.stderr.trim().to_string()));
     }
     if interaction.deadlock {
-        return Ok(deadlock());
+        return Ok(deadlock("interactor"));
     }
     let said = testlib_verdict(spec, &interaction.interactor, "interactor").map_err(judge_error)?;
     let rejected = !is_accepted(&said);
@@ -213,18 +247,19 @@ fn is_accepted(run: &CaseRun) -> bool {
     matches!(run, CaseRun::Judged { graded, .. } if graded.verdict == Verdict::Accepted)
 }
 
-/// A deadlock's verdict: both waited for the other, and a native judge's wall clock ends it,
-/// as too slow.
-fn deadlock() -> CaseRun {
+/// A deadlock's verdict: the program and `peer` (the interactor, the manager, the grader) both
+/// waited for the other, and a native judge's wall clock ends it, as too slow.
+pub(crate) fn deadlock(peer: &str) -> CaseRun {
     CaseRun::Judged {
         graded: Graded {
             verdict: Verdict::TimeLimit,
             score: None,
         },
         status: CaseStatus::Timeout,
-        detail: "deadlock: the program and the interactor both waited for the other's \
-                 output (a native judge's time limit)"
-            .into(),
+        detail: format!(
+            "deadlock: the program and the {peer} both waited for the other's output (a native \
+             judge's time limit)"
+        ),
     }
 }
 
@@ -358,7 +393,7 @@ fn wrong(message: String) -> CaseRun {
 
 /// The verdict when the submission did not end well on its own (compile error, a limit, a
 /// crash), `None` when it exited 0; a run the host could not make is the verifier's failure.
-fn submission_failure(outcome: &Outcome) -> Result<Option<CaseRun>, GradeError> {
+pub(crate) fn submission_failure(outcome: &Outcome) -> Result<Option<CaseRun>, GradeError> {
     let (verdict, status) = match outcome.status {
         RunStatus::Unsupported => {
             return Err(GradeError::Failed(outcome.stderr.trim().to_string()));
@@ -653,6 +688,19 @@ mod tests {
             assert_eq!(interactor.convention.accepts(), 0);
             assert_eq!(args, [INPUT_FILE, INTERACTOR_OUTPUT_FILE]);
             self.interaction.clone()
+        }
+        fn communicate(
+            &self,
+            _: &str,
+            _: &str,
+            _: u32,
+            _: &crate::kinds::contest::spec::ProblemProgram,
+            _: &str,
+            _: &[String],
+            _: &[crate::sandbox::CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> crate::sandbox::CommunicationOutcome {
+            unreachable!("no manager")
         }
     }
 

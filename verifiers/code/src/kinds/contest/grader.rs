@@ -30,6 +30,8 @@ pub enum Verdict {
     MemoryLimit,
     /// Output limit exceeded.
     OutputLimit,
+    /// Partially correct: a CMS checker or manager scored the case above 0 and below 1.
+    PartiallyCorrect,
 }
 
 impl Verdict {
@@ -43,6 +45,7 @@ impl Verdict {
             Verdict::RunTimeError => "RTE",
             Verdict::MemoryLimit => "MLE",
             Verdict::OutputLimit => "OLE",
+            Verdict::PartiallyCorrect => "PC",
         }
     }
 
@@ -55,7 +58,8 @@ impl Verdict {
             Verdict::OutputLimit => 3,
             Verdict::PresentationError => 4,
             Verdict::WrongAnswer => 5,
-            Verdict::Accepted => 6,
+            Verdict::PartiallyCorrect => 6,
+            Verdict::Accepted => 7,
         }
     }
 }

@@ -8,7 +8,9 @@
 //! `"scoring": "all"`, 1 for the best score only).
 
 pub mod case;
+pub mod cms;
 pub mod default_validator;
+pub mod functions;
 pub mod grader;
 pub mod scanf_float;
 pub mod spec;

@@ -34,6 +34,26 @@
 //! }}
 //! ```
 
+//! IOI/CMS tasks are judged in the same form too: a checker of CMS's convention (`"convention":
+//! "cms"`: `checker input answer output`, the case's score in [0, 1] on its stdout's first line,
+//! its message on stderr's), CMS's white-diff comparison when there is no checker
+//! (`"comparison": "white-diff"`), a `manager` talking to `processes` instances of the submission
+//! (a communication task; compiled with the language's `stubs` when given), a `grader` whose
+//! functions the submission implements (the `header` names them; the grader runs in a sandbox of
+//! its own and calls the submission's functions in another, see [`super::functions`]), and the
+//! subtask policies of CMS's score types: `group-min`, `group-mul`, `sum`.
+//!
+//! ```json
+//! {"judge": {
+//!   "type": "scoring",
+//!   "cases": [{"name": "01", "input": "3\n", "answer": "6\n", "group": "1"}],
+//!   "comparison": "white-diff",
+//!   "grader": {"language": "cpp", "source": "#include \"double.h\" ..."},
+//!   "header": {"name": "double.h", "source": "int twice(int n);\n"},
+//!   "subtasks": [{"name": "1", "points": 100, "policy": "group-min"}]
+//! }}
+//! ```
+
 use guest_common::FieldError;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -109,6 +129,11 @@ pub enum Convention {
     /// output`; exit 0 OK, 1 WA, 2 PE, 3 FAIL (the judge's own failure), 4 PE (extra output),
     /// 7 points (`quitp`), its message on stderr.
     Testlib,
+    /// CMS's: `checker input answer output`; it ends 0 with the case's score in [0, 1] on its
+    /// stdout's first line and its message on stderr's first line (`translate:success`,
+    /// `translate:wrong`, `translate:partial`). A manager reads the input on its stdin and says
+    /// the same way.
+    Cms,
 }
 
 impl Convention {
@@ -116,7 +141,7 @@ impl Convention {
     pub fn accepts(self) -> i32 {
         match self {
             Convention::Kattis => 42,
-            Convention::Testlib => 0,
+            Convention::Testlib | Convention::Cms => 0,
         }
     }
 }
@@ -140,6 +165,54 @@ pub enum PointsPolicy {
     CompleteGroup,
     /// `each-test`: each accepted case's points (or its checker's, `quitp`); every case judged.
     EachTest,
+    /// CMS's `GroupMin`: the subtask's points times the least of its cases' scores in [0, 1];
+    /// judging stops at a case that scores 0.
+    GroupMin,
+    /// CMS's `GroupMul`: the subtask's points times the product of its cases' scores; judging
+    /// stops at a case that scores 0.
+    GroupMul,
+    /// CMS's `Sum`: each case's `points` times its score in [0, 1]; every case judged.
+    Sum,
+}
+
+impl PointsPolicy {
+    /// Whether cases score in [0, 1] (CMS's score types) rather than accepted or not (Polygon's).
+    pub fn scores_fractions(self) -> bool {
+        matches!(
+            self,
+            PointsPolicy::GroupMin | PointsPolicy::GroupMul | PointsPolicy::Sum
+        )
+    }
+}
+
+/// How an output is compared with the answer when the problem has no checking program.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Comparison {
+    /// The Kattis format's default output validator (tokens, with its flags).
+    #[default]
+    Kattis,
+    /// CMS's white diff: line by line, each line's runs of white space one space, leading and
+    /// trailing white space and trailing blank lines ignored.
+    WhiteDiff,
+}
+
+/// A CMS communication task's manager: the program and how many instances of the submission
+/// talk to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Manager {
+    /// The manager (CMS's convention: the input on its stdin, the score on its stdout).
+    pub program: ProblemProgram,
+    /// The submission's processes (CMS's `num_processes`), 1 to 16.
+    pub processes: u32,
+}
+
+/// The task's header, which its grader or stubs and the submission include.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Header {
+    /// Its file name, as they include it (`task.h`).
+    pub name: String,
+    /// Its text.
+    pub source: String,
 }
 
 /// A subtask (a Polygon group): its cases are those that name it.
@@ -205,8 +278,19 @@ pub struct JudgeSpec {
     /// A testlib interactor talking to the submission, `output_validator` (a testlib checker)
     /// then reading its output file; `None`: none (or a Kattis interactor, `interactive`).
     pub interactor: Option<ProblemProgram>,
-    /// Polygon's groups, in the order they are judged; empty: the Kattis test data tree.
+    /// Polygon's groups or CMS's subtasks, in the order they are judged; empty: the Kattis
+    /// test data tree.
     pub subtasks: Vec<Subtask>,
+    /// How an output is compared with the answer without a checking program.
+    pub comparison: Comparison,
+    /// A CMS communication task's manager.
+    pub manager: Option<Manager>,
+    /// Sources compiled before the submission, by canonical language (CMS's stubs).
+    pub stubs: BTreeMap<String, String>,
+    /// A grader whose calls the submission's functions answer (C++).
+    pub grader: Option<ProblemProgram>,
+    /// The header the grader or the stubs and the submission include.
+    pub header: Option<Header>,
 }
 
 fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
@@ -376,17 +460,18 @@ fn program(value: &Value, field: &str) -> Result<ProblemProgram, FieldError> {
     let convention = match obj.get("convention").map(|v| v.as_str()) {
         None | Some(Some("kattis")) => Convention::Kattis,
         Some(Some("testlib")) => Convention::Testlib,
+        Some(Some("cms")) => Convention::Cms,
         Some(_) => {
             return Err(bad(
                 &format!("{field}.convention"),
-                "must be \"kattis\" or \"testlib\"",
+                "must be \"kattis\", \"testlib\" or \"cms\"",
             ));
         }
     };
-    if let Some(unknown) = obj
-        .keys()
-        .find(|k| !["language", "source", "convention"].contains(&k.as_str()))
-    {
+    if let Some(unknown) = obj.keys().find(|k| {
+        let manager_setting = k.as_str() == "processes" && field == "tests.judge.manager";
+        !(["language", "source", "convention"].contains(&k.as_str()) || manager_setting)
+    }) {
         return Err(bad(
             &format!("{field}.{unknown}"),
             "is not a program setting (language, source, convention)",
@@ -442,10 +527,14 @@ fn subtasks(value: &Value, cases: &[JudgeCase]) -> Result<Vec<Subtask>, FieldErr
         let policy = match obj.get("policy").and_then(Value::as_str) {
             None | Some("complete-group") => PointsPolicy::CompleteGroup,
             Some("each-test") => PointsPolicy::EachTest,
+            Some("group-min") => PointsPolicy::GroupMin,
+            Some("group-mul") => PointsPolicy::GroupMul,
+            Some("sum") => PointsPolicy::Sum,
             Some(_) => {
                 return Err(bad(
                     &at("policy"),
-                    "must be \"complete-group\" or \"each-test\"",
+                    "must be \"complete-group\", \"each-test\" (Polygon), \"group-min\", \
+                     \"group-mul\" or \"sum\" (CMS)",
                 ));
             }
         };
@@ -532,7 +621,7 @@ impl JudgeSpec {
         let obj = value
             .as_object()
             .ok_or_else(|| bad(field, "must be an object with \"cases\""))?;
-        const KNOWN: [&str; 11] = [
+        const KNOWN: [&str; 16] = [
             "type",
             "cases",
             "groups",
@@ -544,6 +633,11 @@ impl JudgeSpec {
             "max_score",
             "interactor",
             "subtasks",
+            "comparison",
+            "manager",
+            "stubs",
+            "grader",
+            "header",
         ];
         if let Some(unknown) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return Err(bad(
@@ -664,6 +758,81 @@ impl JudgeSpec {
                 subtasks(value, &cases)?
             }
         };
+        let comparison = match obj.get("comparison").map(|v| v.as_str()) {
+            None | Some(Some("kattis")) => Comparison::Kattis,
+            Some(Some("white-diff")) => Comparison::WhiteDiff,
+            Some(_) => {
+                return Err(bad(
+                    "tests.judge.comparison",
+                    "must be \"kattis\" or \"white-diff\"",
+                ));
+            }
+        };
+        let manager = obj
+            .get("manager")
+            .filter(|v| !v.is_null())
+            .map(|v| {
+                let program = program(v, "tests.judge.manager")?;
+                let processes = match v.get("processes") {
+                    None | Some(Value::Null) => 1,
+                    Some(n) => n.as_u64().filter(|n| (1..=16).contains(n)).ok_or_else(|| {
+                        bad(
+                            "tests.judge.manager.processes",
+                            "must be an integer 1 to 16",
+                        )
+                    })? as u32,
+                };
+                Ok::<_, FieldError>(Manager { program, processes })
+            })
+            .transpose()?;
+        let grader = obj
+            .get("grader")
+            .filter(|v| !v.is_null())
+            .map(|v| program(v, "tests.judge.grader"))
+            .transpose()?;
+        let header = match obj.get("header").filter(|v| !v.is_null()) {
+            None => None,
+            Some(v) => {
+                let text = |key: &str| {
+                    v.get(key)
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .ok_or_else(|| {
+                            bad(&format!("tests.judge.header.{key}"), "must be a string")
+                        })
+                };
+                let name = text("name")?;
+                if name.is_empty() || name.contains(['"', '<', '>', '\n']) {
+                    return Err(bad(
+                        "tests.judge.header.name",
+                        "must be a file name such as \"task.h\"",
+                    ));
+                }
+                Some(Header {
+                    name,
+                    source: text("source")?,
+                })
+            }
+        };
+        let mut stubs = BTreeMap::new();
+        if let Some(value) = obj.get("stubs").filter(|v| !v.is_null()) {
+            let listed = value.as_object().ok_or_else(|| {
+                bad(
+                    "tests.judge.stubs",
+                    "must be an object of sources by language",
+                )
+            })?;
+            for (language, source) in listed {
+                let field = format!("tests.judge.stubs.{language}");
+                let canonical = crate::langs::canonical_language(language)
+                    .map_err(|e| bad(&field, e.0.trim_start_matches("\"language\" ")))?;
+                let source = source
+                    .as_str()
+                    .ok_or_else(|| bad(&field, "must be a string (the stub's source)"))?;
+                stubs.insert(canonical.to_string(), source.to_string());
+            }
+        }
+        check_cms_parts(&manager, &grader, &header, &stubs, interactive, &interactor)?;
         Ok(JudgeSpec {
             problem_type,
             cases,
@@ -681,8 +850,58 @@ impl JudgeSpec {
             max_score,
             interactor,
             subtasks,
+            comparison,
+            manager,
+            stubs,
+            grader,
+            header,
         })
     }
+}
+
+/// The CMS parts of a judge go together as CMS's task types do: a manager (with stubs or not) or
+/// a grader (with its header), not both, and neither with an interactor.
+fn check_cms_parts(
+    manager: &Option<Manager>,
+    grader: &Option<ProblemProgram>,
+    header: &Option<Header>,
+    stubs: &BTreeMap<String, String>,
+    interactive: bool,
+    interactor: &Option<ProblemProgram>,
+) -> Result<(), FieldError> {
+    if manager.is_some() && grader.is_some() {
+        return Err(bad(
+            "tests.judge.grader",
+            "cannot be given with a manager (a communication task's stubs are its \"stubs\")",
+        ));
+    }
+    if (manager.is_some() || grader.is_some()) && (interactive || interactor.is_some()) {
+        return Err(bad(
+            "tests.judge.interactor",
+            "cannot be given with a manager or a grader",
+        ));
+    }
+    if !stubs.is_empty() && manager.is_none() {
+        return Err(bad(
+            "tests.judge.stubs",
+            "are compiled with the submission of a communication task: give its manager",
+        ));
+    }
+    if let Some(grader) = grader {
+        if crate::langs::canonical_language(&grader.language).ok() != Some("cpp") {
+            return Err(bad(
+                "tests.judge.grader.language",
+                "must be cpp: a grader calls the submission's C++ functions across sandboxes",
+            ));
+        }
+        if header.is_none() {
+            return Err(bad(
+                "tests.judge.header",
+                "is missing: a grader's header declares the functions the submission implements",
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -801,6 +1020,46 @@ mod tests {
             (
                 json!({"cases": [{"input": ""}], "subtasks": [{"name": ""}, {"name": "2", "points": 50}]}),
                 "tests.judge.subtasks[1]",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "comparison": "lines"}),
+                "tests.judge.comparison",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "manager": {"language": "cpp", "source": "", "processes": 0}}),
+                "tests.judge.manager.processes",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "grader": {"language": "cpp", "source": ""}}),
+                "tests.judge.header",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "grader": {"language": "python", "source": ""},
+                       "header": {"name": "t.h", "source": ""}}),
+                "tests.judge.grader.language",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "stubs": {"cpp": ""}}),
+                "tests.judge.stubs",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "header": {"name": "a\"b.h", "source": ""}}),
+                "tests.judge.header.name",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "manager": {"language": "cpp", "source": ""},
+                       "grader": {"language": "cpp", "source": ""}, "header": {"name": "t.h", "source": ""}}),
+                "tests.judge.grader",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "interactive": true,
+                       "output_validator": {"language": "cpp", "source": ""},
+                       "manager": {"language": "cpp", "source": ""}}),
+                "tests.judge.interactor",
+            ),
+            (
+                json!({"cases": [{"input": ""}], "output_validator": {"language": "cpp", "source": "", "processes": 2}}),
+                "tests.judge.output_validator.processes",
             ),
         ];
         for (value, field) in table {

@@ -8,6 +8,11 @@
 //! - A subtask whose `dependencies` were not all passed whole (every case accepted) is not
 //!   judged and scores nothing.
 //!
+//! - CMS's score types, whose cases score in [0, 1] (a CMS checker's or manager's score, else 1
+//!   accepted and 0 not): `group-min` (the subtask's points times its least case score),
+//!   `group-mul` (times their product; both stop at a case that scores 0, after which nothing
+//!   changes the subtask's points) and `sum` (each case's points times its score).
+//!
 //! The verdict is the first case not accepted (`WA on tests/07: ...`), else `AC`; the detail ends
 //! with the points (`; score 40 of 100`) and names the subtasks left unjudged.
 
@@ -42,8 +47,10 @@ pub enum Judged {
 /// The best points of `subtask`: its own under `complete-group`, its cases' under `each-test`.
 fn best_of(spec: &JudgeSpec, subtask: &Subtask) -> f64 {
     match subtask.policy {
-        PointsPolicy::CompleteGroup => subtask.points,
-        PointsPolicy::EachTest => spec
+        PointsPolicy::CompleteGroup | PointsPolicy::GroupMin | PointsPolicy::GroupMul => {
+            subtask.points
+        }
+        PointsPolicy::EachTest | PointsPolicy::Sum => spec
             .cases
             .iter()
             .filter(|c| c.subtask.as_deref().unwrap_or_default() == subtask.name)
@@ -83,6 +90,8 @@ pub fn judge_subtasks(
         }
         let mut all_accepted = true;
         let mut earned = 0.0;
+        // The least and the product of the case scores (CMS's group-min and group-mul).
+        let (mut least, mut product) = (1.0f64, 1.0f64);
         let members = spec
             .cases
             .iter()
@@ -109,28 +118,52 @@ pub fn judge_subtasks(
                 status,
                 detail: detail.clone(),
             });
-            if graded.verdict == Verdict::Accepted {
+            if subtask.policy.scores_fractions() {
+                let fraction = case_fraction(&graded);
+                least = least.min(fraction);
+                product *= fraction;
+                earned += fraction * case.points;
+            } else if graded.verdict == Verdict::Accepted {
                 earned += graded.score.unwrap_or(case.points);
+            }
+            if graded.verdict == Verdict::Accepted {
                 continue;
             }
             all_accepted = false;
             if points.first_failure.is_none() {
                 points.first_failure = Some((graded.verdict, case.name.clone(), detail));
             }
-            if subtask.policy == PointsPolicy::CompleteGroup || stop_at_first_failure {
+            let settled = match subtask.policy {
+                PointsPolicy::CompleteGroup => true,
+                PointsPolicy::GroupMin | PointsPolicy::GroupMul => product <= 0.0,
+                PointsPolicy::EachTest | PointsPolicy::Sum => false,
+            };
+            if settled || stop_at_first_failure {
                 break;
             }
         }
         points.earned += match subtask.policy {
             PointsPolicy::CompleteGroup if all_accepted => subtask.points,
             PointsPolicy::CompleteGroup => 0.0,
-            PointsPolicy::EachTest => earned,
+            PointsPolicy::EachTest | PointsPolicy::Sum => earned,
+            PointsPolicy::GroupMin => subtask.points * least,
+            PointsPolicy::GroupMul => subtask.points * product,
         };
         if all_accepted {
             passed_whole.push(&subtask.name);
         }
     }
     Ok(Judged::Points(points))
+}
+
+/// A case's score in [0, 1] under CMS's score types: the checker's or manager's score when it
+/// gave one, else 1 for accepted and 0 for anything else.
+fn case_fraction(graded: &crate::kinds::contest::grader::Graded) -> f64 {
+    match (graded.verdict, graded.score) {
+        (Verdict::Accepted | Verdict::PartiallyCorrect, Some(score)) => score.clamp(0.0, 1.0),
+        (Verdict::Accepted, None) => 1.0,
+        _ => 0.0,
+    }
 }
 
 impl Points {
@@ -231,6 +264,19 @@ mod tests {
         ) -> InteractionOutcome {
             unreachable!("no interactor")
         }
+        fn communicate(
+            &self,
+            _: &str,
+            _: &str,
+            _: u32,
+            _: &crate::kinds::contest::spec::ProblemProgram,
+            _: &str,
+            _: &[String],
+            _: &[crate::sandbox::CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> crate::sandbox::CommunicationOutcome {
+            unreachable!("no manager")
+        }
     }
 
     fn spec() -> JudgeSpec {
@@ -261,6 +307,141 @@ mod tests {
             Judged::Points(points) => (points, sandbox.ran.into_inner()),
             Judged::CompileError(_) => unreachable!(),
         }
+    }
+
+    /// A sandbox whose program echoes its input and whose CMS checker scores each input as
+    /// the table says; it records the inputs the program ran on.
+    struct Scored {
+        scores: Vec<(&'static str, f64)>,
+        ran: RefCell<Vec<String>>,
+    }
+
+    impl Sandbox for Scored {
+        fn run(&self, _: &str, _: &str, stdin: &str) -> Outcome {
+            self.ran.borrow_mut().push(stdin.trim().to_string());
+            Outcome {
+                status: RunStatus::Ok,
+                exit_code: Some(0),
+                stdout: stdin.to_string(),
+                stderr: String::new(),
+            }
+        }
+        fn call(&self, _: &str, _: &str, _: &str, _: &[String]) -> Vec<Result<String, Outcome>> {
+            unreachable!("no calls")
+        }
+        fn check(
+            &self,
+            _: &crate::fields::AssertSource,
+            _: &str,
+            _: &str,
+        ) -> Result<Vec<CaseResult>, GradeError> {
+            unreachable!("no asserts")
+        }
+        fn candidate_limits(&self) -> serde_json::Value {
+            json!({})
+        }
+        fn run_checker(
+            &self,
+            _: &crate::kinds::contest::spec::ProblemProgram,
+            _: &str,
+            _: &[String],
+            files: &[CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> CheckerOutcome {
+            let input = files.iter().find(|f| f.path == "input.in").unwrap();
+            let input = String::from_utf8_lossy(&input.contents).trim().to_string();
+            let score = self
+                .scores
+                .iter()
+                .find(|(i, _)| *i == input)
+                .map_or(1.0, |s| s.1);
+            CheckerOutcome {
+                outcome: Outcome {
+                    status: RunStatus::Ok,
+                    exit_code: Some(0),
+                    stdout: format!("{score}\n"),
+                    stderr: "translate:partial\n".into(),
+                },
+                feedback: Vec::new(),
+            }
+        }
+        fn interact(
+            &self,
+            _: &str,
+            _: &str,
+            _: &crate::kinds::contest::spec::ProblemProgram,
+            _: &[String],
+            _: &[CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> InteractionOutcome {
+            unreachable!("no interactor")
+        }
+        fn communicate(
+            &self,
+            _: &str,
+            _: &str,
+            _: u32,
+            _: &crate::kinds::contest::spec::ProblemProgram,
+            _: &str,
+            _: &[String],
+            _: &[crate::sandbox::CheckerFile],
+            _: &crate::kinds::contest::spec::ValidatorLimits,
+        ) -> crate::sandbox::CommunicationOutcome {
+            unreachable!("no manager")
+        }
+    }
+
+    #[test]
+    fn cms_score_types_make_points_from_case_scores() {
+        let case = |input: &str, group: &str, points: f64| json!({"name": input, "input": input, "answer": "", "group": group, "points": points});
+        let spec = JudgeSpec::parse(&json!({
+            "type": "scoring",
+            "cases": [case("a1", "min", 0.0), case("a2", "min", 0.0), case("a3", "min", 0.0),
+                      case("b1", "mul", 0.0), case("b2", "mul", 0.0),
+                      case("c1", "sum", 10.0), case("c2", "sum", 30.0)],
+            "output_validator": {"language": "cpp", "source": "", "convention": "cms"},
+            "subtasks": [{"name": "min", "points": 40, "policy": "group-min"},
+                         {"name": "mul", "points": 20, "policy": "group-mul"},
+                         {"name": "sum", "policy": "sum"}]
+        }))
+        .unwrap();
+        let judged = |scores: &[(&'static str, f64)]| {
+            let sandbox = Scored {
+                scores: scores.to_vec(),
+                ran: RefCell::new(Vec::new()),
+            };
+            match judge_subtasks(&spec, "cpp", "", &sandbox, false).unwrap() {
+                Judged::Points(points) => (points, sandbox.ran.into_inner()),
+                Judged::CompileError(_) => unreachable!(),
+            }
+        };
+        let (all, ran) = judged(&[]);
+        assert_eq!((all.earned, all.best), (100.0, 100.0));
+        assert_eq!(ran.len(), 7);
+        // The least of a group-min subtask, the product of a group-mul one, each case's share
+        // of a sum one; the first case not scoring 1 is the verdict.
+        let (partial, _) = judged(&[
+            ("a2", 0.5),
+            ("a3", 0.25),
+            ("b1", 0.5),
+            ("b2", 0.5),
+            ("c2", 0.5),
+        ]);
+        assert!((partial.earned - (40.0 * 0.25 + 20.0 * 0.25 + 10.0 + 15.0)).abs() < 1e-9);
+        assert!(
+            partial.verdict().starts_with("PC on a2: "),
+            "{}",
+            partial.verdict()
+        );
+        // A case that scores 0 settles a group-min or group-mul subtask: nothing after it runs.
+        let (zero, ran) = judged(&[("a1", 0.0), ("b1", 0.0), ("c1", 0.0)]);
+        assert_eq!(ran, ["a1", "b1", "c1", "c2"]);
+        assert_eq!(zero.earned, 30.0);
+        assert!(
+            zero.verdict().starts_with("WA on a1: "),
+            "{}",
+            zero.verdict()
+        );
     }
 
     #[test]

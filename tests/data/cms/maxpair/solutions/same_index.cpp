@@ -1,0 +1,13 @@
+#include <cstdio>
+
+int main() {
+    int n;
+    long long x, best = 0;
+    int at = 1;
+    scanf("%d", &n);
+    for (int i = 1; i <= n; i++) {
+        scanf("%lld", &x);
+        if (i == 1 || x > best) { best = x; at = i; }
+    }
+    printf("%d %d\n", at, at);
+}

@@ -1,0 +1,22 @@
+#include "relay.h"
+
+// Every bit sent twice: right, at twice the length.
+std::vector<int> encode(std::vector<int> message) {
+    std::vector<int> bits;
+    for (int x : message)
+        for (int b = 7; b >= 0; b--) {
+            bits.push_back((x >> b) & 1);
+            bits.push_back((x >> b) & 1);
+        }
+    return bits;
+}
+
+std::vector<int> decode(std::vector<int> bits) {
+    std::vector<int> message;
+    for (std::size_t i = 0; i + 16 <= bits.size(); i += 16) {
+        int x = 0;
+        for (int b = 0; b < 16; b += 2) x = x * 2 + bits[i + b];
+        message.push_back(x);
+    }
+    return message;
+}

