@@ -9,22 +9,13 @@
 //! front of wasmtime-wasi's: a descriptor whose file is one of the job's placeholders (the same
 //! device and inode) becomes that channel's pipe; every other descriptor goes on to wasmtime-wasi
 //! unchanged. A job with no channels (every candidate) has no placeholder, so nothing changes for
-//! it.
+//! it. The functions are linked by [`crate::job::link_channels`].
 
-use crate::job::JobState;
 use crate::pipe::PipeEnd;
 use std::os::unix::fs::MetadataExt;
-use wasmtime::component::{Linker, Resource};
-use wasmtime_wasi::filesystem::{Descriptor, WasiFilesystemView};
-use wasmtime_wasi::p2::bindings::sync::filesystem::types::{self as fs, HostDescriptor};
-use wasmtime_wasi::p2::{DynInputStream, DynOutputStream};
 
 /// Where a job's channel files are ([`Channel`]).
 pub const CHANNEL_DIR: &str = "/fifo";
-
-/// The filesystem interface whose stream functions are defined again (the version wasmtime-wasi
-/// links; the adapter's imports of older 0.2 versions resolve to it).
-const FILESYSTEM_TYPES: &str = "wasi:filesystem/types@0.2.12";
 
 /// One pipe to another job, seen by this job as two files under [`CHANNEL_DIR`]: one it reads
 /// (what the peer writes to its stdout) and one it writes (what the peer reads on its stdin).
@@ -34,7 +25,7 @@ pub struct Channel<'a> {
     pub reads: &'a str,
     /// The file name this job writes to, e.g. `m_to_u0`.
     pub writes: &'a str,
-    /// This job's end of the pipe; the peer job has the other as its [`crate::job::JobIo::pipe`].
+    /// This job's end of the pipe; the peer job has the other as its `JobIo::pipe`.
     pub end: &'a PipeEnd,
 }
 
@@ -80,82 +71,13 @@ pub(crate) fn make(channels: &[Channel<'_>]) -> Result<ChannelDir, String> {
     Ok(ChannelDir { dir, files })
 }
 
-impl<X> JobState<X> {
-    /// The channel whose placeholder `fd` is open on, read (`reads`) or written, if any.
-    fn channel_of(&mut self, fd: &Resource<Descriptor>, reads: bool) -> Option<PipeEnd> {
-        let files = &self.channels.as_ref()?.files;
-        let Ok(Descriptor::File(file)) = self.table.get(fd) else {
-            return None;
-        };
-        let meta = file.file.metadata().ok()?;
-        files
+impl ChannelDir {
+    /// The pipe of the placeholder with device `dev` and inode `ino`, read (`reads`) or
+    /// written, if it is one of this directory's.
+    pub(crate) fn pipe(&self, dev: u64, ino: u64, reads: bool) -> Option<PipeEnd> {
+        self.files
             .iter()
-            .find(|c| c.dev == meta.dev() && c.ino == meta.ino() && c.reads == reads)
+            .find(|c| c.dev == dev && c.ino == ino && c.reads == reads)
             .map(|c| c.end.clone())
-    }
-}
-
-/// Defines the stream functions of `wasi:filesystem/types` again, in front of wasmtime-wasi's
-/// (which must be linked already): a channel's placeholder reads and writes its pipe.
-pub fn link_channels<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> wasmtime::Result<()> {
-    linker.allow_shadowing(true);
-    let mut types = linker.instance(FILESYSTEM_TYPES)?;
-    types.func_wrap(
-        "[method]descriptor.read-via-stream",
-        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(end) = state.channel_of(&fd, true) {
-                let stream: DynInputStream = Box::new(end.stdin());
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((
-                match HostDescriptor::read_via_stream(&mut view, fd, offset) {
-                    Ok(stream) => Ok(stream),
-                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-                },
-            ))
-        },
-    )?;
-    types.func_wrap(
-        "[method]descriptor.write-via-stream",
-        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(stream) = state.channel_writer(&fd) {
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((
-                match HostDescriptor::write_via_stream(&mut view, fd, offset) {
-                    Ok(stream) => Ok(stream),
-                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-                },
-            ))
-        },
-    )?;
-    types.func_wrap(
-        "[method]descriptor.append-via-stream",
-        |mut store, (fd,): (Resource<Descriptor>,)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(stream) = state.channel_writer(&fd) {
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((match HostDescriptor::append_via_stream(&mut view, fd) {
-                Ok(stream) => Ok(stream),
-                Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-            },))
-        },
-    )?;
-    linker.allow_shadowing(false);
-    Ok(())
-}
-
-impl<X> JobState<X> {
-    /// The writing stream of the channel whose placeholder `fd` is open on, if any (drawing on
-    /// the job's output budget).
-    fn channel_writer(&mut self, fd: &Resource<Descriptor>) -> Option<DynOutputStream> {
-        let end = self.channel_of(fd, false)?;
-        Some(Box::new(end.stdout(&self.budget)))
     }
 }

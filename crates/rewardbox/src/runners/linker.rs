@@ -25,7 +25,7 @@ pub fn candidate_linker(
     let mut linker = Linker::new(engine);
     wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking WASI for candidates: {e}"))?;
-    rewardbox_sandbox::channels::link_channels(&mut linker)
+    rewardbox_sandbox::job::link_channels(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking channel files for managers: {e}"))?;
     rewardbox_sandbox::sleep::charge_sleeps(&mut linker)
         .map_err(|e| anyhow::anyhow!("linking charged sleeps for candidates: {e}"))?;
