@@ -51,7 +51,7 @@ fn native(tasks: &[PathBuf], work: &Path) -> (f64, Vec<(String, f64)>) {
     let mut totals = Vec::new();
     for dir in tasks {
         let read = read_task(dir).unwrap();
-        let seconds = format!("{}", read.time_limit);
+        let seconds = read.time_limit;
         let scored: Vec<(String, f64)> = read
             .solutions
             .par_iter()
@@ -59,7 +59,7 @@ fn native(tasks: &[PathBuf], work: &Path) -> (f64, Vec<(String, f64)>) {
             .map(|(i, solution)| {
                 let work = work.join(format!("{}-{i}", read.name));
                 std::fs::create_dir_all(&work).unwrap();
-                let scores = native_scores(&read, dir, &dir.join(&solution.path), &work, &seconds);
+                let scores = native_scores(&read, dir, &dir.join(&solution.path), &work, seconds);
                 (
                     format!("{} {}", read.name, solution.path),
                     total(&read, &scores),

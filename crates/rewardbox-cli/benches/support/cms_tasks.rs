@@ -7,7 +7,8 @@
 use rewardbox_import::cms::{Task, TaskType};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The bundled tasks' directories.
 pub fn task_dirs() -> Vec<PathBuf> {
@@ -54,24 +55,66 @@ fn build(sources: &[PathBuf], include: &Path, out: &Path) -> Native {
     Native(vec![out.display().to_string()])
 }
 
+/// A native run's limits as CMS's sandbox sets them: the time limit on the program's CPU time
+/// (`ulimit -t`, which the machine's load does not change), and a wall clock far above it only
+/// as a safety net.
+const WALL_NET: Duration = Duration::from_secs(60);
+
+/// `program` (with `args`) under a CPU-time limit of `seconds`, rounded up.
+fn limited(program: &Native, args: &[String], seconds: f64, redirect: &str) -> Command {
+    let script = format!(
+        "ulimit -t {}; exec \"$@\" {redirect}",
+        seconds.ceil().max(1.0) as u64
+    );
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", &script, "sh"])
+        .args(&program.0)
+        .args(args);
+    command
+}
+
+/// Waits for `child` up to the wall-clock safety net, then kills it: whether it ended with 0.
+fn finished(child: &mut Child) -> bool {
+    let deadline = Instant::now() + WALL_NET;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.success();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Runs `program` natively with `input` under the time limit: its stdout, or `None` when it did
 /// not end with 0 (a crash, a non-zero exit, the time limit).
-fn run_native(program: &Native, input: &str, seconds: &str) -> Option<String> {
-    let mut child = Command::new("timeout")
-        .args(["-s", "KILL", seconds])
-        .args(&program.0)
+fn run_native(program: &Native, input: &str, seconds: f64) -> Option<String> {
+    let mut child = limited(program, &[], seconds, "")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    use std::io::Write;
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let output = child.wait_with_output().unwrap();
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).into_owned())
+    let mut stdin = child.stdin.take().unwrap();
+    let text = input.to_string();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(text.as_bytes());
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+        out
+    });
+    let ok = finished(&mut child);
+    let _ = writer.join();
+    let out = reader.join().unwrap();
+    ok.then(|| String::from_utf8_lossy(&out).into_owned())
 }
 
 /// CMS's white diff, written here from its definition (lines compared with their runs of white
@@ -112,16 +155,43 @@ fn checker_score(checker: &Native, work: &Path, input: &str, answer: &str, outpu
         .expect("the native checker wrote a score")
 }
 
+/// What `/proc` says of a running process: its state and how often it has blocked.
+fn blocked_state(pid: u32) -> Option<(char, String)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let state = stat.rsplit_once(')')?.1.trim_start().chars().next()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let switches = status
+        .lines()
+        .find(|l| l.starts_with("voluntary_ctxt_switches"))?
+        .to_string();
+    Some((state, switches))
+}
+
+/// Whether every one of `pids` still running waits (sleeps) and none has blocked again over a
+/// tenth of a second: they wait for each other, and none ever will go on (a deadlock, which a
+/// native judge ends at its time limit). Read from `/proc`, whatever the machine's load.
+fn deadlocked(pids: &[u32]) -> bool {
+    let sample =
+        || -> Option<Vec<(char, String)>> { pids.iter().map(|&p| blocked_state(p)).collect() };
+    let Some(first) = sample() else { return false };
+    if first.iter().any(|(state, _)| *state != 'S') {
+        return false;
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    sample().is_some_and(|second| second == first)
+}
+
 /// A communication run as CMS makes it: the manager with the input on its stdin and the FIFOs
 /// as its arguments, each process's stdin and stdout one of them (its index as its argument
-/// when there are several). The manager's score, or 0 when a process did not end with 0.
+/// when there are several), every program under the CPU-time limit. The manager's score, or 0
+/// when a process did not end with 0 or all of them waited for each other.
 fn communicate_native(
     manager: &Native,
     process: &Native,
     count: usize,
     work: &Path,
     input: &str,
-    seconds: &str,
+    seconds: f64,
 ) -> f64 {
     let mut fifos = Vec::new();
     for i in 0..count {
@@ -135,60 +205,92 @@ fn communicate_native(
         }
         fifos.push((from, to));
     }
-    // Each process opens its output read-write first (which does not wait for a reader), then
-    // its input (which waits for the manager's writer), so that no open waits on another.
-    let processes: Vec<_> = fifos
+    // Each process opens its output, then its input, the order in which the manager opens them
+    // (reading the process's output first), so that no open waits for ever.
+    let mut children: Vec<Child> = fifos
         .iter()
         .enumerate()
         .map(|(i, (from, to))| {
-            let index = if count > 1 {
-                i.to_string()
+            let index: Vec<String> = if count > 1 {
+                vec![i.to_string()]
             } else {
-                String::new()
+                Vec::new()
             };
-            let script = format!(
-                "exec timeout -s KILL {seconds} \"$@\" {index} 1<>'{}' <'{}'",
-                from.display(),
-                to.display()
-            );
-            Command::new("sh")
-                .args(["-c", &script, "sh"])
-                .args(&process.0)
+            let redirect = format!(">'{}' <'{}'", from.display(), to.display());
+            limited(process, &index, seconds, &redirect)
                 .stderr(Stdio::null())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    let mut command = Command::new("timeout");
-    command.args(["-s", "KILL", seconds]).args(&manager.0);
-    for (from, to) in &fifos {
-        command.arg(from).arg(to);
-    }
-    let mut child = command
+    let args: Vec<String> = fifos
+        .iter()
+        .flat_map(|(from, to)| [from.display().to_string(), to.display().to_string()])
+        .collect();
+    let mut manager_child = limited(manager, &args, seconds * count as f64 + 1.0, "")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    use std::io::Write;
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let said = child.wait_with_output().unwrap();
-    let processes_ok = processes
-        .into_iter()
-        .all(|mut p| p.wait().unwrap().success());
-    // Killed at the time limit: the manager and a process waited for each other (the
-    // process's time limit, on CMS).
-    use std::os::unix::process::ExitStatusExt;
-    if !processes_ok || said.status.signal() == Some(9) {
+    {
+        use std::io::Write;
+        let _ = manager_child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes());
+    }
+    let mut stdout = manager_child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut out);
+        out
+    });
+    children.push(manager_child);
+    let deadline = Instant::now() + WALL_NET;
+    let mut ended: Vec<Option<bool>> = vec![None; children.len()];
+    loop {
+        for (child, end) in children.iter_mut().zip(ended.iter_mut()) {
+            if end.is_none()
+                && let Some(status) = child.try_wait().unwrap()
+            {
+                *end = Some(status.success());
+            }
+        }
+        if ended.iter().all(Option::is_some) {
+            break;
+        }
+        let running: Vec<u32> = children
+            .iter()
+            .zip(&ended)
+            .filter(|(_, end)| end.is_none())
+            .map(|(child, _)| child.id())
+            .collect();
+        if Instant::now() > deadline || deadlocked(&running) {
+            for (child, end) in children.iter_mut().zip(ended.iter_mut()) {
+                if end.is_none() {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    *end = Some(false);
+                }
+            }
+            let _ = reader.join();
+            return 0.0;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let said = reader.join().unwrap();
+    let manager_ok = ended.pop().flatten().unwrap_or(false);
+    if !ended.iter().all(|e| *e == Some(true)) {
         return 0.0;
     }
     assert!(
-        said.status.success(),
-        "the native manager failed with {:?} beside {:?} on {input:?}",
-        said.status,
+        manager_ok,
+        "the native manager failed beside {:?} on {input:?}",
         process.0
     );
-    String::from_utf8_lossy(&said.stdout)
+    String::from_utf8_lossy(&said)
         .lines()
         .next()
         .and_then(|l| l.trim().parse().ok())
@@ -201,7 +303,7 @@ pub fn native_scores(
     dir: &Path,
     solution: &Path,
     work: &Path,
-    seconds: &str,
+    seconds: f64,
 ) -> BTreeMap<String, f64> {
     let graders = dir.join("graders");
     let checker = read.checker.as_ref().map(|_| {
