@@ -152,10 +152,23 @@ fn run_code_speaks_sandbox_fusion() {
         ),
         (json!("Failed"), json!(3))
     );
-    let (_, slow) = server.json(
-        "/run_code",
-        json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
-    );
+    // An endless loop on a host too busy to give it half its wall-clock net in CPU time is the
+    // host's failure (SandboxError), which says nothing of the program: asked again, as a
+    // client retries a sandbox error.
+    let mut tries = 0;
+    let slow = loop {
+        tries += 1;
+        let (_, slow) = server.json(
+            "/run_code",
+            json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
+        );
+        let busy = slow["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("the host was too busy"));
+        if !busy || tries == 5 {
+            break slow;
+        }
+    };
     assert_eq!(slow["run_result"]["status"], "TimeLimitExceeded", "{slow}");
     let (_, hog) = server.json(
         "/run_code",
