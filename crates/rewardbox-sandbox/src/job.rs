@@ -727,6 +727,87 @@ pub fn cap(nanos: u64, deadline: Instant) -> u64 {
     nanos.min(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX))
 }
 
+/// The filesystem interface whose stream functions [`link_channels`] defines again (the version
+/// wasmtime-wasi links; the adapter's imports of older 0.2 versions resolve to it).
+const FILESYSTEM_TYPES: &str = "wasi:filesystem/types@0.2.12";
+
+impl<X> JobState<X> {
+    /// The channel whose placeholder `fd` is open on, read (`reads`) or written, if any.
+    fn channel_of(&mut self, fd: &Resource<Descriptor>, reads: bool) -> Option<PipeEnd> {
+        let channels = self.channels.as_ref()?;
+        let Ok(Descriptor::File(file)) = self.table.get(fd) else {
+            return None;
+        };
+        let meta = file.file.metadata().ok()?;
+        channels.pipe(meta.dev(), meta.ino(), reads)
+    }
+}
+
+/// Defines the stream functions of `wasi:filesystem/types` again (see [`crate::channels`]), in front of wasmtime-wasi's
+/// (which must be linked already): a channel's placeholder reads and writes its pipe.
+pub fn link_channels<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> wasmtime::Result<()> {
+    linker.allow_shadowing(true);
+    let mut types = linker.instance(FILESYSTEM_TYPES)?;
+    types.func_wrap(
+        "[method]descriptor.read-via-stream",
+        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
+            let state: &mut JobState<X> = store.data_mut();
+            if let Some(end) = state.channel_of(&fd, true) {
+                let stream: DynInputStream = Box::new(end.stdin());
+                return Ok((Ok(state.table().push(stream)?),));
+            }
+            let mut view = state.filesystem();
+            Ok((
+                match HostDescriptor::read_via_stream(&mut view, fd, offset) {
+                    Ok(stream) => Ok(stream),
+                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
+                },
+            ))
+        },
+    )?;
+    types.func_wrap(
+        "[method]descriptor.write-via-stream",
+        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
+            let state: &mut JobState<X> = store.data_mut();
+            if let Some(stream) = state.channel_writer(&fd) {
+                return Ok((Ok(state.table().push(stream)?),));
+            }
+            let mut view = state.filesystem();
+            Ok((
+                match HostDescriptor::write_via_stream(&mut view, fd, offset) {
+                    Ok(stream) => Ok(stream),
+                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
+                },
+            ))
+        },
+    )?;
+    types.func_wrap(
+        "[method]descriptor.append-via-stream",
+        |mut store, (fd,): (Resource<Descriptor>,)| {
+            let state: &mut JobState<X> = store.data_mut();
+            if let Some(stream) = state.channel_writer(&fd) {
+                return Ok((Ok(state.table().push(stream)?),));
+            }
+            let mut view = state.filesystem();
+            Ok((match HostDescriptor::append_via_stream(&mut view, fd) {
+                Ok(stream) => Ok(stream),
+                Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
+            },))
+        },
+    )?;
+    linker.allow_shadowing(false);
+    Ok(())
+}
+
+impl<X> JobState<X> {
+    /// The writing stream of the channel whose placeholder `fd` is open on, if any (drawing on
+    /// the job's output budget).
+    fn channel_writer(&mut self, fd: &Resource<Descriptor>) -> Option<DynOutputStream> {
+        let end = self.channel_of(fd, false)?;
+        Some(Box::new(end.stdout(&self.budget)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -845,86 +926,5 @@ mod tests {
             cap(u64::MAX, past) <= 2_000_000,
             "a deadline already passed: one tick"
         );
-    }
-}
-
-/// The filesystem interface whose stream functions [`link_channels`] defines again (the version
-/// wasmtime-wasi links; the adapter's imports of older 0.2 versions resolve to it).
-const FILESYSTEM_TYPES: &str = "wasi:filesystem/types@0.2.12";
-
-impl<X> JobState<X> {
-    /// The channel whose placeholder `fd` is open on, read (`reads`) or written, if any.
-    fn channel_of(&mut self, fd: &Resource<Descriptor>, reads: bool) -> Option<PipeEnd> {
-        let channels = self.channels.as_ref()?;
-        let Ok(Descriptor::File(file)) = self.table.get(fd) else {
-            return None;
-        };
-        let meta = file.file.metadata().ok()?;
-        channels.pipe(meta.dev(), meta.ino(), reads)
-    }
-}
-
-/// Defines the stream functions of `wasi:filesystem/types` again (see [`crate::channels`]), in front of wasmtime-wasi's
-/// (which must be linked already): a channel's placeholder reads and writes its pipe.
-pub fn link_channels<X: Send + 'static>(linker: &mut Linker<JobState<X>>) -> wasmtime::Result<()> {
-    linker.allow_shadowing(true);
-    let mut types = linker.instance(FILESYSTEM_TYPES)?;
-    types.func_wrap(
-        "[method]descriptor.read-via-stream",
-        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(end) = state.channel_of(&fd, true) {
-                let stream: DynInputStream = Box::new(end.stdin());
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((
-                match HostDescriptor::read_via_stream(&mut view, fd, offset) {
-                    Ok(stream) => Ok(stream),
-                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-                },
-            ))
-        },
-    )?;
-    types.func_wrap(
-        "[method]descriptor.write-via-stream",
-        |mut store, (fd, offset): (Resource<Descriptor>, u64)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(stream) = state.channel_writer(&fd) {
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((
-                match HostDescriptor::write_via_stream(&mut view, fd, offset) {
-                    Ok(stream) => Ok(stream),
-                    Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-                },
-            ))
-        },
-    )?;
-    types.func_wrap(
-        "[method]descriptor.append-via-stream",
-        |mut store, (fd,): (Resource<Descriptor>,)| {
-            let state: &mut JobState<X> = store.data_mut();
-            if let Some(stream) = state.channel_writer(&fd) {
-                return Ok((Ok(state.table().push(stream)?),));
-            }
-            let mut view = state.filesystem();
-            Ok((match HostDescriptor::append_via_stream(&mut view, fd) {
-                Ok(stream) => Ok(stream),
-                Err(e) => Err(fs::Host::convert_error_code(&mut view, e)?),
-            },))
-        },
-    )?;
-    linker.allow_shadowing(false);
-    Ok(())
-}
-
-impl<X> JobState<X> {
-    /// The writing stream of the channel whose placeholder `fd` is open on, if any (drawing on
-    /// the job's output budget).
-    fn channel_writer(&mut self, fd: &Resource<Descriptor>) -> Option<DynOutputStream> {
-        let end = self.channel_of(fd, false)?;
-        Some(Box::new(end.stdout(&self.budget)))
     }
 }
