@@ -12,37 +12,15 @@
 #[path = "support/cms_tasks.rs"]
 mod cms_tasks;
 
+#[path = "support/import_verify.rs"]
+mod import_verify;
+
 use cms_tasks::{native_scores, task_dirs, total};
+use import_verify::import_verify;
 use rayon::prelude::*;
 use rewardbox_import::cms::read_task;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
-
-/// `rewardbox import cms --verify` on `tasks` with the program cache in `cache`: (seconds,
-/// agreed, judged).
-fn rewardbox(tasks: &[PathBuf], cache: &Path) -> (f64, usize, usize) {
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-        .args(["import", "cms", "--verify", "--cache-dir"])
-        .arg(cache)
-        .args(tasks)
-        .args(["-o", "/dev/null"])
-        .output()
-        .expect("run rewardbox");
-    let seconds = started.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary = stderr
-        .lines()
-        .find(|l| l.contains("jury solutions showed"))
-        .unwrap_or_else(|| panic!("no summary:\n{stderr}"));
-    let words: Vec<&str> = summary.split_whitespace().collect();
-    (
-        seconds,
-        words[1].parse().unwrap(),
-        words[3].parse().unwrap(),
-    )
-}
 
 /// The native judge on every task: each solution (in parallel) built and run on every test;
 /// (seconds, the solutions' totals).
@@ -83,11 +61,11 @@ fn main() {
     println!("{} tasks: {}", tasks.len(), names.join(", "));
 
     let cache = dir.join("cache");
-    let (cold, agreed, judged) = rewardbox(&tasks, &cache);
+    let (cold, agreed, judged) = import_verify("cms", &tasks, &cache);
     let (mut warm, mut natively) = (Vec::new(), Vec::new());
     let mut native_totals = Vec::new();
     for round in 0..2 {
-        warm.push(rewardbox(&tasks, &cache).0);
+        warm.push(import_verify("cms", &tasks, &cache).0);
         let (seconds, totals) = native(&tasks, &dir.join(format!("native{round}")));
         natively.push(seconds);
         native_totals = totals;

@@ -9,6 +9,10 @@
 
 mod support;
 
+#[path = "support/import_verify.rs"]
+mod import_verify;
+
+use import_verify::import_verify;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -26,32 +30,6 @@ fn packages() -> Vec<PathBuf> {
         dirs.extend(std::env::split_paths(&more));
     }
     dirs
-}
-
-/// `rewardbox import kattis --verify` on `packages` with the compiled-program cache in `cache`:
-/// (seconds, agreed, judged).
-fn rewardbox(packages: &[PathBuf], cache: &Path) -> (f64, usize, usize) {
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-        .args(["import", "kattis", "--verify", "--cache-dir"])
-        .arg(cache)
-        .args(packages)
-        .args(["-o", "/dev/null"])
-        .output()
-        .expect("run rewardbox");
-    let seconds = started.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary = stderr
-        .lines()
-        .find(|l| l.contains("jury submissions got the verdict"))
-        .unwrap_or_else(|| panic!("no summary:\n{stderr}"));
-    let words: Vec<&str> = summary.split_whitespace().collect();
-    let agreed = words[1].parse().unwrap();
-    let judged = words[3].parse().unwrap();
-    for line in stderr.lines().filter(|l| l.contains("DIFFERS")) {
-        eprintln!("  {line}");
-    }
-    (seconds, agreed, judged)
 }
 
 /// `verifyproblem -p submissions` on each package: (seconds, errors).
@@ -99,8 +77,8 @@ fn main() {
 
     let cold = dir.join("cache-cold");
     let _ = std::fs::remove_dir_all(&cold);
-    let (cold_s, agreed, judged) = rewardbox(&packages, &cold);
-    let (warm_s, warm_agreed, _) = rewardbox(&packages, &cold);
+    let (cold_s, agreed, judged) = import_verify("kattis", &packages, &cold);
+    let (warm_s, warm_agreed, _) = import_verify("kattis", &packages, &cold);
     let (native_s, errors) = verifyproblem(&verify, &packages, &config);
 
     println!("| judge | submissions | agreement | wall time |");

@@ -13,6 +13,10 @@
 #[path = "support/polygon_packages.rs"]
 mod polygon_packages;
 
+#[path = "support/import_verify.rs"]
+mod import_verify;
+
+use import_verify::import_verify;
 use polygon_packages::{build, testlib_verdict};
 
 use rayon::prelude::*;
@@ -21,31 +25,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// `rewardbox import polygon --verify` on `packages` with the program cache in `cache`:
-/// (seconds, agreed, judged).
-fn rewardbox(packages: &[PathBuf], cache: &Path) -> (f64, usize, usize) {
-    let started = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_rewardbox"))
-        .args(["import", "polygon", "--verify", "--cache-dir"])
-        .arg(cache)
-        .args(packages)
-        .args(["-o", "/dev/null"])
-        .output()
-        .expect("run rewardbox");
-    let seconds = started.elapsed().as_secs_f64();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let summary = stderr
-        .lines()
-        .find(|l| l.contains("jury solutions got a verdict"))
-        .unwrap_or_else(|| panic!("no summary:\n{stderr}"));
-    let words: Vec<&str> = summary.split_whitespace().collect();
-    (
-        seconds,
-        words[1].parse().unwrap(),
-        words[3].parse().unwrap(),
-    )
-}
 
 /// Runs `argv` with `stdin`, the time limit on the wall clock and the memory limit as address
 /// space: (exit code, stdout), `None` past the time limit.
@@ -240,7 +219,7 @@ fn main() {
     println!("{} packages: {}", packages.len(), names.join(", "));
 
     let cache = dir.join("cache");
-    let (cold, agreed, judged) = rewardbox(&packages, &cache);
+    let (cold, agreed, judged) = import_verify("polygon", &packages, &cache);
     let mut warm = Vec::new();
     let mut native = Vec::new();
     let scorer = rewardbox::Scorer::new(rewardbox::ScorerOptions {
@@ -263,7 +242,7 @@ fn main() {
     let mut native_builds = Vec::new();
     for round in 0..2 {
         let mut building = 0.0;
-        let (seconds, ..) = rewardbox(&packages, &cache);
+        let (seconds, ..) = import_verify("polygon", &packages, &cache);
         warm.push(seconds);
         let started = Instant::now();
         native_verdicts = read

@@ -161,12 +161,11 @@ pub(crate) fn check_output(
             )
         }
         Some(checker) if checker.convention == Convention::Testlib => {
-            let checked = run_testlib_checker(spec, checker, output.as_bytes(), case, sandbox);
+            let checked = run_file_checker(spec, checker, output.as_bytes(), case, sandbox);
             testlib_verdict(spec, &checked, "checker").map_err(judge_error)
         }
         Some(checker) if checker.convention == Convention::Cms => {
-            let checked =
-                super::cms::run_cms_checker(spec, checker, output.as_bytes(), case, sandbox);
+            let checked = run_file_checker(spec, checker, output.as_bytes(), case, sandbox);
             super::cms::cms_verdict(&checked, "checker").map_err(judge_error)
         }
         Some(validator) => {
@@ -176,9 +175,10 @@ pub(crate) fn check_output(
     }
 }
 
-/// Runs a testlib checker as Polygon invokes it: `checker input output answer`, the three files
-/// read-only, nothing on its stdin.
-fn run_testlib_checker(
+/// Runs a checker that reads the candidate's output as a file, the three files read-only and
+/// nothing on its stdin: a testlib checker as Polygon invokes it, `checker input output answer`;
+/// a CMS checker as CMS does, `checker input answer output`.
+pub(crate) fn run_file_checker(
     spec: &JudgeSpec,
     checker: &ProblemProgram,
     output: &[u8],
@@ -190,7 +190,12 @@ fn run_testlib_checker(
         path: "output.out".into(),
         contents: output.to_vec(),
     });
-    let args = [INPUT_FILE, OUTPUT_FILE, ANSWER_FILE].map(str::to_string);
+    let args = match checker.convention {
+        Convention::Cms => [INPUT_FILE, ANSWER_FILE, OUTPUT_FILE],
+        // (A Kattis validator reads the output on its stdin: `run_validator`.)
+        Convention::Testlib | Convention::Kattis => [INPUT_FILE, OUTPUT_FILE, ANSWER_FILE],
+    }
+    .map(str::to_string);
     sandbox.run_checker(checker, "", &args, &files, &spec.validator_limits)
 }
 
@@ -238,7 +243,7 @@ fn judge_testlib_interaction(
         return Ok(said);
     };
     let output = feedback(&interaction.interactor, "output.out").unwrap_or_default();
-    let checked = run_testlib_checker(spec, checker, output, case, sandbox);
+    let checked = run_file_checker(spec, checker, output, case, sandbox);
     testlib_verdict(spec, &checked, "checker").map_err(judge_error)
 }
 

@@ -118,24 +118,6 @@ pub fn cms_verdict(checked: &CheckerOutcome, who: &str) -> Result<CaseRun, Judge
     Ok(scored(fraction, message))
 }
 
-/// Runs a CMS checker on `output`: `checker input answer output`, the three files read-only.
-pub fn run_cms_checker(
-    spec: &JudgeSpec,
-    checker: &ProblemProgram,
-    output: &[u8],
-    case: &JudgeCase,
-    sandbox: &dyn Sandbox,
-) -> CheckerOutcome {
-    use crate::kinds::contest::case::{ANSWER_FILE, INPUT_FILE, OUTPUT_FILE};
-    let mut files = checker_files(case);
-    files.push(crate::sandbox::CheckerFile {
-        path: "output.out".into(),
-        contents: output.to_vec(),
-    });
-    let args = [INPUT_FILE, ANSWER_FILE, OUTPUT_FILE].map(str::to_string);
-    sandbox.run_checker(checker, "", &args, &files, &spec.validator_limits)
-}
-
 /// The limits of a manager's or a grader's runs: the problem's, whose output (the calls and
 /// returns it writes to the submission count) is 256 MiB unless the problem says otherwise.
 fn wire_limits(spec: &JudgeSpec) -> crate::kinds::contest::spec::ValidatorLimits {
