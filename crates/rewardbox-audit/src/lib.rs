@@ -133,6 +133,10 @@ pub struct AuditTask {
     /// pattern accepts, when there is more than one (then no answer is derived: the verifier
     /// itself cannot say which is right).
     pub accepted_answers: Vec<String>,
+    /// For an interactive contest problem: what its solution said to the interactor on the
+    /// first case the statement shows, recorded by Tier 5's judge. A program that says it
+    /// again whatever it is told copies that case as a constant copies a visible answer.
+    pub solution_conversation: Option<String>,
 }
 
 impl AuditTask {
@@ -143,6 +147,7 @@ impl AuditTask {
             solution,
             derived_answer: None,
             accepted_answers: Vec::new(),
+            solution_conversation: None,
         }
     }
 

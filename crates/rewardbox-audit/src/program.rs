@@ -491,7 +491,8 @@ fn visible_example_attacks(task: &AuditTask) -> Vec<Attack> {
 }
 
 /// A program that knows only the first test case's expected answer: it prints that output (stdio
-/// tests) or returns that value whatever the arguments (call tests). Wrong by construction; a
+/// tests; for an interactive problem, what the solution said to the interactor, when Tier 5 has
+/// recorded it) or returns that value whatever the arguments (call tests). Wrong by construction; a
 /// verifier that passes it has tests too few or too alike.
 pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
     let Some(tests) = task.fields.get("tests") else {
@@ -520,6 +521,20 @@ pub fn hardcoded_first_case(task: &AuditTask) -> Vec<Attack> {
             (!interactive).then(|| first.get("answer")).flatten()
         })
         .and_then(Value::as_str);
+    // Talking to an interactor: what the solution said there, said again without listening.
+    if let Some(conversation) = task.solution_conversation.as_deref() {
+        let program = match other_language(&task.fields) {
+            Some(language) => languages::printing(language, conversation),
+            None => fenced(&format!(
+                "import sys\nsys.stdout.write({conversation:?})\nsys.stdout.flush()"
+            )),
+        };
+        return vec![Attack::wrong(
+            Family::Program,
+            "replay-first-case-conversation",
+            program,
+        )];
+    }
     if let Some(first) = first_output {
         let program = match other_language(&task.fields) {
             Some(language) => languages::printing(language, first),

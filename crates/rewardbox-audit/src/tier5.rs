@@ -144,6 +144,10 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
         task = calls;
     }
     let judge = Judge::for_task(scorer, &task, holdout.as_ref());
+    // An interactive problem's conversation, which a policy can replay without listening.
+    if task.solution.is_some() {
+        task.solution_conversation = judge::solution_conversation(scorer, &task);
+    }
     let stream = rng::stream_of(id.as_deref().unwrap_or(""));
     let mut proposer: Box<dyn train::Proposer> = match &options.policy_cmd {
         Some(cmd) => match external::External::start(cmd, &fields, options.group, options.steps) {

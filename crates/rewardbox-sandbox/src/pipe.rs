@@ -11,6 +11,10 @@
 //! Time a job spends waiting for its peer is not its own: it is counted ([`PipeEnd::waited`]) and
 //! the job's wall clock is moved by it. The owner of the two jobs may also stop one
 //! ([`PipeEnd::stop`]), for instance a submission still running after its interactor rejected it.
+//!
+//! Each side's writes are kept as well ([`PipeEnd::written`]): what a submission said to its
+//! interactor, which a judge may record. They are within the writer's output budget, so keeping
+//! them costs at most what the budget allows.
 
 use crate::capture::{OutputBudget, OutputLimitExceeded};
 use bytes::Bytes;
@@ -42,6 +46,8 @@ struct State {
     ended: [bool; 2],
     /// `waiting[i]`: side `i` is waiting to read.
     waiting: [bool; 2],
+    /// `written[i]`: every byte side `i` wrote, in order (delivered or dropped).
+    written: [Vec<u8>; 2],
     deadlock: bool,
 }
 
@@ -118,6 +124,12 @@ impl PipeEnd {
     /// How long this side has waited for its peer's output, in nanoseconds.
     pub fn waited(&self) -> u64 {
         self.shared.waited[self.side].load(Ordering::Relaxed)
+    }
+
+    /// Every byte this side wrote so far, in order, whether or not its peer read it (what a
+    /// submission said to its interactor).
+    pub fn written(&self) -> Vec<u8> {
+        self.shared.lock().written[self.side].clone()
     }
 
     /// This side's standard input.
@@ -234,6 +246,7 @@ impl OutputStream for PipeWriter {
         }
         let end = &self.end;
         let mut state = end.shared.lock();
+        state.written[end.side].extend_from_slice(&bytes);
         if !state.ended[end.peer()] {
             state.buffers[end.peer()].extend(bytes.iter());
         }
@@ -355,9 +368,12 @@ mod tests {
         assert_eq!(&read(&mut from_a).unwrap()[..], b"hello\n");
         a.close();
         assert!(matches!(read(&mut from_a), Err(StreamError::Closed)));
-        // Written to a side that ended: dropped, not an error.
+        // Written to a side that ended: dropped, not an error; each side's writes are kept.
         let mut to_a = b.stdout(&budget);
         to_a.write(Bytes::from_static(b"late")).unwrap();
+        to_b.write(Bytes::from_static(b"more")).unwrap();
+        assert_eq!(a.written(), b"hello\nmore");
+        assert_eq!(b.written(), b"late");
     }
 
     #[test]

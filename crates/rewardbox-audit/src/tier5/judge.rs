@@ -60,7 +60,61 @@ pub enum Judge {
         confirms: bool,
         /// A differential judge's power (`None` for held-out and the task's own tests).
         power: Option<Power>,
+        /// A scoring contest problem's judge: the least each case must score, the solution's
+        /// (the judging task records every case); `None`: every case accepted.
+        baseline: Option<Baseline>,
     },
+}
+
+/// What the solution scored on each case of a scoring contest problem's judge, by case name:
+/// its points when accepted (1 when the checker gave none), `None` when not accepted. A
+/// completion is judged right when it scores at least as much on every case the solution was
+/// accepted on (the problem's own checker scoring both; the cases' answers the solution's
+/// outputs where the judge made the case).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Baseline(Vec<(String, Option<f64>)>);
+
+impl Baseline {
+    /// Each recorded case's value: its points when accepted or partially so, else `None`.
+    fn values(cases: &[rewardbox::CaseResult]) -> Vec<(String, Option<f64>)> {
+        cases
+            .iter()
+            .filter_map(|case| {
+                let record: Value = serde_json::from_str(&case.detail).ok()?;
+                let accepted = matches!(record["verdict"].as_str(), Some("AC" | "PC"));
+                let points = record["points"].as_f64().unwrap_or(1.0);
+                Some((case.id.clone(), accepted.then_some(points)))
+            })
+            .collect()
+    }
+
+    /// Whether `cases` (a completion's, recorded) reach every value of the solution's.
+    fn reached_by(&self, cases: &[rewardbox::CaseResult]) -> bool {
+        let got = Baseline::values(cases);
+        self.0.iter().all(|(name, least)| match least {
+            None => true,
+            Some(least) => got.iter().any(|(id, value)| {
+                id == name && value.is_some_and(|v| v >= least - 1e-9 * least.abs().max(1.0))
+            }),
+        })
+    }
+}
+
+/// A differential judge's tests, its power, and for a scoring contest problem its baseline.
+struct Differential {
+    tests: Value,
+    power: Power,
+    baseline: Option<Baseline>,
+}
+
+impl From<(Value, Power)> for Differential {
+    fn from((tests, power): (Value, Power)) -> Differential {
+        Differential {
+            tests,
+            power,
+            baseline: None,
+        }
+    }
 }
 
 /// Most inputs differential testing adds.
@@ -96,6 +150,7 @@ impl Judge {
                     independent: false,
                     confirms: false,
                     power: None,
+                    baseline: None,
                 };
             }
         }
@@ -119,10 +174,24 @@ impl Judge {
                 Some(power),
             )
         };
+        let mut baseline = None;
         let (tests, source, independent, power) = match holdout {
             Some(tests) => (tests.clone(), "held-out tests".to_string(), true, None),
             None if verifier == "code" => match calibrated_differential(scorer, task, &fields) {
-                Some(found) => differential_judge(found),
+                Some(found) => {
+                    baseline = found.baseline;
+                    let (tests, source, independent, power) =
+                        differential_judge((found.tests, found.power));
+                    let source = match &baseline {
+                        Some(_) => source.replace(
+                            "generated inputs;",
+                            "generated inputs, each case scored at least as the solution \
+                             scores it;",
+                        ),
+                        None => source,
+                    };
+                    (tests, source, independent, power)
+                }
                 None => (
                     task.fields.get("tests").cloned().unwrap_or(Value::Null),
                     "the task's own tests, all of them".to_string(),
@@ -165,6 +234,7 @@ impl Judge {
                 independent: false,
                 confirms: false,
                 power: None,
+                baseline: None,
             };
         }
         fields.insert("tests".into(), tests);
@@ -177,6 +247,7 @@ impl Judge {
             independent,
             confirms: holdout.is_some() || power.is_some(),
             power,
+            baseline,
         }
     }
 
@@ -236,7 +307,9 @@ impl Judge {
                 .map(|c| Some(states_only(c, reference)))
                 .collect(),
             Judge::Tests { fields, .. } if fields.is_empty() => vec![None; completions.len()],
-            Judge::Tests { fields, .. } => {
+            Judge::Tests {
+                fields, baseline, ..
+            } => {
                 let mut value = Value::Object(fields.clone());
                 value["completions"] = json!(completions);
                 let Ok(task) = Task::from_value(value) else {
@@ -249,7 +322,12 @@ impl Judge {
                 result
                     .results
                     .iter()
-                    .map(|r| (r.status == Status::Ok).then_some(r.score >= 1.0))
+                    .map(|r| {
+                        (r.status == Status::Ok).then(|| match baseline {
+                            Some(baseline) => baseline.reached_by(&r.cases),
+                            None => r.score >= 1.0,
+                        })
+                    })
                     .collect()
             }
         }
@@ -350,7 +428,7 @@ fn recorded_differential(
         ),
     )
     .ok_or("no input made from the verifier's own gives the solution's program a clean run")?;
-    Ok((language, found))
+    Ok((language, (found.tests, found.power)))
 }
 
 /// A `code` task whose tests are test code in C, C++, Rust, Go, JavaScript or TypeScript
@@ -433,11 +511,13 @@ fn solution_answers(
 }
 
 /// Integers in `stdin` moved one at a time, then all together; then each integer set to 0, 1 and
-/// 2 where the visible ones are not negative (the smallest inputs of the shape). With
-/// `keep_counts`, the integers that count what follows them ([`counts`]) are left as they are.
-fn stdin_variants(stdin: &str, keep_counts: bool) -> Vec<String> {
+/// 2 where the visible ones are not negative (the smallest inputs of the shape). A contest
+/// problem's input (`contest`: the smallest integer its inputs show) keeps the integers that count
+/// what follows them ([`counts`]) as they are, and no integer is set below that smallest one: a
+/// problem's constraints start somewhere, and an input outside them can fail a right program.
+fn stdin_variants(stdin: &str, contest: Option<i64>) -> Vec<String> {
     let mut tokens = crate::answer::digit_runs(stdin);
-    if keep_counts {
+    if contest.is_some() {
         let kept = counts(stdin);
         tokens.retain(|t| !kept.contains(t));
     }
@@ -460,7 +540,9 @@ fn stdin_variants(stdin: &str, keep_counts: bool) -> Vec<String> {
     out.push(rewrite(&tokens, &|n| n + 1));
     out.push(rewrite(&tokens, &|n| n + 2));
     for small in [1, 2, 0] {
-        out.push(rewrite(&tokens, &|_| small));
+        if contest.is_none_or(|floor| small >= floor) {
+            out.push(rewrite(&tokens, &|_| small));
+        }
     }
     for t in &tokens {
         out.push(rewrite(std::slice::from_ref(t), &|n| n * 2 + 3));
@@ -468,6 +550,20 @@ fn stdin_variants(stdin: &str, keep_counts: bool) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     out.retain(|v| v != stdin && seen.insert(v.clone()));
     out
+}
+
+/// The smallest integer the `field` of `cases` shows (0 when they show none).
+fn smallest_integer(cases: &[Value], field: &str) -> i64 {
+    cases
+        .iter()
+        .filter_map(|case| case[field].as_str())
+        .flat_map(|input| {
+            crate::answer::digit_runs(input)
+                .into_iter()
+                .filter_map(move |(s, e)| input[s..e].parse::<i64>().ok())
+        })
+        .min()
+        .unwrap_or(0)
 }
 
 /// The integers of a contest input that count what follows them, so that moving one would make
@@ -590,24 +686,25 @@ fn calibrated_differential(
     scorer: &Scorer,
     task: &AuditTask,
     fields: &Map<String, Value>,
-) -> Option<(Value, Power)> {
+) -> Option<Differential> {
     let solution = task.solution.as_ref()?;
     let mut most = MAX_GENERATED;
     while most > 0 {
-        let (tests, power) = differential(scorer, task, most)?;
+        let found = differential(scorer, task, most)?;
         let mut judged = fields.clone();
-        judged.insert("tests".into(), tests.clone());
+        judged.insert("tests".into(), found.tests.clone());
         let judge = Judge::Tests {
             fields: judged,
             source: String::new(),
             independent: true,
             confirms: true,
             power: None,
+            baseline: found.baseline.clone(),
         };
         if judge.accepts(scorer, std::slice::from_ref(solution))[0] == Some(true) {
-            return Some((tests, power));
+            return Some(found);
         }
-        most = power.inputs.min(most) / 2;
+        most = found.power.inputs.min(most) / 2;
     }
     None
 }
@@ -630,7 +727,7 @@ fn program_of(solution: &str, language: &str) -> String {
 /// The task's tests with at most `most` generated inputs, expected outputs from its solution
 /// (assert tests in Python; call tests in Python, JavaScript, TypeScript, C, C++, Rust and Go;
 /// stdio tests in every language); the judge's power.
-fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value, Power)> {
+fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differential> {
     let language = language_of(task);
     let solution = program_of(task.solution.as_deref()?, language);
     let tests = task.fields.get("tests")?;
@@ -639,13 +736,13 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         if language != "python" {
             return None;
         }
-        return test_module_differential(scorer, tests, &module, &solution, most);
+        return test_module_differential(scorer, tests, &module, &solution, most).map(Into::into);
     }
     if let Some(asserts) = tests.get("asserts") {
         if language != "python" {
             return None;
         }
-        return assert_differential(scorer, tests, asserts, &solution, most);
+        return assert_differential(scorer, tests, asserts, &solution, most).map(Into::into);
     }
     if let Some(call) = tests.get("call") {
         // The solution is called through the runners' own call path (Python, JavaScript and
@@ -682,10 +779,10 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         }
         let mut judged = tests.clone();
         judged["call"]["cases"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
-        return Some((judged, power));
+        return Some((judged, power).into());
     }
     if let Some(judge) = tests.get("judge") {
-        return contest_differential(scorer, tests, judge, language, &solution, most);
+        return contest_differential(scorer, task, tests, judge, language, &solution, most);
     }
     let cases = tests.get("stdio")?.as_array()?;
     let (chosen, power) = solution_outputs(
@@ -702,7 +799,7 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<(Value
         .into_iter()
         .map(|made| json!({"stdin": made.input, "stdout": made.output}));
     judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
-    Some((judged, power))
+    Some((judged, power).into())
 }
 
 /// An input made from a case's, the solution's output on it, and the case it was made from (its
@@ -733,9 +830,10 @@ fn solution_outputs(
         .map(|o| o.trim_end().to_string())
         .collect();
     let mut inputs: Vec<(String, usize)> = Vec::new();
+    let floor = contest.then(|| smallest_integer(cases, input_field));
     for (from, case) in cases.iter().enumerate() {
         let input = case.get(input_field).and_then(Value::as_str).unwrap_or("");
-        for variant in stdin_variants(input, contest) {
+        for variant in stdin_variants(input, floor) {
             let visible = contest && cases.iter().any(|c| c[input_field] == variant.as_str());
             if !inputs.iter().any(|(known, _)| *known == variant) && !visible {
                 inputs.push((variant, from));
@@ -768,82 +866,125 @@ fn solution_outputs(
     (!chosen.is_empty()).then_some((chosen, power))
 }
 
-/// Differential tests for a contest problem (`tests.judge`, not interactive): its cases, then
-/// inputs made from theirs with the integers that count what follows kept (the problem's input
-/// format holds), each answered by the solution's output, judged by the problem's own validator
-/// (its flags, or its output validator with the solution's output as the answer file). A made
-/// case joins the group of the case it was made from (so its validator flags hold for it). A
-/// scoring problem is judged as a pass-fail one on the same cases, each group keeping only its
-/// validator flags: a solution is accepted on every case, as the solution is. None for an
-/// interactive problem (its inputs are an interactor's, and no output of the solution's answers
-/// them) or one whose validator writes the score (an accepted case there may be a partial
-/// answer; a testlib checker with `quitp`, a CMS checker). None either for an IOI/CMS task
-/// whose submission talks to a manager or is called by a grader (its output is not the answer).
-/// A made case of a Polygon problem joins its source case's group.
+/// Differential tests for a contest problem (`tests.judge`): its cases, then inputs made from
+/// theirs with the integers that count what follows kept (the problem's input format holds),
+/// judged by the problem's own validator (its flags, or its output validator with the
+/// solution's output as the answer file). A made case joins the group of the case it was made
+/// from (so its validator flags hold for it; a Polygon case its group). A scoring problem whose
+/// cases are accepted or not is judged as a pass-fail one on the same cases, each group keeping
+/// only its validator flags: a solution is accepted on every case, as the solution is.
+///
+/// Problems whose checker scores a case (a custom-score validator, a testlib checker giving
+/// points, a CMS checker) and interactive problems go through [`recorded_contest_differential`].
+/// None for an IOI/CMS task whose submission talks to a manager or is called by a grader: what
+/// it writes is not the answer, and the program it talks to is the task's.
 fn contest_differential(
     scorer: &Scorer,
+    task: &AuditTask,
     tests: &Value,
     judge: &Value,
     language: &str,
     solution: &str,
     most: usize,
-) -> Option<(Value, Power)> {
+) -> Option<Differential> {
     let flag = |key: &str| judge.get(key).and_then(Value::as_bool) == Some(true);
-    let testlib_interactor = judge.get("interactor").is_some_and(|i| !i.is_null());
-    // A testlib checker that may give points (`quitp`) writes the score, as a custom-score
-    // validator does.
-    let testlib_points = judge["output_validator"]["convention"] == "testlib"
-        && judge["output_validator"]["source"]
-            .as_str()
-            .is_some_and(|s| s.contains("quitp") || s.contains("_points"));
     let present = |key: &str| judge.get(key).is_some_and(|v| !v.is_null());
-    let cms_scored = judge["output_validator"]["convention"] == "cms";
-    if flag("interactive")
-        || flag("custom_score")
-        || testlib_interactor
-        || testlib_points
-        || cms_scored
-        || present("manager")
-        || present("grader")
-    {
+    if present("manager") || present("grader") {
         return None;
     }
-    let cases = judge.get("cases")?.as_array()?;
+    let checker = &judge["output_validator"];
+    // A testlib checker that may give points (`quitp`): they count where the problem scores.
+    let testlib_points = checker["convention"] == "testlib"
+        && checker["source"]
+            .as_str()
+            .is_some_and(|s| s.contains("quitp") || s.contains("_points"));
+    let scoring = judge["type"] == "scoring"
+        || judge["subtasks"]
+            .as_array()
+            .is_some_and(|subtasks| !subtasks.is_empty());
+    let scored =
+        flag("custom_score") || checker["convention"] == "cms" || (testlib_points && scoring);
+    let interactive = flag("interactive") || present("interactor");
+    let cases = named_cases(judge.get("cases")?.as_array()?);
+    if interactive || scored {
+        let problem = Problem {
+            tests,
+            cases: &cases,
+            interactive,
+            scored,
+        };
+        return recorded_contest_differential(scorer, task, &problem, language, solution, most);
+    }
     let (chosen, power) = solution_outputs(
         scorer,
-        cases,
+        &cases,
         ["input", "answer"],
         true,
         language,
         solution,
         most,
     )?;
-    let mut judged = tests.clone();
-    let all: Vec<Value> = cases
+    let made = chosen
+        .into_iter()
+        .enumerate()
+        .map(|(i, made)| made_case(&cases, made.from, i, made.input, made.output));
+    let all = cases.iter().cloned().chain(made).collect();
+    Some((contest_judge(tests, all, false)?, power).into())
+}
+
+/// A contest problem being judged: its tests, its cases (each named), and what kind it is.
+struct Problem<'a> {
+    tests: &'a Value,
+    cases: &'a [Value],
+    /// The submission talks to an interactor.
+    interactive: bool,
+    /// Its checker scores each case.
+    scored: bool,
+}
+
+/// `cases`, each named: a case without a name gets the one the code verifier gives it.
+fn named_cases(cases: &[Value]) -> Vec<Value> {
+    cases
         .iter()
-        .cloned()
-        .chain(chosen.into_iter().enumerate().map(|(i, made)| {
-            let source = cases[made.from]["name"].as_str().unwrap_or("secret/case");
-            let group = match source.trim_matches('/').rsplit_once('/') {
-                Some((group, _)) if group != "sample" => group.to_string(),
-                _ => "secret".to_string(),
-            };
-            let mut case = json!({"name": format!("{group}/tier5-{:02}", i + 1),
-                                  "input": made.input, "answer": made.output});
-            // Polygon's groups: the made case joins its source's.
-            if let Some(subtask) = cases[made.from].get("group") {
-                case["group"] = subtask.clone();
+        .enumerate()
+        .map(|(i, case)| {
+            let mut case = case.clone();
+            if case.get("name").is_none_or(Value::is_null) {
+                case["name"] = json!(format!("secret/{:03}", i + 1));
             }
             case
-        }))
-        .collect();
-    judged["judge"]["cases"] = Value::Array(all);
-    if judge.get("type").and_then(Value::as_str) == Some("scoring") {
-        let judged_judge = judged["judge"].as_object_mut()?;
-        judged_judge.insert("type".into(), json!("pass-fail"));
-        judged_judge.remove("max_score");
+        })
+        .collect()
+}
+
+/// A case made from `cases[from]`'s input (the `index`th made): named in its source's group
+/// (`secret` for a sample's), and in a Polygon problem, in its source's group too.
+fn made_case(cases: &[Value], from: usize, index: usize, input: String, answer: String) -> Value {
+    let source = cases[from]["name"].as_str().unwrap_or("secret/case");
+    let group = match source.trim_matches('/').rsplit_once('/') {
+        Some((group, _)) if group != "sample" => group.to_string(),
+        _ => "secret".to_string(),
+    };
+    let mut case = json!({"name": format!("{group}/tier5-{:02}", index + 1),
+                          "input": input, "answer": answer});
+    if let Some(subtask) = cases[from].get("group") {
+        case["group"] = subtask.clone();
+    }
+    case
+}
+
+/// `tests` judging `cases` as a pass-fail problem (a scoring one's groups keep only their
+/// validator flags). A problem whose checker scores each case (`scored`) is flattened: no
+/// subtasks, every case judged and recorded, so that each case's points can be compared.
+fn contest_judge(tests: &Value, cases: Vec<Value>, scored: bool) -> Option<Value> {
+    let mut judged = tests.clone();
+    let judge = judged.get_mut("judge")?.as_object_mut()?;
+    judge.insert("cases".into(), Value::Array(cases));
+    if scored || judge.get("type").and_then(Value::as_str) == Some("scoring") {
+        judge.insert("type".into(), json!("pass-fail"));
+        judge.remove("max_score");
         // Polygon's groups judge a pass-fail problem case by case, every case required.
-        if let Some(Value::Object(groups)) = judged_judge.get_mut("groups") {
+        if let Some(Value::Object(groups)) = judge.get_mut("groups") {
             for settings in groups.values_mut() {
                 if let Value::Object(settings) = settings {
                     settings.retain(|key, _| key == "output_validator_flags");
@@ -851,7 +992,184 @@ fn contest_differential(
             }
         }
     }
-    Some((judged, power))
+    if scored {
+        judge.remove("subtasks");
+        if let Some(Value::Array(cases)) = judge.get_mut("cases") {
+            for case in cases.iter_mut().filter_map(Value::as_object_mut) {
+                case.remove("group");
+                case.remove("points");
+            }
+        }
+        judge.insert("record".into(), json!(true));
+    }
+    Some(judged)
+}
+
+/// Differential tests for an interactive contest problem or one whose checker scores each case,
+/// from records of the solution's judging (`"record": true`: each case's verdict, points and
+/// what the solution wrote, to an interactor its side of the conversation). Inputs are made
+/// from the cases' as for any contest problem; a made case's answer file is the solution's
+/// output, or for an interactive problem its source case's (the interactor reads the input). A
+/// made case is kept when the problem's own validator accepts the solution on it, and the
+/// judge's power counts what the solution wrote there that it wrote on no visible case (a
+/// program replaying a visible case's conversation says the same whatever it is told). A
+/// scored problem's judge holds the solution's points on each case ([`Baseline`]).
+fn recorded_contest_differential(
+    scorer: &Scorer,
+    task: &AuditTask,
+    problem: &Problem<'_>,
+    language: &str,
+    solution: &str,
+    most: usize,
+) -> Option<Differential> {
+    let cases = problem.cases;
+    let runners = scorer.runners();
+    let mut seen: std::collections::HashSet<String> = cases
+        .iter()
+        .filter_map(|c| c["input"].as_str().map(str::to_string))
+        .collect();
+    let mut made = Vec::new();
+    let floor = smallest_integer(cases, "input");
+    'cases: for (from, case) in cases.iter().enumerate() {
+        for input in stdin_variants(case["input"].as_str().unwrap_or(""), Some(floor)) {
+            if made.len() >= most * 2 {
+                break 'cases;
+            }
+            if !seen.insert(input.clone()) {
+                continue;
+            }
+            let answer = if problem.interactive {
+                case["answer"].as_str().unwrap_or("").to_string()
+            } else {
+                let outcome = scorer
+                    .install(|| runners.run(language, solution, &input, &CANDIDATE_DEFAULT, 0));
+                let clean = outcome.status == rewardbox::candidates::RunStatus::Ok
+                    && outcome.exit_code.unwrap_or(0) == 0
+                    && !outcome.stdout.trim().is_empty();
+                if !clean {
+                    continue;
+                }
+                outcome.stdout
+            };
+            made.push(made_case(cases, from, made.len(), input, answer));
+        }
+    }
+    if made.is_empty() {
+        return None;
+    }
+    let all: Vec<Value> = cases.iter().chain(&made).cloned().collect();
+    let mut recording = contest_judge(problem.tests, all, problem.scored)?;
+    recording["judge"]["record"] = json!(true);
+    let records = solution_records(scorer, task, recording, solution)?;
+    let record_of = |case: &Value| -> Option<Value> {
+        let name = case["name"].as_str()?;
+        let found = records.iter().find(|r| r.id == name)?;
+        serde_json::from_str(&found.detail).ok()
+    };
+    let said = |record: &Value| {
+        record["output"]
+            .as_str()
+            .unwrap_or("")
+            .trim_end()
+            .to_string()
+    };
+    let visible: Vec<String> = cases
+        .iter()
+        .filter_map(record_of)
+        .map(|r| said(&r))
+        .collect();
+    let mut generated = Vec::new();
+    for case in made {
+        let Some(record) = record_of(&case) else {
+            continue;
+        };
+        let accepted = matches!(record["verdict"].as_str(), Some("AC" | "PC"));
+        let output = said(&record);
+        if accepted && !output.is_empty() {
+            generated.push(Generated {
+                new: !visible.contains(&output),
+                output,
+                case,
+            });
+        }
+    }
+    let (chosen, power) = strongest(generated, most);
+    if chosen.is_empty() {
+        return None;
+    }
+    let names: Vec<Value> = cases
+        .iter()
+        .chain(&chosen)
+        .map(|c| c["name"].clone())
+        .collect();
+    let baseline = problem.scored.then(|| {
+        Baseline(
+            Baseline::values(&records)
+                .into_iter()
+                .filter(|(id, _)| names.contains(&json!(id)))
+                .collect(),
+        )
+    });
+    let all = cases.iter().cloned().chain(chosen).collect();
+    Some(Differential {
+        tests: contest_judge(problem.tests, all, problem.scored)?,
+        power,
+        baseline,
+    })
+}
+
+/// For an interactive contest problem with a solution: what the solution said to the
+/// interactor on the first case the statement shows (its first sample, else its first case),
+/// recorded by the problem's own judging.
+pub fn solution_conversation(scorer: &Scorer, task: &AuditTask) -> Option<String> {
+    let tests = task.fields.get("tests")?;
+    let judge = tests.get("judge")?;
+    let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true)
+        || judge.get("interactor").is_some_and(|i| !i.is_null());
+    if !interactive {
+        return None;
+    }
+    let cases = named_cases(judge.get("cases")?.as_array()?);
+    let first = cases
+        .iter()
+        .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with("sample/")))
+        .or_else(|| cases.first())?
+        .clone();
+    let mut recording = contest_judge(tests, vec![first], false)?;
+    recording["judge"]["record"] = json!(true);
+    recording["judge"].as_object_mut()?.remove("subtasks");
+    if let Some(case) = recording["judge"]["cases"][0].as_object_mut() {
+        case.remove("group");
+    }
+    let solution = program_of(task.solution.as_deref()?, language_of(task));
+    let records = solution_records(scorer, task, recording, &solution)?;
+    let record: Value = serde_json::from_str(&records.first()?.detail).ok()?;
+    let accepted = record["verdict"] == "AC";
+    let said = record["output"].as_str().filter(|s| !s.trim().is_empty())?;
+    accepted.then(|| said.to_string())
+}
+
+/// The solution's program judged by `tests` (with `"record": true`): each case's result, its
+/// detail the case's record. `None` when the judging did not end `ok`.
+fn solution_records(
+    scorer: &Scorer,
+    task: &AuditTask,
+    tests: Value,
+    solution: &str,
+) -> Option<Vec<rewardbox::CaseResult>> {
+    let mut fields = judging_fields();
+    for keep in ["language", "candidate_limits"] {
+        if let Some(v) = task.fields.get(keep) {
+            fields.insert(keep.into(), v.clone());
+        }
+    }
+    fields.insert("extract".into(), json!("whole"));
+    fields.insert("tests".into(), tests);
+    fields.insert("completions".into(), json!([solution]));
+    let scoring = Task::from_value(Value::Object(fields)).ok()?;
+    let result = scorer.score_task(&scoring);
+    let completion = result.results.into_iter().next()?;
+    (completion.status == Status::Ok).then_some(completion.cases)
 }
 
 /// What the solution returns for each of `inputs` (argument lists) in a compiled language: the
@@ -1225,7 +1543,7 @@ mod tests {
 
     #[test]
     fn stdin_integers_are_moved_and_set_to_the_smallest_values() {
-        let v = stdin_variants("3 4\n", false);
+        let v = stdin_variants("3 4\n", None);
         assert_eq!(v[..4], ["4 4\n", "3 5\n", "4 5\n", "5 6\n"]);
         assert!(v.contains(&"0 0\n".to_string()) && v.contains(&"1 1\n".to_string()));
         assert!(v.contains(&"9 4\n".to_string()));
@@ -1249,12 +1567,22 @@ mod tests {
         // Values.
         assert!(kept("7 9\n").is_empty());
         assert!(kept("12\n").is_empty());
-        let variants = stdin_variants("3\n5 6 7\n", true);
+        let variants = stdin_variants("3\n5 6 7\n", Some(0));
         assert!(
             variants.iter().all(|v| v.starts_with("3\n")),
             "{variants:?}"
         );
         assert!(variants.contains(&"3\n6 6 7\n".to_string()));
+        assert!(variants.contains(&"3\n0 0 0\n".to_string()));
+        // Nothing below the smallest integer the problem's inputs show.
+        let floor = smallest_integer(
+            &[json!({"input": "100 37\n"}), json!({"input": "1 1\n"})],
+            "input",
+        );
+        assert_eq!(floor, 1);
+        let variants = stdin_variants("100 37\n", Some(floor));
+        assert!(variants.contains(&"1 1\n".to_string()) && variants.contains(&"2 2\n".to_string()));
+        assert!(!variants.contains(&"0 0\n".to_string()), "{variants:?}");
     }
 
     fn generated(output: &str, new: bool) -> Generated<String> {
@@ -1313,5 +1641,86 @@ mod tests {
                 separating: 1
             }
         );
+    }
+
+    fn case(id: &str, verdict: &str, points: Option<f64>) -> rewardbox::CaseResult {
+        rewardbox::CaseResult {
+            id: id.into(),
+            status: if verdict == "AC" {
+                rewardbox::CaseStatus::Passed
+            } else {
+                rewardbox::CaseStatus::Wrong
+            },
+            score: 0.0,
+            detail: json!({"verdict": verdict, "points": points, "output": "", "detail": ""})
+                .to_string(),
+        }
+    }
+
+    #[test]
+    fn a_scored_judge_wants_every_case_scored_as_the_solution_scores_it() {
+        let solution = [
+            case("sample/1", "AC", Some(100.0)),
+            case("secret/01", "PC", Some(0.5)),
+            case("secret/02", "AC", None),
+            case("secret/03", "WA", None),
+        ];
+        let baseline = Baseline(Baseline::values(&solution));
+        assert!(baseline.reached_by(&solution));
+        // Higher is as good; the case the solution failed asks for nothing.
+        assert!(baseline.reached_by(&[
+            case("sample/1", "AC", Some(100.0)),
+            case("secret/01", "AC", Some(1.0)),
+            case("secret/02", "AC", None),
+            case("secret/03", "WA", None),
+        ]));
+        for worse in [
+            // Fewer points on one case, a rejection, a missing case (a compile error's only).
+            [
+                ("sample/1", "AC", Some(99.0)),
+                ("secret/01", "PC", Some(0.5)),
+            ],
+            [("sample/1", "AC", Some(100.0)), ("secret/01", "WA", None)],
+            [("compile", "CE", None), ("compile", "CE", None)],
+        ] {
+            let mut cases: Vec<_> = worse.iter().map(|(i, v, p)| case(i, v, *p)).collect();
+            if cases[0].id != "compile" {
+                cases.push(case("secret/02", "AC", None));
+            }
+            assert!(!baseline.reached_by(&cases), "{worse:?}");
+        }
+    }
+
+    #[test]
+    fn a_scored_contest_judge_is_flattened_and_recorded() {
+        let tests = json!({"judge": {
+            "type": "scoring", "max_score": 100, "custom_score": true,
+            "groups": {"secret": {"grader_flags": "min", "output_validator_flags": "x"}},
+            "subtasks": [{"name": "1", "points": 100, "policy": "group-min"}],
+            "cases": []}});
+        let cases = named_cases(&[
+            json!({"input": "1\n", "answer": "1\n", "group": "1", "points": 5}),
+            json!({"name": "sample/1", "input": "2\n", "answer": "2\n"}),
+        ]);
+        assert_eq!(cases[0]["name"], "secret/001");
+        let made = made_case(&cases, 1, 0, "3\n".into(), "3\n".into());
+        assert_eq!(made["name"], "secret/tier5-01");
+        let made_polygon = made_case(&cases, 0, 1, "4\n".into(), "4\n".into());
+        assert_eq!(made_polygon["group"], "1");
+        let scored = contest_judge(&tests, vec![cases[0].clone(), made], true).unwrap();
+        let judge = &scored["judge"];
+        assert_eq!(judge["type"], "pass-fail");
+        assert_eq!(judge["record"], true);
+        assert!(judge.get("subtasks").is_none() && judge.get("max_score").is_none());
+        assert_eq!(
+            judge["groups"],
+            json!({"secret": {"output_validator_flags": "x"}})
+        );
+        assert!(judge["cases"][0].get("group").is_none());
+        assert!(judge["cases"][0].get("points").is_none());
+        // Pass-fail judging of a scoring problem keeps its subtasks, records nothing.
+        let plain = contest_judge(&tests, cases.clone(), false).unwrap();
+        assert!(plain["judge"].get("record").is_none());
+        assert_eq!(plain["judge"]["subtasks"], tests["judge"]["subtasks"]);
     }
 }

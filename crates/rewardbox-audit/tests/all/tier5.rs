@@ -59,14 +59,14 @@ const BENCH_ONLY_PAIRS: [&str; 5] = [
     "contest-python-divisor",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 50 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 52 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
 /// among them) judged by the default validator and by a testlib
-/// output validator; Python verifiers that run the program, with a solution program),
+/// output validator, an interactive one and one whose validator scores each case; Python verifiers that run the program, with a solution program),
 /// written from what
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
 /// (converged on, or sampled beside a solution it ties with), never called a solution unless it
@@ -181,6 +181,8 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         "contest-cpp-average/weak",
         "contest-python-divisor/weak",
         "contest-scoring-count-evens/weak",
+        "contest-interactive-guess/weak",
+        "contest-custom-score-pair/weak",
     ]
     .into_iter()
     .filter(|id| by_id.contains_key(*id))
@@ -200,6 +202,13 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
             .starts_with("differential tests of the programs it runs against the solution"),
         "{}",
         judge("pyverifier-trusts-printed-text/weak")
+    );
+    // A problem whose validator scores each case: each case must score what the solution does.
+    assert!(
+        judge("contest-custom-score-pair/sound")
+            .contains("each case scored at least as the solution scores it"),
+        "{}",
+        judge("contest-custom-score-pair/sound")
     );
 }
 

@@ -5,7 +5,8 @@
 //! interactor runs on a thread of its own; the candidate on the caller's. Whichever ends first is
 //! recorded (a judge's verdict depends on it). When the interactor ends first with an exit code
 //! other than the one with which it accepts (Kattis's 42, testlib's 0) the candidate is stopped:
-//! its verdict is the interactor's, and nothing it does after that can change it.
+//! its verdict is the interactor's, and nothing it does after that can change it. The candidate's
+//! outcome carries what it wrote to the interactor as its stdout (its transcript).
 
 use crate::runners::Runners;
 use crate::runners::bindings::types::{
@@ -134,6 +135,8 @@ pub fn interact(
         .unwrap_or_else(|e| e.into_inner())
         .unwrap_or(false);
     let mut candidate_outcome = candidate_outcome;
+    // What it said to the interactor: its stdout went there, and a judge may record it.
+    candidate_outcome.stdout = String::from_utf8_lossy(&candidate_end.written()).into_owned();
     if interactor_first && interactor_outcome.outcome.exit_code != Some(accepts) {
         as_stopped(&mut candidate_outcome);
     }

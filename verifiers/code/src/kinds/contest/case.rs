@@ -76,6 +76,7 @@ fn checker_args(flags: &[String]) -> Vec<String> {
 }
 
 /// Judges `program` (in `language`) on `case`; `flags` are the validator's for the case's group.
+/// With the spec's `record`, the case's detail is its JSON record ([`recorded`]).
 pub fn judge_case(
     spec: &JudgeSpec,
     language: &str,
@@ -84,8 +85,50 @@ pub fn judge_case(
     flags: &[String],
     sandbox: &dyn Sandbox,
 ) -> Result<CaseRun, GradeError> {
+    let (run, output) = judge_case_output(spec, language, program, case, flags, sandbox)?;
+    Ok(if spec.record {
+        recorded(run, output)
+    } else {
+        run
+    })
+}
+
+/// A judged case with its detail made the JSON record `{"verdict", "points", "output",
+/// "detail"}` (`output`: what the submission wrote, `None` where it talks to a grader or a
+/// manager); a compile error stays one.
+fn recorded(run: CaseRun, output: Option<String>) -> CaseRun {
+    match run {
+        CaseRun::Judged {
+            graded,
+            status,
+            detail,
+        } => CaseRun::Judged {
+            detail: serde_json::json!({
+                "verdict": graded.verdict.code(),
+                "points": graded.score,
+                "output": output,
+                "detail": detail,
+            })
+            .to_string(),
+            graded,
+            status,
+        },
+        compile_error => compile_error,
+    }
+}
+
+/// [`judge_case`]'s run, with what the submission wrote (its output, or its side of an
+/// interaction; `None` for a grader's or a manager's task).
+fn judge_case_output(
+    spec: &JudgeSpec,
+    language: &str,
+    program: &str,
+    case: &JudgeCase,
+    flags: &[String],
+    sandbox: &dyn Sandbox,
+) -> Result<(CaseRun, Option<String>), GradeError> {
     if let Some(manager) = &spec.manager {
-        return super::cms::judge_communication(
+        let run = super::cms::judge_communication(
             spec,
             &manager.program,
             manager.processes,
@@ -93,12 +136,13 @@ pub fn judge_case(
             program,
             case,
             sandbox,
-        );
+        )?;
+        return Ok((run, None));
     }
     if let Some(grader) = &spec.grader {
-        return super::cms::judge_with_grader(
-            spec, grader, language, program, case, flags, sandbox,
-        );
+        let run =
+            super::cms::judge_with_grader(spec, grader, language, program, case, flags, sandbox)?;
+        return Ok((run, None));
     }
     if let Some(interactor) = &spec.interactor {
         return judge_testlib_interaction(spec, interactor, language, program, case, sandbox);
@@ -116,21 +160,25 @@ pub fn judge_case(
             &checker_files(case),
             &spec.validator_limits,
         );
+        let said = Some(interaction.candidate.stdout.clone());
         if interaction.deadlock {
-            return Ok(deadlock("interactor"));
+            return Ok((deadlock("interactor"), said));
         }
-        return interactive_verdict(
+        let run = interactive_verdict(
             spec,
             interaction.candidate,
             &interaction.interactor,
             interaction.interactor_first,
-        );
+        )?;
+        return Ok((run, said));
     }
     let outcome = sandbox.run(language, program, &case.input);
+    let output = Some(outcome.stdout.clone());
     if let Some(run) = submission_failure(&outcome)? {
-        return Ok(run);
+        return Ok((run, output));
     }
-    check_output(spec, case, flags, &outcome.stdout, sandbox)
+    let run = check_output(spec, case, flags, &outcome.stdout, sandbox)?;
+    Ok((run, output))
 }
 
 /// Checks `output`, the submission's output on `case`: by the problem's checking program, else
@@ -211,7 +259,7 @@ fn judge_testlib_interaction(
     program: &str,
     case: &JudgeCase,
     sandbox: &dyn Sandbox,
-) -> Result<CaseRun, GradeError> {
+) -> Result<(CaseRun, Option<String>), GradeError> {
     let args = [INPUT_FILE, INTERACTOR_OUTPUT_FILE].map(str::to_string);
     let interaction = sandbox.interact(
         language,
@@ -222,29 +270,32 @@ fn judge_testlib_interaction(
         &spec.validator_limits,
     );
     let candidate = interaction.candidate;
+    let said = Some(candidate.stdout.clone());
+    let run = |run: CaseRun| Ok((run, said.clone()));
     if candidate.status == RunStatus::CompileError {
-        return Ok(CaseRun::CompileError(candidate));
+        return run(CaseRun::CompileError(candidate));
     }
     if candidate.status == RunStatus::Unsupported {
         return Err(GradeError::Failed(candidate.stderr.trim().to_string()));
     }
     if interaction.deadlock {
-        return Ok(deadlock("interactor"));
+        return run(deadlock("interactor"));
     }
-    let said = testlib_verdict(spec, &interaction.interactor, "interactor").map_err(judge_error)?;
-    let rejected = !is_accepted(&said);
+    let verdict =
+        testlib_verdict(spec, &interaction.interactor, "interactor").map_err(judge_error)?;
+    let rejected = !is_accepted(&verdict);
     if rejected && interaction.interactor_first {
-        return Ok(said);
+        return run(verdict);
     }
     if let Some(failed) = submission_failure(&candidate)? {
-        return Ok(failed);
+        return run(failed);
     }
     let Some(checker) = spec.output_validator.as_ref().filter(|_| !rejected) else {
-        return Ok(said);
+        return run(verdict);
     };
     let output = feedback(&interaction.interactor, "output.out").unwrap_or_default();
     let checked = run_file_checker(spec, checker, output, case, sandbox);
-    testlib_verdict(spec, &checked, "checker").map_err(judge_error)
+    run(testlib_verdict(spec, &checked, "checker").map_err(judge_error)?)
 }
 
 /// Whether a case run is an accepted one.
@@ -329,9 +380,9 @@ fn testlib_verdict(
                          with them (\"points 12.5 ...\"): {message:?}"
                     ))
                 })?;
-            // Points count where the problem scores its cases; a pass-fail problem reads them
-            // as accepted.
-            let scored = !spec.subtasks.is_empty() || spec.custom_score;
+            // Points count where the problem scores its cases (and are recorded); a pass-fail
+            // problem reads them as accepted.
+            let scored = !spec.subtasks.is_empty() || spec.custom_score || spec.record;
             Ok(CaseRun::Judged {
                 graded: Graded {
                     verdict: Verdict::Accepted,
@@ -772,6 +823,49 @@ mod tests {
         // The interactor's or the checker's FAIL is a judge error, never the candidate's 0.
         assert!(judged(ok.clone(), 3, true, 0).0.is_err());
         assert!(judged(ok, 0, false, 3).0.is_err());
+    }
+
+    #[test]
+    fn a_record_holds_the_verdict_the_points_and_what_the_submission_said() {
+        let spec = JudgeSpec::parse(&json!({
+            "cases": [{"input": "5\n", "answer": "20\n"}],
+            "interactor": {"language": "cpp", "source": "", "convention": "testlib"},
+            "output_validator": {"language": "cpp", "source": "", "convention": "testlib"},
+            "record": true
+        }))
+        .unwrap();
+        let record = |checker: CheckerOutcome, deadlock: bool| {
+            let mut said = outcome(RunStatus::Ok, Some(0));
+            said.stdout = "? 5\n! 20\n".into();
+            let sandbox = Scripted {
+                interaction: InteractionOutcome {
+                    candidate: said,
+                    interactor: checked(0, &[("output.out", "20\n")]),
+                    interactor_first: false,
+                    deadlock,
+                },
+                checker,
+                checked: Default::default(),
+            };
+            let run = judge_case(&spec, "cpp", "", &spec.cases[0], &[], &sandbox).unwrap();
+            let CaseRun::Judged { detail, .. } = run else {
+                panic!("not judged")
+            };
+            serde_json::from_str::<serde_json::Value>(&detail).unwrap()
+        };
+        // The checker's points are recorded even in a pass-fail problem, which reads them as
+        // accepted.
+        let mut points = checked(7, &[]);
+        points.outcome.stderr = "points 12.5 most of it".into();
+        assert_eq!(
+            record(points, false),
+            json!({"verdict": "AC", "points": 12.5, "output": "? 5\n! 20\n",
+                   "detail": "points 12.5 most of it"})
+        );
+        let stuck = record(checked(0, &[]), true);
+        assert_eq!(stuck["verdict"], "TLE");
+        assert_eq!(stuck["points"], serde_json::Value::Null);
+        assert_eq!(stuck["output"], "? 5\n! 20\n");
     }
 
     fn spec(custom_score: bool) -> JudgeSpec {

@@ -51,7 +51,9 @@ pub fn judge_program(
         ProblemType::PassFail => Scoring::All,
         ProblemType::Scoring => Scoring::Fraction,
     });
-    let judge_all = spec.problem_type == ProblemType::PassFail && scoring == Scoring::Fraction;
+    // A record judges every case, as a pass-fail problem scored by fraction does.
+    let judge_all =
+        spec.record || (spec.problem_type == ProblemType::PassFail && scoring == Scoring::Fraction);
     let best = match spec.problem_type {
         ProblemType::Scoring => Some(best_score(spec).map_err(invalid)?),
         ProblemType::PassFail => None,

@@ -43,6 +43,13 @@
 //! its own and calls the submission's functions in another, see [`super::functions`]), and the
 //! subtask policies of CMS's score types: `group-min`, `group-mul`, `sum`.
 //!
+//! `"record": true` judges every case (none skipped after a failure; a Polygon subtask whose
+//! dependencies failed still is not judged) and writes each case's
+//! detail as a JSON object for a tool that studies the submission (Tier 5's judge): `verdict`
+//! (`AC`, `WA`, ...), `points` (the checker's or validator's score for the case, `null` when it
+//! gave none), `output` (what the submission wrote: its output, or to an interactor its side of
+//! the conversation; `null` for a grader's or a manager's task) and `detail` (the usual text).
+//!
 //! ```json
 //! {"judge": {
 //!   "type": "scoring",
@@ -291,6 +298,8 @@ pub struct JudgeSpec {
     pub grader: Option<ProblemProgram>,
     /// The header the grader or the stubs and the submission include.
     pub header: Option<Header>,
+    /// Every case judged, each one's detail a JSON record (see the module's documentation).
+    pub record: bool,
 }
 
 fn bad(field: &str, what: impl std::fmt::Display) -> FieldError {
@@ -621,7 +630,7 @@ impl JudgeSpec {
         let obj = value
             .as_object()
             .ok_or_else(|| bad(field, "must be an object with \"cases\""))?;
-        const KNOWN: [&str; 16] = [
+        const KNOWN: [&str; 17] = [
             "type",
             "cases",
             "groups",
@@ -638,6 +647,7 @@ impl JudgeSpec {
             "stubs",
             "grader",
             "header",
+            "record",
         ];
         if let Some(unknown) = obj.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return Err(bad(
@@ -855,6 +865,7 @@ impl JudgeSpec {
             stubs,
             grader,
             header,
+            record: flag("record")?,
         })
     }
 }

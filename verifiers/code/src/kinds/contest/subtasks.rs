@@ -77,7 +77,7 @@ pub fn judge_subtasks(
     };
     let mut passed_whole: Vec<&str> = Vec::new();
     for subtask in &spec.subtasks {
-        if stop_at_first_failure && points.first_failure.is_some() {
+        if stop_at_first_failure && points.first_failure.is_some() && !spec.record {
             break;
         }
         if let Some(failed) = subtask
@@ -138,7 +138,8 @@ pub fn judge_subtasks(
                 PointsPolicy::GroupMin | PointsPolicy::GroupMul => product <= 0.0,
                 PointsPolicy::EachTest | PointsPolicy::Sum => false,
             };
-            if settled || stop_at_first_failure {
+            // A record judges every case (the points stay what they were settled at).
+            if (settled || stop_at_first_failure) && !spec.record {
                 break;
             }
         }
