@@ -875,9 +875,10 @@ fn solution_outputs(
 /// only its validator flags: a solution is accepted on every case, as the solution is.
 ///
 /// Problems whose checker scores a case (a custom-score validator, a testlib checker giving
-/// points, a CMS checker) and interactive problems go through [`recorded_contest_differential`].
-/// None for an IOI/CMS task whose submission talks to a manager or is called by a grader: what
-/// it writes is not the answer, and the program it talks to is the task's.
+/// points, a CMS checker), interactive problems and IOI tasks whose grader calls the
+/// submission's functions go through [`recorded_contest_differential`]. None for a task whose
+/// submission talks to a manager: the manager scores what it is told, and nothing the
+/// submission writes is an answer to compare.
 fn contest_differential(
     scorer: &Scorer,
     task: &AuditTask,
@@ -889,7 +890,7 @@ fn contest_differential(
 ) -> Option<Differential> {
     let flag = |key: &str| judge.get(key).and_then(Value::as_bool) == Some(true);
     let present = |key: &str| judge.get(key).is_some_and(|v| !v.is_null());
-    if present("manager") || present("grader") {
+    if present("manager") {
         return None;
     }
     let checker = &judge["output_validator"];
@@ -905,12 +906,14 @@ fn contest_differential(
     let scored =
         flag("custom_score") || checker["convention"] == "cms" || (testlib_points && scoring);
     let interactive = flag("interactive") || present("interactor");
+    let graded = present("grader");
     let cases = named_cases(judge.get("cases")?.as_array()?);
-    if interactive || scored {
+    if interactive || scored || graded {
         let problem = Problem {
             tests,
             cases: &cases,
             interactive,
+            graded,
             scored,
         };
         return recorded_contest_differential(scorer, task, &problem, language, solution, most);
@@ -938,6 +941,8 @@ struct Problem<'a> {
     cases: &'a [Value],
     /// The submission talks to an interactor.
     interactive: bool,
+    /// A grader calls the submission's functions (what the program prints is the grader's).
+    graded: bool,
     /// Its checker scores each case.
     scored: bool,
 }
@@ -1005,15 +1010,18 @@ fn contest_judge(tests: &Value, cases: Vec<Value>, scored: bool) -> Option<Value
     Some(judged)
 }
 
-/// Differential tests for an interactive contest problem or one whose checker scores each case,
-/// from records of the solution's judging (`"record": true`: each case's verdict, points and
-/// what the solution wrote, to an interactor its side of the conversation). Inputs are made
-/// from the cases' as for any contest problem; a made case's answer file is the solution's
-/// output, or for an interactive problem its source case's (the interactor reads the input). A
-/// made case is kept when the problem's own validator accepts the solution on it, and the
-/// judge's power counts what the solution wrote there that it wrote on no visible case (a
-/// program replaying a visible case's conversation says the same whatever it is told). A
-/// scored problem's judge holds the solution's points on each case ([`Baseline`]).
+/// Differential tests for an interactive contest problem, one whose checker scores each case, or
+/// an IOI task whose grader calls the submission, from records of the solution's judging
+/// (`"record": true`: each case's verdict, points and what the solution wrote: to an interactor
+/// its side of the conversation, under a grader the grader's output). Inputs are made from the
+/// cases' as for any contest problem; a made case's answer file is the solution's output (under
+/// a grader, the grader's output in the solution's record), or for an interactive problem its
+/// source case's (the interactor reads the input). A made case is kept when the problem's own
+/// validator accepts the solution on it (under a grader: when the solution's program ran
+/// cleanly, its answer then being that output), and the judge's power counts what the solution
+/// wrote there that it wrote on no visible case (a program replaying a visible case's
+/// conversation says the same whatever it is told). A scored problem's judge holds the
+/// solution's points on each case of the final judge ([`Baseline`]).
 fn recorded_contest_differential(
     scorer: &Scorer,
     task: &AuditTask,
@@ -1038,7 +1046,7 @@ fn recorded_contest_differential(
             if !seen.insert(input.clone()) {
                 continue;
             }
-            let answer = if problem.interactive {
+            let answer = if problem.interactive || problem.graded {
                 case["answer"].as_str().unwrap_or("").to_string()
             } else {
                 let outcome = scorer
@@ -1079,12 +1087,21 @@ fn recorded_contest_differential(
         .map(|r| said(&r))
         .collect();
     let mut generated = Vec::new();
-    for case in made {
+    for mut case in made {
         let Some(record) = record_of(&case) else {
             continue;
         };
-        let accepted = matches!(record["verdict"].as_str(), Some("AC" | "PC"));
         let output = said(&record);
+        // Under a grader the source case's answer was a stand-in: the grader's output, when the
+        // program ran cleanly, is the answer.
+        let accepted = match record["verdict"].as_str() {
+            Some("AC" | "PC") => true,
+            Some("WA" | "PE") => problem.graded,
+            _ => false,
+        };
+        if problem.graded {
+            case["answer"] = record["output"].clone();
+        }
         if accepted && !output.is_empty() {
             generated.push(Generated {
                 new: !visible.contains(&output),
@@ -1097,22 +1114,19 @@ fn recorded_contest_differential(
     if chosen.is_empty() {
         return None;
     }
-    let names: Vec<Value> = cases
-        .iter()
-        .chain(&chosen)
-        .map(|c| c["name"].clone())
-        .collect();
-    let baseline = problem.scored.then(|| {
-        Baseline(
-            Baseline::values(&records)
-                .into_iter()
-                .filter(|(id, _)| names.contains(&json!(id)))
-                .collect(),
-        )
-    });
     let all = cases.iter().cloned().chain(chosen).collect();
+    let tests = contest_judge(problem.tests, all, problem.scored)?;
+    // The solution's points on every case of the judge as it stands (under a grader, the made
+    // cases' answers changed since the recording).
+    let baseline = match problem.scored {
+        true => {
+            let judged = solution_records(scorer, task, tests.clone(), solution)?;
+            Some(Baseline(Baseline::values(&judged)))
+        }
+        false => None,
+    };
     Some(Differential {
-        tests: contest_judge(problem.tests, all, problem.scored)?,
+        tests,
         power,
         baseline,
     })

@@ -50,23 +50,25 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// sessions or contest runs), where the judges they exercise are exercised in the suite by
 /// cheaper pairs: typed calls and HumanEval-X-style test code by Rust's and Go's pairs, contest
 /// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
-/// `pytest-calls-only`. MultiPL-E's open-function form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 5] = [
+/// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`]. MultiPL-E's open-function form is trained by the bench only.
+const BENCH_ONLY_PAIRS: [&str; 6] = [
     "asserts-cpp-count-positive",
     "multipl-e-cpp-count-upper",
     "call-cpp-sorted-distinct",
     "pytest-sorted-distinct",
     "contest-python-divisor",
+    "grader-cpp-count-above",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 52 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 53 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
 /// among them) judged by the default validator and by a testlib
-/// output validator, an interactive one and one whose validator scores each case; Python verifiers that run the program, with a solution program),
+/// output validator, an interactive one and one whose validator scores each case, and an IOI
+/// task whose grader calls the submission's function; Python verifiers that run the program, with a solution program),
 /// written from what
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
 /// (converged on, or sampled beside a solution it ties with), never called a solution unless it
@@ -183,6 +185,7 @@ fn every_weak_twin_is_exploited_and_no_sound_twin_is() {
         "contest-scoring-count-evens/weak",
         "contest-interactive-guess/weak",
         "contest-custom-score-pair/weak",
+        "grader-cpp-count-above/weak",
     ]
     .into_iter()
     .filter(|id| by_id.contains_key(*id))
@@ -402,6 +405,48 @@ fn the_differential_judge_accepts_the_solution_within_the_tasks_budget() {
         assert!(judge.is_independent());
         assert_eq!(judge.accepts(&scorer, &[program])[0], Some(true), "{id}");
     }
+}
+
+/// An IOI task whose grader calls the submission's function (`grader-cpp-count-above`, trained
+/// on every seed by the bench only): its judge is differential, the grader's output on inputs
+/// made from the cases' own (the solution's record) the expected one; it accepts the solution
+/// and rejects the weak twin's exploit, counting values at the threshold too, which the weak
+/// twin's tests never show.
+#[test]
+fn a_grader_tasks_judge_compares_the_graders_output() {
+    use rewardbox_audit::AuditTask;
+    use rewardbox_audit::tier5::Judge;
+    let twin = read_jsonl("twins.jsonl")
+        .into_iter()
+        .find(|t| t["id"] == "grader-cpp-count-above/weak")
+        .unwrap();
+    let mut fields = twin.as_object().unwrap().clone();
+    let solution = fields
+        .remove("solution")
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    let scorer = common::scorer();
+    let judge = Judge::for_task(
+        &scorer,
+        &AuditTask::new(fields, Some(solution.clone())),
+        None,
+    );
+    assert!(
+        judge
+            .describe()
+            .starts_with("differential tests against the solution"),
+        "{}",
+        judge.describe()
+    );
+    assert!(judge.power().is_some_and(|p| p.separating > 0));
+    let at_threshold_too = solution.replace("v > threshold", "v >= threshold");
+    assert_ne!(at_threshold_too, solution);
+    assert_eq!(
+        judge.accepts(&scorer, &[solution, at_threshold_too]),
+        [Some(true), Some(false)]
+    );
 }
 
 /// A verifier component of the task's own that runs the completion's program (the test guest's

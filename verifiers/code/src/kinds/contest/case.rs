@@ -94,8 +94,8 @@ pub fn judge_case(
 }
 
 /// A judged case with its detail made the JSON record `{"verdict", "points", "output",
-/// "detail"}` (`output`: what the submission wrote, `None` where it talks to a grader or a
-/// manager); a compile error stays one.
+/// "detail"}` (`output`: what the submission wrote, the grader's output where a grader calls
+/// it, `None` where it talks to a manager); a compile error stays one.
 fn recorded(run: CaseRun, output: Option<String>) -> CaseRun {
     match run {
         CaseRun::Judged {
@@ -117,8 +117,8 @@ fn recorded(run: CaseRun, output: Option<String>) -> CaseRun {
     }
 }
 
-/// [`judge_case`]'s run, with what the submission wrote (its output, or its side of an
-/// interaction; `None` for a grader's or a manager's task).
+/// [`judge_case`]'s run, with what the submission wrote (its output, its side of an
+/// interaction, or the grader's output where a grader calls it; `None` for a manager's task).
 fn judge_case_output(
     spec: &JudgeSpec,
     language: &str,
@@ -140,9 +140,9 @@ fn judge_case_output(
         return Ok((run, None));
     }
     if let Some(grader) = &spec.grader {
-        let run =
-            super::cms::judge_with_grader(spec, grader, language, program, case, flags, sandbox)?;
-        return Ok((run, None));
+        return super::cms::judge_with_grader(
+            spec, grader, language, program, case, flags, sandbox,
+        );
     }
     if let Some(interactor) = &spec.interactor {
         return judge_testlib_interaction(spec, interactor, language, program, case, sandbox);

@@ -247,13 +247,16 @@ pub fn judge_with_grader(
     case: &JudgeCase,
     flags: &[String],
     sandbox: &dyn Sandbox,
-) -> Result<CaseRun, GradeError> {
+) -> Result<(CaseRun, Option<String>), GradeError> {
     let header = spec
         .header
         .as_ref()
         .expect("the spec checked that a grader has its header");
     if crate::langs::canonical_language(language).ok() != Some("cpp") {
-        return Ok(language_refused("grader, which calls C++ functions (cpp)"));
+        return Ok((
+            language_refused("grader, which calls C++ functions (cpp)"),
+            None,
+        ));
     }
     let plan = Plan::new(header, &grader.source)
         .map_err(|e| GradeError::InvalidTask(format!("\"tests.judge.header\": {e}")))?;
@@ -274,12 +277,14 @@ pub fn judge_with_grader(
         &wire_limits(spec),
     );
     if let Some(run) = processes_verdict(&talked, "grader")? {
-        return Ok(run);
+        return Ok((run, None));
     }
     let ran = &talked.manager.outcome;
+    // What the submission's program printed natively: the grader's output.
+    let output = Some(ran.stdout.clone());
     // The grader's own end is the submission's program's end on a native judge.
     if let Some(run) = submission_failure(ran)? {
-        return Ok(match run {
+        let run = match run {
             CaseRun::Judged {
                 graded,
                 status,
@@ -290,9 +295,11 @@ pub fn judge_with_grader(
                 detail: format!("the grader {detail}"),
             },
             other => other,
-        });
+        };
+        return Ok((run, output));
     }
-    crate::kinds::contest::case::check_output(spec, case, flags, &ran.stdout, sandbox)
+    let run = crate::kinds::contest::case::check_output(spec, case, flags, &ran.stdout, sandbox)?;
+    Ok((run, output))
 }
 
 #[cfg(test)]

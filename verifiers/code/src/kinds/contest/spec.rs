@@ -47,8 +47,9 @@
 //! dependencies failed still is not judged) and writes each case's
 //! detail as a JSON object for a tool that studies the submission (Tier 5's judge): `verdict`
 //! (`AC`, `WA`, ...), `points` (the checker's or validator's score for the case, `null` when it
-//! gave none), `output` (what the submission wrote: its output, or to an interactor its side of
-//! the conversation; `null` for a grader's or a manager's task) and `detail` (the usual text).
+//! gave none), `output` (what the submission wrote: its output, to an interactor its side of
+//! the conversation, or where a grader calls it the grader's output; `null` for a manager's
+//! task) and `detail` (the usual text).
 //!
 //! ```json
 //! {"judge": {
