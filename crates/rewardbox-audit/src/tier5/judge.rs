@@ -1149,12 +1149,8 @@ pub fn solution_conversation(scorer: &Scorer, task: &AuditTask) -> Option<String
         .find(|c| c["name"].as_str().is_some_and(|n| n.starts_with("sample/")))
         .or_else(|| cases.first())?
         .clone();
-    let mut recording = contest_judge(tests, vec![first], false)?;
-    recording["judge"]["record"] = json!(true);
-    recording["judge"].as_object_mut()?.remove("subtasks");
-    if let Some(case) = recording["judge"]["cases"][0].as_object_mut() {
-        case.remove("group");
-    }
+    // Flattened and recorded, as a scored problem's judge is: the one case, judged alone.
+    let recording = contest_judge(tests, vec![first], true)?;
     let solution = program_of(task.solution.as_deref()?, language_of(task));
     let records = solution_records(scorer, task, recording, &solution)?;
     let record: Value = serde_json::from_str(&records.first()?.detail).ok()?;
@@ -1201,27 +1197,13 @@ fn recorded_answers(
     let mut recording = tests.clone();
     recording["call"]["cases"] = inputs.iter().map(|args| json!({"args": args})).collect();
     recording["call"]["record"] = json!(true);
-    let mut fields = judging_fields();
-    for keep in ["language", "candidate_limits"] {
-        if let Some(v) = task.fields.get(keep) {
-            fields.insert(keep.into(), v.clone());
-        }
-    }
-    fields.insert("extract".into(), json!("whole"));
-    fields.insert("tests".into(), recording);
-    fields.insert("completions".into(), json!([solution]));
-    let Ok(scoring) = Task::from_value(Value::Object(fields)) else {
+    let Some(cases) = solution_records(scorer, task, recording, solution) else {
         return none();
     };
-    let result = scorer.score_task(&scoring);
-    let Some(completion) = result.results.first().filter(|r| r.status == Status::Ok) else {
-        return none();
-    };
-    if completion.cases.len() != inputs.len() {
+    if cases.len() != inputs.len() {
         return none();
     }
-    completion
-        .cases
+    cases
         .iter()
         .map(|case| {
             (case.status == rewardbox::CaseStatus::Passed)
