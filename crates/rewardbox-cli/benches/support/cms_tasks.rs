@@ -168,8 +168,10 @@ fn blocked_state(pid: u32) -> Option<(char, String)> {
 }
 
 /// Whether every one of `pids` still running waits (sleeps) and none has blocked again over a
-/// tenth of a second: they wait for each other, and none ever will go on (a deadlock, which a
-/// native judge ends at its time limit). Read from `/proc`, whatever the machine's load.
+/// second, looked at ten times: they wait for each other, and none ever will go on (a deadlock,
+/// which a native judge ends at its time limit). Read from `/proc`; a second, not a glance, so
+/// that a busy machine that leaves one of them (or the thread feeding them) unscheduled for a
+/// while is not taken for a deadlock.
 fn deadlocked(pids: &[u32]) -> bool {
     let sample =
         || -> Option<Vec<(char, String)>> { pids.iter().map(|&p| blocked_state(p)).collect() };
@@ -177,8 +179,10 @@ fn deadlocked(pids: &[u32]) -> bool {
     if first.iter().any(|(state, _)| *state != 'S') {
         return false;
     }
-    std::thread::sleep(Duration::from_millis(100));
-    sample().is_some_and(|second| second == first)
+    (0..10).all(|_| {
+        std::thread::sleep(Duration::from_millis(100));
+        sample().is_some_and(|again| again == first)
+    })
 }
 
 /// A communication run as CMS makes it: the manager with the input on its stdin and the FIFOs

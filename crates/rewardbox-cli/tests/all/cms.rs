@@ -47,6 +47,8 @@ fn every_jury_solution_shows_its_verdict_and_scores_as_natively() {
             if !busy || tries == 5 {
                 break judged;
             }
+            // Load comes and goes: give it time to go.
+            std::thread::sleep(std::time::Duration::from_secs(2 * tries));
         };
         assert_eq!(skipped, Vec::<String>::new(), "{}", read.name);
         for check in checks {
@@ -72,6 +74,27 @@ fn every_jury_solution_shows_its_verdict_and_scores_as_natively() {
                 read.time_limit,
             );
             let expected = total(&read, &native);
+            // On a host that stays too busy (a starved machine), a case the net stopped is
+            // masked: it says nothing of the solution, so the solution's total is not compared.
+            // Only a case the native judge does not accept either (an endless or slow run) may
+            // be masked.
+            let masked: Vec<&str> = check
+                .cases
+                .iter()
+                .filter(|c| c.detail.contains("the host was too busy"))
+                .map(|c| c.id.rsplit('/').next().unwrap())
+                .collect();
+            if !masked.is_empty() {
+                for codename in &masked {
+                    if native[*codename] >= 1.0 {
+                        differ.push(format!(
+                            "{line}: {codename} masked (host too busy), native accepts it"
+                        ));
+                    }
+                }
+                table.push(format!("{line} masked on a busy host: {masked:?}"));
+                continue;
+            }
             if (check.score * 100.0 - expected).abs() > 1e-6 {
                 differ.push(format!("{line}: native {expected} ({})", check.detail));
             }
