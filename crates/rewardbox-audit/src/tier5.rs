@@ -19,6 +19,7 @@ mod judge;
 mod policy;
 mod rng;
 mod test_calls;
+mod test_file_judge;
 mod train;
 
 pub use judge::Judge;

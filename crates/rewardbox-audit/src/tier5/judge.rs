@@ -12,7 +12,10 @@
 //!   TypeScript (its calls of the entry point with literal arguments, read as call tests: see
 //!   [`test_code_as_calls`]); Python test modules (`tests.pytest`, `tests.unittest`: the calls
 //!   their tests make of the candidate's functions, recorded by running them on the solution,
-//!   judged by generated tests in the same framework); stdio tests in every language; contest problems (`tests.judge`,
+//!   judged by generated tests in the same framework); JavaScript and TypeScript test files
+//!   (`tests.jest`, `tests.node_test`: the calls their tests make of the candidate's functions,
+//!   recorded by running them on the solution, judged by generated tests appended to the file:
+//!   see `test_file_judge.rs`); stdio tests in every language; contest problems (`tests.judge`,
 //!   not interactive, a scoring one judged as pass-fail: inputs made from the cases' own with the
 //!   integers that count what follows kept, judged by the problem's own validator); Python verifiers
 //!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
@@ -634,15 +637,18 @@ impl Power {
 
 /// One generated input with the solution's output on it, and whether that output is none of the
 /// visible cases'.
-struct Generated<T> {
-    case: T,
-    output: String,
-    new: bool,
+pub(super) struct Generated<T> {
+    /// The generated case.
+    pub case: T,
+    /// The solution's output on it, as compared with the others'.
+    pub output: String,
+    /// That output is none of the visible cases'.
+    pub new: bool,
 }
 
 /// At most `most` of `generated`, spread over as many distinct outputs as there are (one of each
 /// in turn, outputs no visible case has first), with the judge's power.
-fn strongest<T>(generated: Vec<Generated<T>>, most: usize) -> (Vec<T>, Power) {
+pub(super) fn strongest<T>(generated: Vec<Generated<T>>, most: usize) -> (Vec<T>, Power) {
     let mut groups: Vec<(bool, String, Vec<T>)> = Vec::new();
     for g in generated {
         match groups.iter_mut().find(|(_, output, _)| *output == g.output) {
@@ -737,6 +743,33 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
             return None;
         }
         return test_module_differential(scorer, tests, &module, &solution, most).map(Into::into);
+    }
+    if let Some(file) = crate::program::test_file(task) {
+        if !matches!(language, "javascript" | "typescript") {
+            return None;
+        }
+        let framework = if tests.get("jest").is_some() {
+            "jest"
+        } else {
+            "node_test"
+        };
+        let (source, power) = super::test_file_judge::test_file_differential(
+            scorer,
+            language,
+            framework,
+            file.source,
+            file.module,
+            &solution,
+            most,
+        )?;
+        let mut judged = tests.clone();
+        match &mut judged[framework] {
+            Value::Object(form) => {
+                form.insert("test".into(), json!(source));
+            }
+            form => *form = json!(source),
+        }
+        return Some((judged, power).into());
     }
     if let Some(asserts) = tests.get("asserts") {
         if language != "python" {
@@ -1215,10 +1248,10 @@ fn recorded_answers(
 
 /// Makes the differential judge's inputs from the visible ones' types and shapes, and for
 /// asserts runs the solution on them (`differential_inputs.py`, in the Python sandbox).
-const INPUTS: &str = include_str!("differential_inputs.py");
+pub(super) const INPUTS: &str = include_str!("differential_inputs.py");
 
 /// The longest argument tuple or result, as Python source, a generated assert holds.
-const MAX_LITERAL: usize = 2_000;
+pub(super) const MAX_LITERAL: usize = 2_000;
 
 /// One generated assert case: the argument tuple and the solution's result, as Python literals.
 #[derive(serde::Deserialize)]

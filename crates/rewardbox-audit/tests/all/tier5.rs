@@ -50,8 +50,12 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// sessions or contest runs), where the judges they exercise are exercised in the suite by
 /// cheaper pairs: typed calls and HumanEval-X-style test code by Rust's and Go's pairs, contest
 /// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
-/// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`]. MultiPL-E's open-function form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 6] = [
+/// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`],
+/// JavaScript and TypeScript test files (each about a minute) by `jest-sorted-distinct` and
+/// `jest-ts-clamp`. MultiPL-E's open-function form is trained by the bench only.
+const BENCH_ONLY_PAIRS: [&str; 8] = [
+    "node-test-digit-sum",
+    "jest-calls-only",
     "asserts-cpp-count-positive",
     "multipl-e-cpp-count-upper",
     "call-cpp-sorted-distinct",
@@ -60,9 +64,10 @@ const BENCH_ONLY_PAIRS: [&str; 6] = [
     "grader-cpp-count-above",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 53 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 57 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
+/// Jest and `node:test` files in JavaScript and TypeScript;
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
