@@ -75,10 +75,20 @@
     if (!answered) { answered = true; report("framework answered"); }
     return result;
   };
+  // The test file makes an object of the candidate's class (`new Stack()`): the candidate's
+  // objects stay in its sandbox, and only values cross, so the run cannot go on. Reported, so
+  // that the task is not graded (a verifier's limit, never the candidate's 0).
+  const constructs = (name) => {
+    report("framework constructs " + oneLine(name));
+    throw new TypeError("rewardbox cannot make an object of the candidate's class " + name);
+  };
   const stubs = new MapCtor();
   function stub(name) {
     if (!stubs.has(name)) {
-      const f = function (...args) { return call(name, args); };
+      const f = function (...args) {
+        if (new.target !== undefined) constructs(name);
+        return call(name, args);
+      };
       Object.defineProperty(f, "name", { value: name });
       stubs.set(name, f);
     }
@@ -87,7 +97,9 @@
   // Calling the module itself calls what it exports as a whole (`module.exports = f`,
   // `export default f`); any property is a function of the candidate's, called by name.
   let candidateModule = null;
-  candidateModule = new Proxy((...args) => call("default", args), {
+  // Its target is a bound function: one that `new` reaches (the construct trap) with no
+  // `prototype` of its own, which the keys the module lists would have to include.
+  candidateModule = new Proxy(function () {}.bind(null), {
     get(target, key) {
       if (typeof key !== "string" || key === "then" || key === "__esModule") return undefined;
       if (key === "default") return candidateModule;
@@ -102,6 +114,7 @@
       return undefined;
     },
     apply(target, self, args) { return call("default", args); },
+    construct() { return constructs("default"); },
     set() { return false; },
     defineProperty() { return false; },
     deleteProperty() { return false; },

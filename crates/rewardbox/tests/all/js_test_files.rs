@@ -774,3 +774,34 @@ fn the_task_answers_for_its_test_file_and_the_candidate_for_its_calls() {
         );
     }
 }
+
+/// A test file that makes an object of the candidate's class (`new Stack()`, as Jest and
+/// node:test files of class exercises do) cannot be graded by a runner that passes values
+/// between sandboxes: every completion, the right one with the wrong, is a masked
+/// `verifier_error` that says so, never the candidate's 0 (natively the right one passes).
+#[test]
+fn a_test_file_that_makes_the_candidates_objects_is_not_graded() {
+    let right = "class Stack {\n  constructor() { this.items = []; }\n  push(x) { this.items.push(x); }\n  pop() { return this.items.pop(); }\n}\nmodule.exports = { Stack };\n";
+    let wrong =
+        "class Stack {\n  push(x) {}\n  pop() { return 0; }\n}\nmodule.exports = { Stack };\n";
+    let jest = "const { Stack } = require('./solution');\n\ntest('lifo', () => {\n  const s = new Stack();\n  s.push(1);\n  s.push(2);\n  expect(s.pop()).toBe(2);\n});\n";
+    let node_test = "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport Stack from './solution.js';\n\ntest('lifo', () => {\n  const s = new Stack();\n  s.push(1);\n  assert.strictEqual(s.pop(), 1);\n});\n";
+    for (framework, test, class) in [("jest", jest, "Stack"), ("node_test", node_test, "default")] {
+        let result = &common::score_tasks(&[file_task(framework, test, &[right, wrong])])[0];
+        for outcome in &result.results {
+            assert_eq!(
+                outcome.status,
+                Status::VerifierError,
+                "{framework}: {outcome:?}"
+            );
+            assert!(outcome.mask, "{framework}: {outcome:?}");
+            assert!(
+                outcome
+                    .detail
+                    .contains(&format!("makes an object of the candidate's class {class}")),
+                "{framework}: {}",
+                outcome.detail
+            );
+        }
+    }
+}

@@ -72,6 +72,9 @@ struct Report {
     answered: bool,
     /// The framework itself failed: the verifier's fault.
     broke: Option<String>,
+    /// The test file made an object of the candidate's class (its name), which the wire cannot
+    /// carry: the verifier's limit.
+    constructs: Option<String>,
     /// The test file passed the candidate a value that cannot cross (a function).
     untyped: Option<String>,
     /// The candidate's answer was not a value.
@@ -110,6 +113,7 @@ fn read_report(stderr: &str) -> Report {
                 Some("called") => report.called = true,
                 Some("answered") => report.answered = true,
                 Some("broke") => report.broke = Some(rest_of_line(second, words.next())),
+                Some("constructs") => report.constructs = second.map(str::to_string),
                 _ => {}
             },
             Some("wire") => match first {
@@ -170,6 +174,15 @@ pub fn grade(
     if let Some(why) = &report.broke {
         return Err(GradeError::Failed(format!(
             "rewardbox's {} runner failed: {why}",
+            tests.framework.key()
+        )));
+    }
+    if let Some(class) = &report.constructs {
+        return Err(GradeError::Failed(format!(
+            "\"{field}\" makes an object of the candidate's class {class} (`new {class}(...)`): \
+             rewardbox's {} runner calls the candidate's functions in a sandbox of its own and \
+             passes values, and cannot yet make or hold the candidate's objects, so this task \
+             cannot be graded (a limit of rewardbox, not the candidate's fault)",
             tests.framework.key()
         )));
     }
