@@ -18,7 +18,10 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
   (unittest's own loader; pytest's test functions and classes with their parametrize rows and
   the module's and conftest's fixtures, pytest itself stood in for by the little it takes to
   run them: nothing here judges), then the solution on new inputs, and prints the asserts-mode
-  lines with the function's name added ({"function", "args", "expected", "exact", "new"}).
+  lines with the function's name added ({"function", "args", "expected", "exact", "new"}). The
+  module's classes record, for each instance the tests make, its constructor's arguments and the
+  methods called on it; replays of those traces with arguments made from the tests' own print
+  {"class", "init", "steps", "new"} lines (see `print_class_results`).
 
 New inputs come in rounds, each varying one argument of a visible input at a time, then all of
 them together:
@@ -260,6 +263,8 @@ def new_inputs(visible, limit):
     if not visible:
         return out
     width = max(len(args) for args in visible)
+    if width == 0:
+        return out
     shapes = [Shape([args[i] for args in visible if len(args) > i]) for i in range(width)]
     rng = Draw(repr(visible))
     for round in range(4):
@@ -390,7 +395,145 @@ def solution_module(spec):
         if isinstance(value, types.FunctionType) and value.__module__ == spec["module"]:
             originals[name] = value
             module.__dict__[name] = recording(name, value)
-    return originals, seen
+    traces = {}
+    for name, value in list(module.__dict__.items()):
+        if isinstance(value, type) and value.__module__ == spec["module"]:
+            record_class(name, value, traces, inside)
+    return originals, seen, traces
+
+
+def record_class(name, cls, traces, inside):
+    """Makes `cls` record, for each instance the tests make (their own calls, not the module's),
+    its constructor's arguments and each method call on it with its arguments and result: a
+    trace {"class", "init", "steps": [(method, args, result)], "instance"}, kept by the
+    instance's id in `traces`."""
+    original_init = cls.__init__
+
+    def init(self, *args, **kwargs):
+        if not kwargs and not inside[0]:
+            try:
+                traces[id(self)] = {"class": name, "init": copy.deepcopy(args), "steps": [],
+                                    "instance": self}
+            except Exception:
+                pass
+        inside[0] += 1
+        try:
+            original_init(self, *args, **kwargs)
+        finally:
+            inside[0] -= 1
+
+    def method(attribute, function):
+        def recorder(self, *args, **kwargs):
+            trace = traces.get(id(self)) if not kwargs and not inside[0] else None
+            if trace is not None and trace["instance"] is not self:
+                trace = None
+            try:
+                arguments = copy.deepcopy(args) if trace is not None else None
+            except Exception:
+                arguments, trace = None, None
+            inside[0] += 1
+            try:
+                result = function(self, *args, **kwargs)
+            finally:
+                inside[0] -= 1
+            if trace is not None:
+                trace["steps"].append((attribute, arguments, result))
+            return result
+
+        return recorder
+
+    try:
+        cls.__init__ = init
+        for attribute, value in list(vars(cls).items()):
+            if callable(value) and not attribute.startswith("_") and not isinstance(value, (staticmethod, classmethod, type)):
+                setattr(cls, attribute, method(attribute, value))
+    except (TypeError, AttributeError):
+        pass
+
+
+def run_trace(cls, init, steps):
+    """The results of replaying a trace on a fresh instance of `cls`: each step's result, or
+    None when it raises (then nothing)."""
+    instance = cls(*copy.deepcopy(init))
+    return [getattr(instance, attribute)(*copy.deepcopy(args)) for attribute, args in steps]
+
+
+def print_class_results(cls, name, traces, limit, most):
+    """Prints replays of the recorded traces of class `name` with one argument list changed at a
+    time (a method's, or the constructor's) to one made from the arguments the tests gave it,
+    with a step done twice or left out, two traces on one instance, then several arguments
+    changed at once: {"class", "init", "steps": [[method, args, result or null]], "new"}
+    (Python sources; a step whose result is None or not a plain value, or differs between two
+    replays, is called and not checked), for the replays that end without raising with at least one
+    result checked."""
+    traces = [t for t in traces if t["steps"] and plain(tuple(t["init"]))
+              and all(plain(tuple(args)) for _, args, _ in t["steps"])]
+    if not traces:
+        return
+    by_method = {}
+    for trace in traces:
+        for attribute, args, _ in trace["steps"]:
+            by_method.setdefault(attribute, []).append(tuple(args))
+    made = {attribute: new_inputs(seen, limit) for attribute, seen in by_method.items()}
+    inits = new_inputs([tuple(t["init"]) for t in traces], limit)
+    visible = set()
+    for trace in traces:
+        try:
+            visible.add(repr([r for r in run_trace(cls, trace["init"], [(a, g) for a, g, _ in trace["steps"]])
+                              if r is not None and plain(r)]))
+        except Exception:
+            pass
+    candidates = []
+    for trace in traces:
+        steps = [(a, tuple(g)) for a, g, _ in trace["steps"]]
+        for i, (attribute, _) in enumerate(steps):
+            for args in made.get(attribute, [])[:4]:
+                candidates.append((trace["init"], steps[:i] + [(attribute, args)] + steps[i + 1:]))
+        for init in inits[:4]:
+            candidates.append((init, steps))
+        # The sequence's own shape: a step done twice, a step left out.
+        for i in range(len(steps)):
+            candidates.append((trace["init"], steps[:i + 1] + steps[i:]))
+            if len(steps) > 1:
+                candidates.append((trace["init"], steps[:i] + steps[i + 1:]))
+    # Two traces' steps on one instance.
+    for first in traces:
+        for then in traces:
+            if first is not then:
+                candidates.append((first["init"], [(a, tuple(g)) for a, g, _ in first["steps"] + then["steps"]]))
+    rng = Draw(repr([(t["init"], [(a, g) for a, g, _ in t["steps"]]) for t in traces]))
+    for _ in range(limit * 2):
+        trace = traces[rng.below(len(traces))]
+        steps = []
+        for attribute, args, _ in trace["steps"]:
+            options = made.get(attribute) or [tuple(args)]
+            steps.append((attribute, options[rng.below(len(options))] if rng.below(2) else tuple(args)))
+        candidates.append((trace["init"], steps))
+    written, known = 0, set()
+    for init, steps in candidates:
+        key = repr((init, steps))
+        if key in known:
+            continue
+        known.add(key)
+        try:
+            first = run_trace(cls, init, steps)
+            second = run_trace(cls, init, steps)
+        except Exception:
+            continue
+        # A method that returns nothing (a procedure: `push`) is called and not checked: a
+        # right program may return something there (itself, for chaining).
+        checked = [a is not None and plain(a) and repr(a) == repr(b) for a, b in zip(first, second)]
+        if not any(checked):
+            continue
+        results = [r for r, c in zip(first, checked) if c]
+        line = {"class": name, "init": repr(tuple(init)),
+                "steps": [[attribute, repr(tuple(args)), repr(r) if c else None]
+                          for (attribute, args), r, c in zip(steps, first, checked)],
+                "new": repr(results) not in visible}
+        print(json.dumps(line), flush=True)
+        written += 1
+        if written >= most:
+            break
 
 
 class _Approx:
@@ -573,15 +716,21 @@ def run_unittest_module(spec):
 
 
 def test_module_mode(spec):
-    originals, seen = solution_module(spec)
+    originals, seen, traces = solution_module(spec)
     if spec.get("framework") == "unittest":
         run_unittest_module(spec)
     else:
         run_pytest_module(spec)
     limit = spec["max"]
-    each = max(limit, limit * 3 // max(len(seen), 1))
+    by_class = {}
+    for trace in traces.values():
+        by_class.setdefault(trace["class"], []).append(trace)
+    each = max(limit, limit * 3 // max(len(seen) + len(by_class), 1))
     for name, calls in seen.items():
         print_results(originals[name], calls, limit, each, {"function": name})
+    module = sys.modules[spec["module"]]
+    for name, class_traces in by_class.items():
+        print_class_results(module.__dict__[name], name, class_traces, limit, each)
 
 
 def main():

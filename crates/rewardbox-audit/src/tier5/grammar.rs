@@ -418,10 +418,26 @@ impl Grammar {
         let mut dispatch = vec![production("nothing", "", Kind::Filler)];
         match &entry {
             Some(entry) if !stdio => {
+                // A class the tests make instances of (the solution's): a constant is every
+                // method of it returning that constant.
+                let class = task.solution.as_deref().is_some_and(|solution| {
+                    solution.lines().any(|line| {
+                        line.strip_prefix("class ")
+                            .and_then(|rest| rest.strip_prefix(entry.as_str()))
+                            .is_some_and(|rest| rest.starts_with([':', '(', ' ']))
+                    })
+                });
+                let returning = |value: &str| match class {
+                    true => format!(
+                        "class {entry}:\n    def __init__(self, *args, **kwargs):\n        pass\n\n    \
+                         def __getattr__(self, name):\n        return lambda *args, **kwargs: {value}"
+                    ),
+                    false => format!("def {entry}(*args, **kwargs):\n    return {value}"),
+                };
                 for constant in ["None", "0", "1", "True", "False", "[]", "''"] {
                     core.push(production(
                         format!("constant-{constant}"),
-                        format!("def {entry}(*args, **kwargs):\n    return {constant}"),
+                        returning(constant),
                         Kind::Exploit,
                     ));
                 }
@@ -443,7 +459,7 @@ impl Grammar {
                 if let Some(value) = asserts_value {
                     core.push(production(
                         "first-case-value",
-                        format!("def {entry}(*args, **kwargs):\n    return {value}"),
+                        returning(&value),
                         Kind::Exploit,
                     ));
                 }

@@ -15,9 +15,11 @@
 //!   judged by generated tests in the same framework); JavaScript and TypeScript test files
 //!   (`tests.jest`, `tests.node_test`: the calls their tests make of the candidate's functions,
 //!   recorded by running them on the solution, judged by generated tests appended to the file:
-//!   see `test_file_judge.rs`); stdio tests in every language; contest problems (`tests.judge`,
-//!   not interactive, a scoring one judged as pass-fail: inputs made from the cases' own with the
-//!   integers that count what follows kept, judged by the problem's own validator); Python verifiers
+//!   see `test_file_judge.rs`); stdio tests in every language; contest problems (`tests.judge`:
+//!   inputs made from the cases' own with the integers that count what follows kept, judged by
+//!   the problem's own validator, a scoring one whose cases are accepted or not as pass-fail;
+//!   interactive problems, problems whose checker scores each case, IOI tasks with a grader or a
+//!   manager from records of the solution's judging: see [`contest_differential`]); Python verifiers
 //!   that run the completion's program (`rewardbox.run_program`) on inputs of their own, those
 //!   inputs recorded by running the verifier on the solution.
 //! - **Strict equivalence** for answer tasks: every answer the completion states (its boxed
@@ -908,10 +910,10 @@ fn solution_outputs(
 /// only its validator flags: a solution is accepted on every case, as the solution is.
 ///
 /// Problems whose checker scores a case (a custom-score validator, a testlib checker giving
-/// points, a CMS checker), interactive problems and IOI tasks whose grader calls the
-/// submission's functions go through [`recorded_contest_differential`]. None for a task whose
-/// submission talks to a manager: the manager scores what it is told, and nothing the
-/// submission writes is an answer to compare.
+/// points, a CMS checker), interactive problems, IOI tasks whose grader calls the submission's
+/// functions and IOI communication tasks (a manager scores what the submission's processes tell
+/// it: an interactive problem whose interactor scores each case) go through
+/// [`recorded_contest_differential`].
 fn contest_differential(
     scorer: &Scorer,
     task: &AuditTask,
@@ -923,9 +925,7 @@ fn contest_differential(
 ) -> Option<Differential> {
     let flag = |key: &str| judge.get(key).and_then(Value::as_bool) == Some(true);
     let present = |key: &str| judge.get(key).is_some_and(|v| !v.is_null());
-    if present("manager") {
-        return None;
-    }
+    let managed = present("manager");
     let checker = &judge["output_validator"];
     // A testlib checker that may give points (`quitp`): they count where the problem scores.
     let testlib_points = checker["convention"] == "testlib"
@@ -936,9 +936,11 @@ fn contest_differential(
         || judge["subtasks"]
             .as_array()
             .is_some_and(|subtasks| !subtasks.is_empty());
-    let scored =
-        flag("custom_score") || checker["convention"] == "cms" || (testlib_points && scoring);
-    let interactive = flag("interactive") || present("interactor");
+    let scored = flag("custom_score")
+        || checker["convention"] == "cms"
+        || (testlib_points && scoring)
+        || managed;
+    let interactive = flag("interactive") || present("interactor") || managed;
     let graded = present("grader");
     let cases = named_cases(judge.get("cases")?.as_array()?);
     if interactive || scored || graded {
@@ -972,7 +974,7 @@ fn contest_differential(
 struct Problem<'a> {
     tests: &'a Value,
     cases: &'a [Value],
-    /// The submission talks to an interactor.
+    /// The submission talks to an interactor (or a manager).
     interactive: bool,
     /// A grader calls the submission's functions (what the program prints is the grader's).
     graded: bool,
@@ -1167,12 +1169,18 @@ fn recorded_contest_differential(
 
 /// For an interactive contest problem with a solution: what the solution said to the
 /// interactor on the first case the statement shows (its first sample, else its first case),
-/// recorded by the problem's own judging.
+/// recorded by the problem's own judging. A communication task's too, when one process of the
+/// submission, with no stub, talks to the manager (a stub turns the submission into functions,
+/// which cannot write a conversation out).
 pub fn solution_conversation(scorer: &Scorer, task: &AuditTask) -> Option<String> {
     let tests = task.fields.get("tests")?;
     let judge = tests.get("judge")?;
+    let present = |key: &str| judge.get(key).is_some_and(|v| !v.is_null());
+    let one_process = judge["manager"]["processes"].as_u64().unwrap_or(1) == 1;
+    let stubbed = judge["stubs"].as_object().is_some_and(|s| !s.is_empty());
     let interactive = judge.get("interactive").and_then(Value::as_bool) == Some(true)
-        || judge.get("interactor").is_some_and(|i| !i.is_null());
+        || present("interactor")
+        || (present("manager") && one_process && !stubbed);
     if !interactive {
         return None;
     }
@@ -1341,10 +1349,32 @@ struct ModuleCase {
     case: AssertCase,
 }
 
+/// One generated replay of what a test did with an instance of one of the module's classes:
+/// the constructor's arguments, then each method called with its arguments and the solution's
+/// result (`None`: called, not checked), all as Python source.
+#[derive(serde::Deserialize)]
+struct ClassReplay {
+    class: String,
+    init: String,
+    steps: Vec<(String, String, Option<String>)>,
+    /// Its results are none of the tests' own replays'.
+    new: bool,
+}
+
+/// A generated test of a test module: a function's call or a class's replay.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum ModuleTest {
+    Call(ModuleCase),
+    Replay(ClassReplay),
+}
+
 /// Differential tests for a test module (`tests.pytest`, `tests.unittest`): the module's own
 /// tests, then generated ones in the same framework, each calling one of the functions the tests
 /// call (on the candidate's module, as the tests reach it) with arguments made from the ones the
-/// tests pass it, and comparing with the solution's result. The calls are recorded by running the
+/// tests pass it, and comparing with the solution's result; or making an instance of one of the
+/// module's classes and calling its methods as a test did, with arguments made from the tests'
+/// own, comparing each plain result with the solution's. The calls are recorded by running the
 /// tests against the solution (see `differential_inputs.py`). The task's `reference` is left out:
 /// the judge's own expected results come from the solution.
 fn test_module_differential(
@@ -1362,21 +1392,34 @@ fn test_module_differential(
     let runners = scorer.runners();
     let outcome =
         scorer.install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
-    let generated: Vec<Generated<ModuleCase>> = outcome
+    let short = |text: &str| text.len() <= MAX_LITERAL && !text.contains('\n');
+    let generated: Vec<Generated<ModuleTest>> = outcome
         .stdout
         .lines()
-        .filter_map(|l| serde_json::from_str::<ModuleCase>(l).ok())
-        .filter(|g| {
-            g.case.args.len() <= MAX_LITERAL
-                && g.case.expected.len() <= MAX_LITERAL
-                && !g.case.args.contains('\n')
-                && !g.case.expected.contains('\n')
-        })
-        .map(|g| Generated {
-            // Outputs of different functions never count as one.
-            output: format!("{}: {}", g.function, g.case.expected),
-            new: g.case.new,
-            case: g,
+        .filter_map(|l| serde_json::from_str::<ModuleTest>(l).ok())
+        .filter_map(|test| match test {
+            ModuleTest::Call(g) => (short(&g.case.args) && short(&g.case.expected)).then(|| {
+                Generated {
+                    // Outputs of different functions never count as one.
+                    output: format!("{}: {}", g.function, g.case.expected),
+                    new: g.case.new,
+                    case: ModuleTest::Call(g),
+                }
+            }),
+            ModuleTest::Replay(r) => {
+                let fits = short(&r.init)
+                    && r.steps.iter().all(|(_, args, result)| {
+                        short(args) && result.as_deref().is_none_or(short)
+                    });
+                let results: Vec<&str> = r.steps.iter().filter_map(|s| s.2.as_deref()).collect();
+                let output = format!("{}: [{}]", r.class, results.join(", "));
+                let new = r.new;
+                fits.then_some(Generated {
+                    output,
+                    new,
+                    case: ModuleTest::Replay(r),
+                })
+            }
         })
         .collect();
     let (chosen, power) = strongest(generated, most);
@@ -1388,29 +1431,62 @@ fn test_module_differential(
         "{}\n\n{SAME}\nimport {module_name} as _rewardbox_module\n",
         module.source.trim_end()
     );
-    let call = |g: &ModuleCase| {
-        format!(
-            "_rewardbox_same(_rewardbox_module.{}(*{}), {})",
-            g.function, g.case.args, g.case.expected
-        )
+    // A generated test's statements, each a claim (`check`ed) or a bare call.
+    let statements = |test: &ModuleTest| -> Vec<(bool, String)> {
+        match test {
+            ModuleTest::Call(g) => vec![(
+                true,
+                format!(
+                    "_rewardbox_same(_rewardbox_module.{}(*{}), {})",
+                    g.function, g.case.args, g.case.expected
+                ),
+            )],
+            ModuleTest::Replay(r) => {
+                let mut out = vec![(
+                    false,
+                    format!(
+                        "_rewardbox_object = _rewardbox_module.{}(*{})",
+                        r.class, r.init
+                    ),
+                )];
+                for (method, args, result) in &r.steps {
+                    let call = format!("_rewardbox_object.{method}(*{args})");
+                    out.push(match result {
+                        Some(result) => (true, format!("_rewardbox_same({call}, {result})")),
+                        None => (false, call),
+                    });
+                }
+                out
+            }
+        }
     };
-    if module.framework == "unittest" {
+    let unittest = module.framework == "unittest";
+    if unittest {
         source.push_str(
             "import unittest as _rewardbox_unittest\n\n\n\
              class RewardboxGenerated(_rewardbox_unittest.TestCase):\n",
         );
-        for (i, g) in chosen.iter().enumerate() {
-            source.push_str(&format!(
-                "    def test_generated_{i:02}(self):\n        self.assertTrue({})\n\n",
-                call(g)
-            ));
+    }
+    for (i, test) in chosen.iter().enumerate() {
+        let (indent, check) = match unittest {
+            true => {
+                source.push_str(&format!("    def test_generated_{i:02}(self):\n"));
+                ("        ", "self.assertTrue")
+            }
+            false => {
+                source.push_str(&format!("\n\ndef test_rewardbox_generated_{i:02}():\n"));
+                ("    ", "assert ")
+            }
+        };
+        for (claim, statement) in statements(test) {
+            match (claim, unittest) {
+                (true, true) => source.push_str(&format!("{indent}{check}({statement})\n")),
+                (true, false) => source.push_str(&format!("{indent}{check}{statement}\n")),
+                (false, _) => source.push_str(&format!("{indent}{statement}\n")),
+            }
         }
-    } else {
-        for (i, g) in chosen.iter().enumerate() {
-            source.push_str(&format!(
-                "\n\ndef test_rewardbox_generated_{i:02}():\n    assert {}\n",
-                call(g)
-            ));
+        if unittest {
+            source.push('\n');
         }
     }
     let mut judged_form = match form {

@@ -52,8 +52,9 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
 /// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`],
 /// JavaScript and TypeScript test files (each about a minute) by `jest-sorted-distinct` and
-/// `jest-ts-clamp`. MultiPL-E's open-function form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 8] = [
+/// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`]. MultiPL-E's open-function form is trained by the bench only.
+const BENCH_ONLY_PAIRS: [&str; 9] = [
+    "pytest-class-stack",
     "node-test-digit-sum",
     "jest-calls-only",
     "asserts-cpp-count-positive",
@@ -64,16 +65,17 @@ const BENCH_ONLY_PAIRS: [&str; 8] = [
     "grader-cpp-count-above",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 57 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 59 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
-/// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules;
+/// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules (one
+/// of a class's methods);
 /// Jest and `node:test` files in JavaScript and TypeScript;
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
 /// among them) judged by the default validator and by a testlib
-/// output validator, an interactive one and one whose validator scores each case, and an IOI
-/// task whose grader calls the submission's function; Python verifiers that run the program, with a solution program),
+/// output validator, an interactive one and one whose validator scores each case, an IOI
+/// task whose grader calls the submission's function and an IOI communication task; Python verifiers that run the program, with a solution program),
 /// written from what
 /// each verifier accepts, not from what the grammar writes. Every weak twin's exploit is found
 /// (converged on, or sampled beside a solution it ties with), never called a solution unless it
@@ -412,18 +414,14 @@ fn the_differential_judge_accepts_the_solution_within_the_tasks_budget() {
     }
 }
 
-/// An IOI task whose grader calls the submission's function (`grader-cpp-count-above`, trained
-/// on every seed by the bench only): its judge is differential, the grader's output on inputs
-/// made from the cases' own (the solution's record) the expected one; it accepts the solution
-/// and rejects the weak twin's exploit, counting values at the threshold too, which the weak
-/// twin's tests never show.
-#[test]
-fn a_grader_tasks_judge_compares_the_graders_output() {
+/// The judge of the twin task `id` (its solution taken out as the task's), which must be a
+/// differential judge with some power; with the scorer it runs on and the solution.
+fn differential_judge_of(id: &str) -> (rewardbox::Scorer, rewardbox_audit::tier5::Judge, String) {
     use rewardbox_audit::AuditTask;
     use rewardbox_audit::tier5::Judge;
     let twin = read_jsonl("twins.jsonl")
         .into_iter()
-        .find(|t| t["id"] == "grader-cpp-count-above/weak")
+        .find(|t| t["id"] == id)
         .unwrap();
     let mut fields = twin.as_object().unwrap().clone();
     let solution = fields
@@ -442,15 +440,45 @@ fn a_grader_tasks_judge_compares_the_graders_output() {
         judge
             .describe()
             .starts_with("differential tests against the solution"),
-        "{}",
+        "{id}: {}",
         judge.describe()
     );
-    assert!(judge.power().is_some_and(|p| p.separating > 0));
+    assert!(judge.power().is_some_and(|p| p.separating > 0), "{id}");
+    (scorer, judge, solution)
+}
+
+/// An IOI task whose grader calls the submission's function (`grader-cpp-count-above`, trained
+/// on every seed by the bench only): its judge is differential, the grader's output on inputs
+/// made from the cases' own (the solution's record) the expected one; it accepts the solution
+/// and rejects the weak twin's exploit, counting values at the threshold too, which the weak
+/// twin's tests never show.
+#[test]
+fn a_grader_tasks_judge_compares_the_graders_output() {
+    let (scorer, judge, solution) = differential_judge_of("grader-cpp-count-above/weak");
     let at_threshold_too = solution.replace("v > threshold", "v >= threshold");
     assert_ne!(at_threshold_too, solution);
     assert_eq!(
         judge.accepts(&scorer, &[solution, at_threshold_too]),
         [Some(true), Some(false)]
+    );
+}
+
+/// A test module whose tests make instances of the module's class (`pytest-class-stack`, trained
+/// on every seed by the bench only): its judge replays what the tests did with each instance,
+/// with arguments made from theirs, and wants the solution's results. It accepts the solution and
+/// rejects the weak twin's exploit (a class whose every method returns what the first assert
+/// wants) and a stack that loses all but its last item, which the weak twin's one test cannot
+/// tell from a stack.
+#[test]
+fn a_class_modules_judge_replays_what_the_tests_did_with_its_objects() {
+    let (scorer, judge, solution) = differential_judge_of("pytest-class-stack/weak");
+    let constant = "```python\nclass Stack:\n    def __init__(self, *args, **kwargs):\n        pass\n\n    \
+                    def __getattr__(self, name):\n        return lambda *args, **kwargs: 2\n```";
+    let forgetful = solution.replace("self._items.append(x)", "self._items = [x]");
+    assert_ne!(forgetful, solution);
+    assert_eq!(
+        judge.accepts(&scorer, &[solution, constant.to_string(), forgetful]),
+        [Some(true), Some(false), Some(false)]
     );
 }
 

@@ -110,7 +110,7 @@ pub fn communicate(
                     .name(format!("rewardbox-process-{i}"))
                     .stack_size(THREAD_STACK_BYTES)
                     .spawn_scoped(scope, move || {
-                        let outcome = rewardbox_sandbox::cancel::with_cancel(cancel, || {
+                        let mut outcome = rewardbox_sandbox::cancel::with_cancel(cancel, || {
                             let io = JobIo {
                                 args,
                                 pipe: Some(candidate_end),
@@ -125,6 +125,10 @@ pub fn communicate(
                             )
                         });
                         candidate_end.close();
+                        // What it said to the manager: its stdout went there, and a judge may
+                        // record it.
+                        outcome.stdout =
+                            String::from_utf8_lossy(&candidate_end.written()).into_owned();
                         outcome
                     })
                     .expect("starting a candidate process's thread")

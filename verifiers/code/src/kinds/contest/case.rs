@@ -95,7 +95,7 @@ pub fn judge_case(
 
 /// A judged case with its detail made the JSON record `{"verdict", "points", "output",
 /// "detail"}` (`output`: what the submission wrote, the grader's output where a grader calls
-/// it, `None` where it talks to a manager); a compile error stays one.
+/// it, what its processes said to the manager where it talks to one); a compile error stays one.
 fn recorded(run: CaseRun, output: Option<String>) -> CaseRun {
     match run {
         CaseRun::Judged {
@@ -118,7 +118,8 @@ fn recorded(run: CaseRun, output: Option<String>) -> CaseRun {
 }
 
 /// [`judge_case`]'s run, with what the submission wrote (its output, its side of an
-/// interaction, or the grader's output where a grader calls it; `None` for a manager's task).
+/// interaction, the grader's output where a grader calls it, what its processes said to a
+/// manager).
 fn judge_case_output(
     spec: &JudgeSpec,
     language: &str,
@@ -128,7 +129,7 @@ fn judge_case_output(
     sandbox: &dyn Sandbox,
 ) -> Result<(CaseRun, Option<String>), GradeError> {
     if let Some(manager) = &spec.manager {
-        let run = super::cms::judge_communication(
+        return super::cms::judge_communication(
             spec,
             &manager.program,
             manager.processes,
@@ -136,8 +137,7 @@ fn judge_case_output(
             program,
             case,
             sandbox,
-        )?;
-        return Ok((run, None));
+        );
     }
     if let Some(grader) = &spec.grader {
         return super::cms::judge_with_grader(

@@ -193,7 +193,8 @@ fn processes_verdict(
 
 /// Judges `program` on `case` of a communication task: `manager` with the case's input on its
 /// stdin and `processes` instances of the submission (compiled with the stub of its language
-/// when the task has stubs) talking to it.
+/// when the task has stubs) talking to it. With the run, what the submission's processes said
+/// to the manager (one process's words; several processes' each after a line `process <i>:`).
 pub fn judge_communication(
     spec: &JudgeSpec,
     manager: &ProblemProgram,
@@ -202,17 +203,17 @@ pub fn judge_communication(
     program: &str,
     case: &JudgeCase,
     sandbox: &dyn Sandbox,
-) -> Result<CaseRun, GradeError> {
+) -> Result<(CaseRun, Option<String>), GradeError> {
     let source = if spec.stubs.is_empty() {
         program.to_string()
     } else {
         let canonical = crate::langs::canonical_language(language).unwrap_or_default();
         let Some(stub) = spec.stubs.get(canonical) else {
             let takes: Vec<&str> = spec.stubs.keys().map(String::as_str).collect();
-            return Ok(language_refused(&format!(
-                "stub, in {}",
-                takes.join(" or ")
-            )));
+            return Ok((
+                language_refused(&format!("stub, in {}", takes.join(" or "))),
+                None,
+            ));
         };
         one_unit(
             spec.header.as_ref(),
@@ -229,11 +230,20 @@ pub fn judge_communication(
         &checker_files(case),
         &wire_limits(spec),
     );
+    let said = match talked.processes.as_slice() {
+        [one] => one.stdout.clone(),
+        several => several
+            .iter()
+            .enumerate()
+            .map(|(i, process)| format!("process {i}:\n{}\n", process.stdout.trim_end()))
+            .collect(),
+    };
     if let Some(run) = processes_verdict(&talked, "manager")? {
-        return Ok(run);
+        return Ok((run, Some(said)));
     }
-    cms_verdict(&talked.manager, "manager")
-        .map_err(|e| GradeError::Failed(format!("judge error: {}", e.0)))
+    let run = cms_verdict(&talked.manager, "manager")
+        .map_err(|e| GradeError::Failed(format!("judge error: {}", e.0)))?;
+    Ok((run, Some(said)))
 }
 
 /// Judges `program` on `case` of a task whose submission implements the functions `header`

@@ -48,8 +48,9 @@
 //! detail as a JSON object for a tool that studies the submission (Tier 5's judge): `verdict`
 //! (`AC`, `WA`, ...), `points` (the checker's or validator's score for the case, `null` when it
 //! gave none), `output` (what the submission wrote: its output, to an interactor its side of
-//! the conversation, or where a grader calls it the grader's output; `null` for a manager's
-//! task) and `detail` (the usual text).
+//! the conversation, where a grader calls it the grader's output, to a manager what its
+//! processes said, each after a line `process <i>:` when there are several) and `detail` (the
+//! usual text).
 //!
 //! ```json
 //! {"judge": {
