@@ -52,8 +52,12 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
 /// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`],
 /// JavaScript and TypeScript test files (each about a minute) by `jest-sorted-distinct` and
-/// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`]. MultiPL-E's open-function form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 9] = [
+/// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`],
+/// an IOI communication task's judge by [`a_communication_tasks_judge_wants_the_managers_score`]
+/// (the pair's weak twin, whose replayed conversation ties with the solution, is found on seven of
+/// seeds 0 to 7: at seed 1 the policy converges on the solution without sampling it). MultiPL-E's open-function form is trained by the bench only.
+const BENCH_ONLY_PAIRS: [&str; 10] = [
+    "communication-python-sum",
     "pytest-class-stack",
     "node-test-digit-sum",
     "jest-calls-only",
@@ -479,6 +483,20 @@ fn a_class_modules_judge_replays_what_the_tests_did_with_its_objects() {
     assert_eq!(
         judge.accepts(&scorer, &[solution, constant.to_string(), forgetful]),
         [Some(true), Some(false), Some(false)]
+    );
+}
+
+/// An IOI communication task (`communication-python-sum`, a Python manager; trained on every seed
+/// by the bench only): its judge is the manager on inputs made from the cases' own, each case
+/// scored at least as the solution scores it. It accepts the solution and rejects the weak twin's
+/// exploit, the solution's side of the first case's conversation written out without listening.
+#[test]
+fn a_communication_tasks_judge_wants_the_managers_score() {
+    let (scorer, judge, solution) = differential_judge_of("communication-python-sum/weak");
+    let replay = "```python\nimport sys\nsys.stdout.write(\"6\\n\")\nsys.stdout.flush()\n```";
+    assert_eq!(
+        judge.accepts(&scorer, &[solution, replay.to_string()]),
+        [Some(true), Some(false)]
     );
 }
 
