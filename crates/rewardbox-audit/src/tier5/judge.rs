@@ -739,7 +739,6 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
     let language = language_of(task);
     let solution = program_of(task.solution.as_deref()?, language);
     let tests = task.fields.get("tests")?;
-    let runners = scorer.runners();
     if let Some(module) = crate::program::test_module(task) {
         if language != "python" {
             return None;
@@ -787,16 +786,7 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
         let cases = call.get("cases")?.as_array()?;
         let visible: Vec<&Value> = cases.iter().filter_map(|c| c.get("args")).collect();
         let visible_outputs: Vec<&Value> = cases.iter().filter_map(|c| c.get("expected")).collect();
-        let spec = json!({"mode": "call", "visible": visible, "max": most});
-        let made = scorer
-            .install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
-        let inputs: Vec<Value> = made
-            .stdout
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter_map(|l| l.get("args").cloned())
-            .filter(|a| a.to_string().len() <= MAX_LITERAL)
-            .collect();
+        let inputs = made_arguments(scorer, &visible, most);
         let answers = solution_answers(scorer, task, language, tests, &inputs, &solution);
         let mut generated = Vec::new();
         for (args, answer) in inputs.into_iter().zip(answers) {
@@ -835,6 +825,26 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
         .map(|made| json!({"stdin": made.input, "stdout": made.output}));
     judged["stdio"] = Value::Array(cases.iter().cloned().chain(chosen).collect());
     Some((judged, power).into())
+}
+
+/// Argument lists made from the `visible` ones' types and shapes (JSON arrays; at most `most`
+/// times three, each no longer than [`MAX_LITERAL`] as JSON), by `differential_inputs.py`'s call
+/// mode in the Python sandbox.
+pub(super) fn made_arguments<T: serde::Serialize>(
+    scorer: &Scorer,
+    visible: &[T],
+    most: usize,
+) -> Vec<Value> {
+    let spec = json!({"mode": "call", "visible": visible, "max": most});
+    let runners = scorer.runners();
+    let made =
+        scorer.install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
+    made.stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|l| l.get("args").cloned())
+        .filter(|a| a.to_string().len() <= MAX_LITERAL)
+        .collect()
 }
 
 /// An input made from a case's, the solution's output on it, and the case it was made from (its

@@ -4,7 +4,7 @@
 //! arguments (`differential_inputs.py`), and the solution's results on them, appended to the file
 //! as tests in its own framework that the completion must pass with the file's own.
 
-use super::judge::{Generated, INPUTS, MAX_LITERAL, Power, strongest};
+use super::judge::{Generated, MAX_LITERAL, Power, made_arguments, strongest};
 use rewardbox::Scorer;
 use rewardbox::candidates::CANDIDATE_DEFAULT;
 use serde_json::{Value, json};
@@ -60,17 +60,10 @@ pub(super) fn test_file_differential(
     let mut made: Vec<(String, Vec<Value>)> = Vec::new();
     for (name, calls) in &functions {
         let visible: Vec<&Vec<Value>> = calls.iter().map(|c| &c.args).collect();
-        let spec = json!({"mode": "call", "visible": visible, "max": most});
-        let inputs = scorer
-            .install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));
         made.extend(
-            inputs
-                .stdout
-                .lines()
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-                .filter_map(|l| l.get("args")?.as_array().cloned())
-                .filter(|args| Value::from(args.clone()).to_string().len() <= MAX_LITERAL)
-                .map(|args| (name.clone(), args)),
+            made_arguments(scorer, &visible, most)
+                .into_iter()
+                .filter_map(|args| Some((name.clone(), args.as_array()?.clone()))),
         );
     }
     if made.is_empty() {
@@ -325,13 +318,11 @@ fn import_statement(text: &str) -> Option<(String, usize)> {
         parts.push(format!("const {name} = {module};"));
     } else if let Some(list) = rest.strip_prefix('{') {
         let list = list.trim_end().strip_suffix('}')?;
-        let items: Vec<String> = list
-            .split(',')
-            .map(str::trim)
-            .filter(|item| !item.is_empty() && !item.starts_with("type "))
-            .map(|item| match item.split_once(" as ") {
-                Some((name, local)) => format!("{}: {}", name.trim(), local.trim()),
-                None => item.to_string(),
+        let items: Vec<String> = renamed(list)
+            .into_iter()
+            .map(|(name, local)| match name == local {
+                true => name,
+                false => format!("{name}: {local}"),
             })
             .collect();
         if !items.is_empty() {
@@ -339,6 +330,19 @@ fn import_statement(text: &str) -> Option<(String, usize)> {
         }
     }
     Some((parts.join(" "), end))
+}
+
+/// The names of an import's or export's braces (`a, b as c, type T`, without the braces): each
+/// (name, what it is called as), TypeScript's types left out.
+fn renamed(list: &str) -> Vec<(String, String)> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty() && !item.starts_with("type "))
+        .map(|item| match item.split_once(" as ") {
+            Some((name, alias)) => (name.trim().to_string(), alias.trim().to_string()),
+            None => (item.to_string(), item.to_string()),
+        })
+        .collect()
 }
 
 /// An export list (`{ a, b as c }`, `* from 'x'`).
@@ -357,16 +361,7 @@ fn export_list(text: &str) -> Option<ExportList> {
         (Vec::new(), 1)
     } else {
         let close = text.find('}')?;
-        let names = text[1..close]
-            .split(',')
-            .map(str::trim)
-            .filter(|item| !item.is_empty() && !item.starts_with("type "))
-            .map(|item| match item.split_once(" as ") {
-                Some((local, exported)) => (local.trim().to_string(), exported.trim().to_string()),
-                None => (item.to_string(), item.to_string()),
-            })
-            .collect();
-        (names, close + 1)
+        (renamed(&text[1..close]), close + 1)
     };
     let after = &text[used..];
     let trimmed = after.trim_start();
