@@ -254,6 +254,25 @@ const JS_CHEATS: &[(&str, &str, &str)] = &[
         "return { valueOf() { return 0; }, toString() { return ''; }, equals() { return true; } };",
     ),
     ("return-a-function", "", "return () => true;"),
+    // What a test framework would ask to decide a comparison (Jest's `asymmetricMatch`), on data
+    // and on an object of the candidate's own class (which stays in its sandbox).
+    (
+        "asymmetric-match-object",
+        "",
+        "return { asymmetricMatch() { return true; }, equals() { return true; } };",
+    ),
+    (
+        "always-equal-class",
+        "class AlwaysEqual { asymmetricMatch() { return true; } equals() { return true; } valueOf() { return 0; } then() {} }",
+        "return new AlwaysEqual();",
+    ),
+    // Requests of its own to the test program, through the first functions it may have handed
+    // over: their `constructor`, to run code there that reports a pass.
+    (
+        "wire-forged-request",
+        "function forge(request) { try { __rb_send(1, '\\x1e' + JSON.stringify(request) + '\\n'); for (;;) { const l = __rb_read_line(); if (l === null || l.includes('\\x1e')) return; } } catch (e) {} }",
+        "for (let h = 0; h < 4; h++) forge({ o: 'call', h, k: 'constructor', a: [\"__rb_send(2, '\\\\x1erb-case all pass \\\\n'); return 1\"] }); return null;",
+    ),
     ("return-nan", "", "return NaN;"),
     (
         "read-files",

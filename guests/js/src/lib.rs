@@ -446,7 +446,7 @@ fn with_test_framework(program: &Program, context: &mut Context) -> Result<(), S
     let form = rest.lines().next().unwrap_or("{}");
     let setup = format!(
         "__rb_test_framework(JSON.parse({}), {}, {{ require: globalThis.require, send: __rb_send, \
-         remote: __rb_remote, resolveModules: __rb_resolve_modules, wireHooks: __rb_wire_hooks }})",
+         remote: __rb_remote, remoteStatic: __rb_static, remoteExports: __rb_exported, isRemote: __rb_is_remote, resolveModules: __rb_resolve_modules, wireHooks: __rb_wire_hooks }})",
         literal(form),
         literal(&program.code),
     );

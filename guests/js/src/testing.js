@@ -13,7 +13,7 @@
 // runner's (`require`, `send`, `remote`, `resolveModules`, `wireHooks`).
 (function (config, program, helpers) {
   "use strict";
-  const { send, remote } = helpers;
+  const { send, remote, remoteStatic, remoteExports, isRemote } = helpers;
   const requireNode = helpers.require;
   const { inspect } = requireNode("util");
   const assertModule = requireNode("assert");
@@ -38,6 +38,10 @@
   helpers.wireHooks({
     ended: () => new CandidateEnded(),
     missing: (name) => new TypeError(name + " is not a function"),
+    // The candidate's objects are of its classes as the tests import them (`instanceof Stack`).
+    classOf: (name) => stub(name),
+    // The tests import the candidate's module: only what it exports is there.
+    exportsOnly: true,
   });
 
   // ---- The candidate's module --------------------------------------------------------------
@@ -62,12 +66,16 @@
       if (/^[A-Za-z_$][\w$]*$/.test(name) && name !== "default") imported.add(name);
     }
   }
+  // Whether an ES module test file imports the candidate's default export.
+  const importsDefault = [...program.matchAll(/\bimport\s+(?!type\b)[\w$]+\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*(["'])([^"'\n]+)\1/g)]
+    .some((m) => isCandidate(m[2]));
   let called = false, answered = false;
-  const call = (name, args) => {
+  // Calls the candidate's `name` (or makes its object: `new Stack()`, when `isNew`).
+  const call = (name, args, isNew) => {
     if (!called) { called = true; report("framework called"); }
     let result;
     try {
-      result = remote(name, args);
+      result = remote(name, args, isNew);
     } catch (e) {
       if (!answered && !(e instanceof CandidateEnded)) { answered = true; report("framework answered"); }
       throw e;
@@ -75,25 +83,36 @@
     if (!answered) { answered = true; report("framework answered"); }
     return result;
   };
-  // The test file makes an object of the candidate's class (`new Stack()`): the candidate's
-  // objects stay in its sandbox, and only values cross, so the run cannot go on. Reported, so
-  // that the task is not graded (a verifier's limit, never the candidate's 0).
-  const constructs = (name) => {
-    report("framework constructs " + oneLine(name));
-    throw new TypeError("rewardbox cannot make an object of the candidate's class " + name);
-  };
+  // The candidate's function or class `name`: calling it calls the candidate's, `new` makes an
+  // object in the candidate's sandbox (used through a proxy: src/wire.js), and a static member
+  // (`Stack.of`) is read there. Its own `prototype` is what the candidate's objects of that class
+  // inherit from here.
   const stubs = new MapCtor();
   function stub(name) {
     if (!stubs.has(name)) {
       const f = function (...args) {
-        if (new.target !== undefined) constructs(name);
-        return call(name, args);
+        return call(name, args, new.target !== undefined);
       };
       Object.defineProperty(f, "name", { value: name });
-      stubs.set(name, f);
+      stubs.set(name, new Proxy(f, {
+        get(target, key) {
+          if (typeof key !== "string" || key in target) return target[key];
+          return remoteStatic(name, key);
+        },
+      }));
     }
     return stubs.get(name);
   }
+  // The name of the class the module exports as a whole (`export default class Stack`), once
+  // asked: whose stand-in's `prototype` its objects inherit from.
+  let defaultName = null;
+  const defaultPrototype = () => {
+    if (defaultName === null) {
+      const name = remoteStatic("default", "name");
+      defaultName = typeof name === "string" && name !== "" ? name : "default";
+    }
+    return stub(defaultName).prototype;
+  };
   // Calling the module itself calls what it exports as a whole (`module.exports = f`,
   // `export default f`); any property is a function of the candidate's, called by name.
   let candidateModule = null;
@@ -103,6 +122,7 @@
     get(target, key) {
       if (typeof key !== "string" || key === "then" || key === "__esModule") return undefined;
       if (key === "default") return candidateModule;
+      if (key === "prototype") return defaultPrototype();
       return stub(key);
     },
     has(target, key) { return typeof key === "string"; },
@@ -114,7 +134,7 @@
       return undefined;
     },
     apply(target, self, args) { return call("default", args); },
-    construct() { return constructs("default"); },
+    construct(target, args) { return call("default", args, true); },
     set() { return false; },
     defineProperty() { return false; },
     deleteProperty() { return false; },
@@ -469,7 +489,10 @@
     toString() { return (this.inverse ? "Not" : "") + this.name; }
     toAsymmetricMatcher() { return this.toString() + "<" + show(this.sample) + ">"; }
   }
-  const isAsymmetric = (v) => v !== null && typeof v === "object" && (v[ASYMMETRIC] === true || typeof v.asymmetricMatch === "function");
+  // The candidate's objects and functions never match asymmetrically: that would let it decide
+  // a comparison (an object whose `asymmetricMatch` says yes to everything).
+  const isAsymmetric = (v) => v !== null && typeof v === "object" && !isRemote(v) &&
+    (v[ASYMMETRIC] === true || (typeof v.asymmetricMatch === "function" && !isRemote(v.asymmetricMatch)));
 
   // Jest's recursive equality: `strict` is toStrictEqual's (types, `undefined` properties,
   // sparseness).
@@ -1188,9 +1211,28 @@
   jestGlobals.xdescribe = jestGlobals.describe.skip;
   const nodeTestModule = makeNodeTest();
 
+  // Under `node --test`, an ES module that imports a name the candidate's module does not
+  // export fails to load, before its tests (a SyntaxError, the candidate's fault).
+  let importsChecked = config.framework !== "node" || (imported.size === 0 && !importsDefault);
+  const checkImports = (specifier) => {
+    if (importsChecked) return;
+    importsChecked = true;
+    if (!called) { called = true; report("framework called"); }
+    const names = remoteExports();
+    if (!answered) { answered = true; report("framework answered"); }
+    const wanted = [...imported].concat(importsDefault ? ["default"] : []);
+    const missing = wanted.find((name) => !isArray(names) || names.indexOf(name) < 0);
+    if (missing !== undefined) {
+      throw new SyntaxError("The requested module '" + specifier + "' does not provide an export named '" + missing + "'");
+    }
+  };
+
   helpers.resolveModules((specifier) => {
     const name = String(specifier);
-    if (isCandidate(name)) return candidateModule;
+    if (isCandidate(name)) {
+      checkImports(name);
+      return candidateModule;
+    }
     if (config.framework === "jest" && name === "@jest/globals") return jestGlobals;
     if (name === "node:test") return nodeTestModule;
     return undefined;

@@ -383,18 +383,27 @@ fn a_javascript_candidate_cannot_end_the_test_run_as_passed() {
     assert_eq!(never.status, CaseStatus::FuelExhausted, "{}", never.detail);
 }
 
+/// Test code passes the candidate functions as natively (the candidate calls them, and they run
+/// in the test program) and makes objects of its classes; a symbol cannot cross, and test code
+/// that passes one is an invalid task naming it.
 #[test]
-fn test_code_passing_a_function_to_the_candidate_is_an_invalid_task() {
+fn test_code_passes_the_candidate_functions_but_not_symbols() {
     let declaration = "function apply(g, x) {\n";
-    let test = "console.assert(apply((v) => v + 1, 1) === 2)\n";
+    let test =
+        "console.assert(apply((v) => v + 1, 1) === 2)\nconsole.assert(apply(Math.abs, -3) === 3)\n";
+    let right = "function apply(g, x) { return g(x); }\n";
+    let wrong = "function apply(g, x) { return x; }\n";
     let results = score(
         &common::scorer(),
-        &[own_task(
-            "javascript",
-            declaration,
-            test,
-            &["function apply(g, x) { return g(x); }\n"],
-        )],
+        &[own_task("javascript", declaration, test, &[right, wrong])],
+    );
+    let passed: Vec<bool> = results[0].results.iter().map(|r| r.passed).collect();
+    assert_eq!(passed, vec![true, false], "{:?}", results[0]);
+
+    let test = "console.assert(apply(Symbol('s'), 1) === 1)\n";
+    let results = score(
+        &common::scorer(),
+        &[own_task("javascript", declaration, test, &[right])],
     );
     assert_eq!(
         results[0].status,
@@ -403,5 +412,5 @@ fn test_code_passing_a_function_to_the_candidate_is_an_invalid_task() {
         results[0]
     );
     let detail = results[0].detail.clone().unwrap_or_default();
-    assert!(detail.contains("a function"), "{detail}");
+    assert!(detail.contains("a symbol"), "{detail}");
 }

@@ -530,26 +530,59 @@ fn native_node_test(root: &Path, files: &[PathBuf]) -> BTreeMap<PathBuf, Outcome
     outcomes
 }
 
+/// A module under test: its programs (one of each of [`KINDS`], in that order) and the test
+/// files of one framework (file name, source).
+pub(crate) struct Unit {
+    pub name: String,
+    pub programs: Vec<(&'static str, String)>,
+    pub files: Vec<(String, String)>,
+}
+
+/// The kinds of program each module is graded on: right, wrong (a bug some tests catch), one
+/// that throws, one without the names the tests import, one that fails to load.
+pub(crate) const KINDS: [&str; 5] = ["right", "wrong", "throws", "missing", "broken"];
+
 /// Grades every task of `framework` ("jest" or "node_test") with rewardbox and natively;
 /// returns the disagreements and the number of test verdicts compared.
 fn agreement(framework: &str) -> (Vec<String>, usize) {
+    let units: Vec<Unit> = FUNCTIONS
+        .iter()
+        .map(|f| Unit {
+            name: f.name.to_string(),
+            programs: programs(f),
+            files: if framework == "jest" {
+                jest_files(f)
+            } else {
+                node_files(f)
+            },
+        })
+        .collect();
+    let (disagreements, compared, tasks) = agreement_of(framework, &units);
+    assert!(tasks >= 40, "at least 40 tasks of each framework");
+    (disagreements, compared)
+}
+
+/// Grades each of `units`' test files of `framework` on its programs with rewardbox and
+/// natively; returns the disagreements, the number of test verdicts compared and of tasks.
+pub(crate) fn agreement_of(framework: &str, units: &[Unit]) -> (Vec<String>, usize, usize) {
     let scratch = tempfile::tempdir().expect("a temp dir");
     let root = scratch.path();
     let mut tasks = Vec::new();
     // Each task's programs' test files, by program kind, in the order of `programs`.
     let mut task_files: Vec<Vec<PathBuf>> = Vec::new();
-    for f in FUNCTIONS {
-        let files = if framework == "jest" {
-            jest_files(f)
-        } else {
-            node_files(f)
-        };
-        let programs = programs(f);
-        for (file, source) in &files {
+    for unit in units {
+        let programs = &unit.programs;
+        assert_eq!(
+            programs.iter().map(|p| p.0).collect::<Vec<_>>(),
+            KINDS,
+            "{}",
+            unit.name
+        );
+        for (file, source) in &unit.files {
             let typescript = file.ends_with(".ts");
             let mut paths = Vec::new();
-            for (kind, program) in &programs {
-                let dir = root.join(format!("{}-{}-{kind}", f.name, file.replace('.', "_")));
+            for (kind, program) in programs {
+                let dir = root.join(format!("{}-{}-{kind}", unit.name, file.replace('.', "_")));
                 std::fs::create_dir_all(&dir).unwrap();
                 let extension = if typescript { "ts" } else { "js" };
                 std::fs::write(dir.join(format!("solution.{extension}")), program).unwrap();
@@ -557,7 +590,7 @@ fn agreement(framework: &str) -> (Vec<String>, usize) {
                 paths.push(dir.join(file));
             }
             tasks.push(serde_json::json!({
-                "id": format!("{}/{file}", f.name),
+                "id": format!("{}/{file}", unit.name),
                 "verifier": "code",
                 "language": if typescript { "typescript" } else { "javascript" },
                 "extract": "whole",
@@ -567,7 +600,6 @@ fn agreement(framework: &str) -> (Vec<String>, usize) {
             task_files.push(paths);
         }
     }
-    assert!(tasks.len() >= 40, "at least 40 tasks of each framework");
     let native = if framework == "jest" {
         native_jest(root)
     } else {
@@ -575,7 +607,7 @@ fn agreement(framework: &str) -> (Vec<String>, usize) {
         native_node_test(root, &all)
     };
     let results = common::score_tasks(&tasks);
-    let kinds = ["right", "wrong", "throws", "missing", "broken"];
+    let kinds = KINDS;
     let mut disagreements = Vec::new();
     let mut compared = 0;
     let mut tally: BTreeMap<String, usize> = BTreeMap::new();
@@ -662,7 +694,7 @@ fn agreement(framework: &str) -> (Vec<String>, usize) {
         tasks.len(),
         disagreements.len()
     );
-    (disagreements, compared)
+    (disagreements, compared, tasks.len())
 }
 
 #[test]
@@ -712,7 +744,7 @@ fn the_task_answers_for_its_test_file_and_the_candidate_for_its_calls() {
         ),
         (
             "jest",
-            "const { greet } = require('./solution');\ntest('passes a function', () => expect(greet(() => 1)).toBe(1));\n",
+            "const { greet } = require('./solution');\ntest('passes a symbol', () => expect(greet(Symbol('x'))).toBe(1));\n",
             "cannot cross",
         ),
     ];
@@ -775,33 +807,45 @@ fn the_task_answers_for_its_test_file_and_the_candidate_for_its_calls() {
     }
 }
 
-/// A test file that makes an object of the candidate's class (`new Stack()`, as Jest and
-/// node:test files of class exercises do) cannot be graded by a runner that passes values
-/// between sandboxes: every completion, the right one with the wrong, is a masked
-/// `verifier_error` that says so, never the candidate's 0 (natively the right one passes).
+/// The test file's functions the candidate is handed (a callback, a `jest.fn()`) are called and
+/// read through the wire, nothing more: a candidate that writes its own requests to reach the
+/// test program through one (its `constructor`, to run code there; setting a mock's record of
+/// calls) is refused, and an object of the candidate's (its own class's, or data holding its
+/// functions) never decides a comparison through `asymmetricMatch`. Each scores 0; the right
+/// program passes.
 #[test]
-fn a_test_file_that_makes_the_candidates_objects_is_not_graded() {
-    let right = "class Stack {\n  constructor() { this.items = []; }\n  push(x) { this.items.push(x); }\n  pop() { return this.items.pop(); }\n}\nmodule.exports = { Stack };\n";
-    let wrong =
-        "class Stack {\n  push(x) {}\n  pop() { return 0; }\n}\nmodule.exports = { Stack };\n";
-    let jest = "const { Stack } = require('./solution');\n\ntest('lifo', () => {\n  const s = new Stack();\n  s.push(1);\n  s.push(2);\n  expect(s.pop()).toBe(2);\n});\n";
-    let node_test = "import { test } from 'node:test';\nimport assert from 'node:assert';\nimport Stack from './solution.js';\n\ntest('lifo', () => {\n  const s = new Stack();\n  s.push(1);\n  assert.strictEqual(s.pop(), 1);\n});\n";
-    for (framework, test, class) in [("jest", jest, "Stack"), ("node_test", node_test, "default")] {
-        let result = &common::score_tasks(&[file_task(framework, test, &[right, wrong])])[0];
-        for outcome in &result.results {
-            assert_eq!(
-                outcome.status,
-                Status::VerifierError,
-                "{framework}: {outcome:?}"
-            );
-            assert!(outcome.mask, "{framework}: {outcome:?}");
-            assert!(
-                outcome
-                    .detail
-                    .contains(&format!("makes an object of the candidate's class {class}")),
-                "{framework}: {}",
-                outcome.detail
-            );
-        }
+fn the_test_files_functions_are_only_called_and_the_candidates_objects_decide_nothing() {
+    let jest = "const { run } = require('./solution');\n\n\
+        test('calls back once', () => {\n  const cb = jest.fn((x) => x + 1);\n  expect(run(cb)).toEqual(42);\n  expect(cb).toHaveBeenCalledTimes(1);\n});\n";
+    let right = "function run(cb) { return cb(41); }\nmodule.exports = { run };\n";
+    // Writes a request of its own to the test program and reads the answer.
+    let raw = |request: &str| {
+        format!(
+            "function ask(request) {{\n  __rb_send(1, '\\x1e' + JSON.stringify(request) + '\\n');\n  for (;;) {{\n    const line = __rb_read_line();\n    if (line === null || line.includes('\\x1e')) return line;\n  }}\n}}\n\
+             function run(cb) {{\n  ask({request});\n  return 42;\n}}\nmodule.exports = {{ run }};\n"
+        )
+    };
+    let hostile = [
+        // Makes a function in the test program from the callback's constructor, to report a pass.
+        raw(r#"{ o: 'call', h: 0, k: 'constructor', a: ["__rb_send(2, '\x1erb-case calls\x1fback\x1fonce pass \n'); return 1"] }"#),
+        // Writes the mock's record: one call.
+        raw(r#"{ o: 'set', h: 0, k: 'mock', v: { o: [['calls', [[41]]]] } }"#),
+        // An object of its own class that matches anything.
+        "class Any { asymmetricMatch() { return true; } }\nfunction run(cb) { cb(41); return new Any(); }\nmodule.exports = { run };\n".to_string(),
+        // Data holding a function that matches anything.
+        "function run(cb) { cb(41); return { asymmetricMatch: () => true }; }\nmodule.exports = { run };\n".to_string(),
+    ];
+    let mut completions = vec![right];
+    completions.extend(hostile.iter().map(String::as_str));
+    let result = &common::score_tasks(&[file_task("jest", jest, &completions)])[0];
+    assert!(result.results[0].passed, "{:?}", result.results[0]);
+    for (program, outcome) in hostile.iter().zip(&result.results[1..]) {
+        assert_eq!(outcome.status, Status::Ok, "{program}: {outcome:?}");
+        assert!(!outcome.mask, "{program}");
+        assert_eq!(outcome.score, 0.0, "{program}: {outcome:?}");
+        assert!(
+            outcome.cases.iter().all(|c| c.status != CaseStatus::Passed),
+            "{program}: {outcome:?}"
+        );
     }
 }

@@ -14,6 +14,7 @@ mod hostile_verifiers;
 mod isolation;
 mod javascript_node;
 mod js_calls;
+mod js_test_classes;
 mod js_test_files;
 mod languages;
 mod layers;

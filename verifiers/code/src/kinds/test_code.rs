@@ -253,7 +253,8 @@ pub fn grade(
     if let Some(what) = &report.untyped {
         return Err(GradeError::InvalidTask(format!(
             "\"tests.asserts\" passes the candidate {what}, which cannot cross to another \
-             sandbox: test code may pass the candidate data only"
+             sandbox: test code may pass the candidate data and functions (not symbols, Promises or \
+             typed arrays)"
         )));
     }
     let completed = test_run.status == RunStatus::Ok && test_run.exit_code.unwrap_or(0) == 0;

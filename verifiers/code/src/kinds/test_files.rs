@@ -72,10 +72,7 @@ struct Report {
     answered: bool,
     /// The framework itself failed: the verifier's fault.
     broke: Option<String>,
-    /// The test file made an object of the candidate's class (its name), which the wire cannot
-    /// carry: the verifier's limit.
-    constructs: Option<String>,
-    /// The test file passed the candidate a value that cannot cross (a function).
+    /// The test file passed the candidate a value that cannot cross (a symbol, a Promise).
     untyped: Option<String>,
     /// The candidate's answer was not a value.
     malformed: Option<String>,
@@ -113,7 +110,6 @@ fn read_report(stderr: &str) -> Report {
                 Some("called") => report.called = true,
                 Some("answered") => report.answered = true,
                 Some("broke") => report.broke = Some(rest_of_line(second, words.next())),
-                Some("constructs") => report.constructs = second.map(str::to_string),
                 _ => {}
             },
             Some("wire") => match first {
@@ -177,15 +173,6 @@ pub fn grade(
             tests.framework.key()
         )));
     }
-    if let Some(class) = &report.constructs {
-        return Err(GradeError::Failed(format!(
-            "\"{field}\" makes an object of the candidate's class {class} (`new {class}(...)`): \
-             rewardbox's {} runner calls the candidate's functions in a sandbox of its own and \
-             passes values, and cannot yet make or hold the candidate's objects, so this task \
-             cannot be graded (a limit of rewardbox, not the candidate's fault)",
-            tests.framework.key()
-        )));
-    }
     if test_run.status == RunStatus::CompileError {
         return Err(GradeError::InvalidTask(format!(
             "\"{field}\" does not parse as {language}: {}",
@@ -195,7 +182,7 @@ pub fn grade(
     if let Some(what) = &report.untyped {
         return Err(GradeError::InvalidTask(format!(
             "\"{field}\" passes the candidate {what}, which cannot cross to another sandbox: a \
-             test file may pass the candidate data only"
+             test file may pass the candidate data and functions (not symbols, Promises or typed arrays)"
         )));
     }
     // A candidate that does not compile, or that ended before it answered any call, did not

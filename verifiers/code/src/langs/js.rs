@@ -48,7 +48,7 @@ pub fn trusted_program(
             ));
         }
         stubs.push_str(&format!(
-            "function {name}(...args) {{ return __rb_remote(\"{name}\", args); }}\n"
+            "function {name}(...args) {{ return __rb_remote(\"{name}\", args, new.target !== undefined); }}\n"
         ));
     }
     Ok(format!(
@@ -378,10 +378,10 @@ mod tests {
         assert!(trusted.contains("const encodeCyclic = (s) => {\n  return s;\n}\n"));
         assert!(!trusted.contains("const decodeCyclic ="));
         assert!(trusted.contains(
-            "function decodeCyclic(...args) { return __rb_remote(\"decodeCyclic\", args); }"
+            "function decodeCyclic(...args) { return __rb_remote(\"decodeCyclic\", args, new.target !== undefined); }"
         ));
         assert!(
-            trusted.contains("function helper(...args) { return __rb_remote(\"helper\", args); }")
+            trusted.contains("function helper(...args) { return __rb_remote(\"helper\", args, new.target !== undefined); }")
         );
         assert!(trusted.contains("__rb_soft_case(2)(decodeCyclic(encodeCyclic('abc')) === 'abc')"));
         let err = trusted_program(declaration, "other", &[], test).unwrap_err();
