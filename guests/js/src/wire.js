@@ -37,7 +37,7 @@
   const isArray = Array.isArray, keys = Object.keys, defineProperty = Object.defineProperty;
   const getPrototypeOf = Object.getPrototypeOf, setPrototypeOf = Object.setPrototypeOf, create = Object.create;
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor, arrayFrom = Array.from;
-  const ObjectProto = Object.prototype, hasOwn = (o, k) => ObjectProto.hasOwnProperty.call(o, k);
+  const ObjectCtor = Object, ObjectProto = Object.prototype, hasOwn = (o, k) => ObjectProto.hasOwnProperty.call(o, k);
   const MapCtor = Map, SetCtor = Set, DateCtor = Date, ErrorCtor = Error, ProxyCtor = Proxy;
   const WeakMapCtor = WeakMap, SymbolIterator = Symbol.iterator;
   const mapClear = Map.prototype.clear, mapSet = Map.prototype.set, mapGet = Map.prototype.get, mapHas = Map.prototype.has;
@@ -163,7 +163,7 @@
           if (!reply.fn) return undefined;
           return function () { return arrayFrom(answer(ask({ o: "items" }), [], "[Symbol.iterator]"))[SymbolIterator](); };
         }
-        if (key === "constructor" && own) return standIn(String(own[0]));
+        if (key === "constructor" && !isFunction) return own ? standIn(String(own[0])) : ObjectCtor;
         // A function's `call`, `apply`, `bind`, `name`, `length` are this side's, calling it.
         if (key === "then" || (isFunction && key in t)) return t[key];
         const reply = ask({ o: "get", k: key });
@@ -263,7 +263,13 @@
       if (serving && !copying) return handOver(value, false, classNames(value));
     }
     const out = [];
-    for (const key of keys(value)) out.push([key, encode(value[key], depth + 1)]);
+    for (const key of keys(value)) {
+      const item = value[key];
+      // The candidate's object with methods (`{ count: 0, inc() { return ++this.count; } }`)
+      // is behaviour, not data: it stays with it, its methods called on it.
+      if (serving && !copying && typeof item === "function" && !weakHas.call(proxyId, item)) return handOver(value, false, []);
+      out.push([key, encode(item, depth + 1)]);
+    }
     return { o: out };
   }
 

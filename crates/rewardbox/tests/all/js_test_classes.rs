@@ -217,6 +217,13 @@ function countBy(xs, keyOf) {
   }
   return counts;
 }
+function counter(start) {
+  return {
+    value: start,
+    increment() { return ++this.value; },
+    reset() { this.value = start; return this.value; },
+  };
+}
 "#;
 
 const EVENTS_WRONG: &str = r#"class Emitter {
@@ -244,6 +251,13 @@ function countBy(xs, keyOf) {
   for (const x of xs) counts[keyOf(x)] = 1;
   return counts;
 }
+function counter(start) {
+  return {
+    value: start,
+    increment() { return this.value++; },
+    reset() { this.value = 0; return this.value; },
+  };
+}
 "#;
 
 const EVENTS_THROWS: &str = r#"class Emitter {
@@ -252,6 +266,7 @@ const EVENTS_THROWS: &str = r#"class Emitter {
 function memoize() { throw new Error('not done yet'); }
 function pipe() { throw new Error('not done yet'); }
 function countBy() { throw new Error('not done yet'); }
+function counter() { throw new Error('not done yet'); }
 "#;
 
 const VECTOR: &str = r#"class Vector {
@@ -701,7 +716,7 @@ test('size stays within capacity', (t) => {
         right: EVENTS,
         wrong: EVENTS_WRONG,
         throws: EVENTS_THROWS,
-        exports: "module.exports = { Emitter, memoize, pipe, countBy };\n",
+        exports: "module.exports = { Emitter, memoize, pipe, countBy, counter };\n",
         missing: "module.exports = { EmitterV2: Emitter };\n",
         jest: &[
             (
@@ -749,7 +764,7 @@ test('a listener that throws stops the emit', () => {
             ),
             (
                 "functions.test.js",
-                r#"const { memoize, pipe, countBy } = require('./solution');
+                r#"const { memoize, pipe, countBy, counter } = require('./solution');
 
 describe('memoize', () => {
   test('calls the function once per argument', () => {
@@ -773,6 +788,15 @@ test('pipe runs left to right', () => {
 
 test('countBy groups by the key', () => {
   expect(countBy(['a', 'bb', 'c', 'dd', 'eee'], (s) => s.length)).toEqual({ 1: 2, 2: 2, 3: 1 });
+});
+
+test('a counter object counts', () => {
+  const c = counter(5);
+  expect(c.increment()).toBe(6);
+  expect(c.increment()).toBe(7);
+  expect(c.value).toBe(7);
+  expect(c.reset()).toBe(5);
+  expect(Object.keys(c)).toEqual(['value', 'increment', 'reset']);
 });
 "#,
             ),
@@ -807,7 +831,7 @@ test('a listener taken off is not called', () => {
                 "functions.test.js",
                 r#"const { test } = require('node:test');
 const assert = require('node:assert/strict');
-const { memoize, pipe, countBy } = require('./solution');
+const { memoize, pipe, countBy, counter } = require('./solution');
 
 test('memoize calls once per argument', () => {
   let calls = 0;
@@ -823,6 +847,14 @@ test('pipe runs left to right', () => {
 
 test('countBy', () => {
   assert.deepEqual(countBy([1, 2, 3, 4], (n) => (n % 2 ? 'odd' : 'even')), { odd: 2, even: 2 });
+});
+
+test('a counter object counts', () => {
+  const c = counter(-1);
+  assert.equal(c.increment(), 0);
+  c.increment();
+  assert.equal(c.value, 1);
+  assert.equal(c.reset(), -1);
 });
 "#,
             ),
