@@ -356,7 +356,8 @@ pub fn javascript_module(language: Language, names: &[String], before: &str, bod
     fenced(language, code.trim_start())
 }
 
-/// The functions of [`javascript_module`] and their `module.exports`, unfenced.
+/// The functions of [`javascript_module`] and their `module.exports` (the first one, holding
+/// every one by name), unfenced.
 fn module_source(names: &[String], body: &str) -> String {
     let names: Vec<&str> = if names.is_empty() {
         vec!["solve"]
@@ -372,9 +373,12 @@ fn module_source(names: &[String], body: &str) -> String {
             )
         })
         .collect();
+    // The first is the module itself too (what a default import or a call of the module gets),
+    // each one a property of it.
     format!(
-        "{}\nmodule.exports = {{ {} }};",
+        "{}\nmodule.exports = {};\nfor (const [key, value] of Object.entries({{ {} }})) {{ try {{ module.exports[key] = value; }} catch (e) {{}} }}",
         functions.join("\n"),
+        names[0],
         names.join(", ")
     )
 }

@@ -550,10 +550,17 @@ impl Grammar {
             (Some(language), Some(names)) => {
                 let exporting =
                     |body: &str| languages::javascript_module(language, &names, "", body);
+                // Each name returns the constant; made with `new` (a class the tests make
+                // objects of), an object each of whose methods returns it.
+                let returning = |value: &str| {
+                    exporting(&format!(
+                        "if (new.target) return new Proxy(this, {{ get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : () => ({value})) }}); return {value};"
+                    ))
+                };
                 for constant in ["null", "0", "1", "true", "false", "[]", "''"] {
                     programs.push(production(
                         format!("constant-{constant}"),
-                        exporting(&format!("return {constant};")),
+                        returning(constant),
                         Kind::Exploit,
                     ));
                 }
@@ -562,7 +569,7 @@ impl Grammar {
                 {
                     programs.push(production(
                         "first-case-value",
-                        exporting(&format!("return {value};")),
+                        returning(&value),
                         Kind::Exploit,
                     ));
                 }

@@ -8,8 +8,13 @@
 // solution's module as the tests import it. Jest's globals and `node:test` are stood in for by
 // the little it takes to run the tests: nothing here judges (every `expect` and `assert` passes),
 // since only the calls the tests make are wanted. Prints one JSON line per distinct call whose
-// arguments and result are plain JSON values: {"function", "args", "result"} ("record" mode), or
-// {"index", "result"} for each of the spec's calls ("evaluate" mode).
+// arguments and result are plain JSON values: {"function", "args", "result"}, and one per object
+// the tests make of one of the module's classes (`new Stack(...)`) with plain arguments, what
+// they then did with it while everything they passed was plain: {"class", "args", "steps"}, each
+// step {"method", "args"} (a call), {"get"} (a property read) or {"set", "value"} ("record"
+// mode). In "evaluate" mode: {"index", "result"} for each of the spec's calls, and {"trace",
+// "results"} for each of its traces (each step's result, null when it is not a plain value or
+// differs between two replays on fresh objects; none when the replay throws).
 //
 // Evaluated as `(this)(spec)`; returns { solutionModule, run } for the program's own code.
 (function (spec) {
@@ -35,8 +40,16 @@
     return false;
   }
   const isPlain = (value) => plain(value, 0);
+  // A class: its `prototype` is read-only (an ordinary function's is writable); its source
+  // text, where the engine shows it, starts with `class`.
   const isClass = (f) => {
-    try { return /^class[\s{]/.test(Function.prototype.toString.call(f)); } catch (e) { return false; }
+    try {
+      const prototype = Object.getOwnPropertyDescriptor(f, "prototype");
+      if (prototype !== undefined && prototype.writable === false) return true;
+      return /^class[\s{]/.test(Function.prototype.toString.call(f));
+    } catch (e) {
+      return false;
+    }
   };
 
   // ---- The solution's module ---------------------------------------------------------------
@@ -62,8 +75,73 @@
   const recorded = new Set();
   let inside = 0;
   const wrappers = new Map();
+  const copy = (value) => JSON.parse(JSON.stringify(value));
+  // What the tests do with the objects they make of the module's classes.
+  const traces = [];
+  function recordingClass(name, C) {
+    return new Proxy(C, {
+      construct(target, args, newTarget) {
+        const instance = Reflect.construct(target, args, newTarget);
+        if (inside > 0 || !isPlain(args)) return instance;
+        const trace = { class: name, args: copy(args), steps: [], open: true };
+        traces.push(trace);
+        return observed(instance, trace);
+      },
+    });
+  }
+  // `instance` as the tests see it: each of their method calls, property reads and writes a step
+  // of `trace`, until one passes something that is not plain.
+  function observed(instance, trace) {
+    const view = new Proxy(instance, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (typeof value === "function") {
+          if (typeof key !== "string") return value.bind(target);
+          return function (...args) {
+            const step = inside === 0 && trace.open ? (isPlain(args) ? { method: key, args: copy(args) } : null) : undefined;
+            if (step === null) trace.open = false;
+            inside += 1;
+            let result;
+            try {
+              result = value.apply(target, args);
+            } finally {
+              inside -= 1;
+            }
+            if (step) trace.steps.push(step);
+            return result === target ? view : result;
+          };
+        }
+        if (inside === 0 && trace.open && typeof key === "string" && isPlain(value)) trace.steps.push({ get: key });
+        return value;
+      },
+      set(target, key, value) {
+        if (inside === 0 && trace.open && typeof key === "string") {
+          if (isPlain(value)) trace.steps.push({ set: key, value: copy(value) });
+          else trace.open = false;
+        }
+        return Reflect.set(target, key, value, target);
+      },
+    });
+    return view;
+  }
+  // Each step of `trace` replayed on a fresh object of the solution's class: its results.
+  function replay(trace) {
+    const C = lookup(trace.class);
+    const instance = new C(...copy(trace.args));
+    return trace.steps.map((step) => {
+      let result;
+      if (hasOwn(step, "method")) result = instance[step.method](...copy(step.args));
+      else if (hasOwn(step, "get")) result = instance[step.get];
+      else instance[step.set] = copy(step.value);
+      return isPlain(result) ? copy(result) : null;
+    });
+  }
   function recording(name, f) {
-    if (typeof f !== "function" || isClass(f)) return f;
+    if (typeof f !== "function") return f;
+    if (isClass(f)) {
+      if (!wrappers.has(f)) wrappers.set(f, recordingClass(name, f));
+      return wrappers.get(f);
+    }
     if (wrappers.has(f)) return wrappers.get(f);
     const wrapper = function (...args) {
       let copy = null;
@@ -255,7 +333,17 @@
   }
   async function run() {
     if (spec.mode === "evaluate") {
-      spec.calls.forEach((call, index) => {
+      (spec.traces || []).forEach((trace, index) => {
+        try {
+          const first = replay(trace);
+          const second = replay(trace);
+          const results = first.map((r, i) => (JSON.stringify(r) === JSON.stringify(second[i]) ? r : null));
+          console.log(JSON.stringify({ trace: index, results }));
+        } catch (e) {
+          // No results.
+        }
+      });
+      (spec.calls || []).forEach((call, index) => {
         try {
           const f = call.function === "default" ? view : view[call.function];
           const result = f(...call.args);
@@ -268,6 +356,9 @@
     }
     await runBlock(root, [], []);
     for (const record of records) console.log(JSON.stringify(record));
+    for (const trace of traces) {
+      if (trace.steps.length > 0) console.log(JSON.stringify({ class: trace.class, args: trace.args, steps: trace.steps }));
+    }
   }
   return {
     solutionModule,

@@ -1,10 +1,13 @@
 //! The differential judge of a JavaScript or TypeScript test file (`tests.jest`,
-//! `tests.node_test`): the calls the file's tests make of the candidate's functions, recorded by
-//! running them on the task's solution (`test_file_calls.js`), inputs made from those calls'
-//! arguments (`differential_inputs.py`), and the solution's results on them, appended to the file
-//! as tests in its own framework that the completion must pass with the file's own.
+//! `tests.node_test`): the calls the file's tests make of the candidate's functions, and what they
+//! do with the objects they make of its classes, recorded by running them on the task's solution
+//! (`test_file_calls.js`); inputs made from those calls' arguments (`differential_inputs.py`) and
+//! replays of what the tests did with each object, changed; and the solution's results on them,
+//! appended to the file as tests in its own framework that the completion must pass with the
+//! file's own.
 
 use super::judge::{Generated, MAX_LITERAL, Power, made_arguments, strongest};
+use super::rng::Rng;
 use rewardbox::Scorer;
 use rewardbox::candidates::CANDIDATE_DEFAULT;
 use serde_json::{Value, json};
@@ -20,6 +23,35 @@ struct Call {
     args: Vec<Value>,
     result: Value,
 }
+
+/// What a test did with an object it made of one of the module's classes (`default`: the class
+/// the module is), or a replay made from it: the constructor's arguments, then each step.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
+struct Trace {
+    class: String,
+    args: Vec<Value>,
+    steps: Vec<Step>,
+}
+
+/// One step of a [`Trace`]: a method called, a property read or written.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde::Serialize)]
+#[serde(untagged)]
+enum Step {
+    Call { method: String, args: Vec<Value> },
+    Get { get: String },
+    Set { set: String, value: Value },
+}
+
+/// A generated test: a call of a function with the solution's result, or a replay with the
+/// solution's result of each step (`None`: done, not checked).
+#[derive(Debug, Clone)]
+enum FileTest {
+    Call(Call),
+    Replay(Trace, Vec<Option<Value>>),
+}
+
+/// The most replays made from the recorded traces before the solution runs them.
+const MOST_REPLAYS: usize = 160;
 
 /// The test file `source` (of `framework`: `jest` or `node_test`, importing the candidate as
 /// `module`) with up to `most` tests appended, each calling one of the candidate's functions on
@@ -41,10 +73,20 @@ pub(super) fn test_file_differential(
     };
     let recorder_framework = if framework == "jest" { "jest" } else { "node" };
     let record_spec = json!({"mode": "record", "module": module, "framework": recorder_framework});
-    let recorded: Vec<Call> = run(program(&record_spec, solution, Some(source)))
+    let lines: Vec<Value> = run(program(&record_spec, solution, Some(source)))
         .stdout
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let recorded: Vec<Call> = lines
+        .iter()
+        .filter(|l| l.get("class").is_none())
+        .filter_map(|l| serde_json::from_value(l.clone()).ok())
+        .collect();
+    let traces: Vec<Trace> = lines
+        .iter()
+        .filter(|l| l.get("class").is_some())
+        .filter_map(|l| serde_json::from_value(l.clone()).ok())
         .collect();
     // The functions called, in the order the tests first call them, with their visible calls.
     let mut functions: Vec<(String, Vec<&Call>)> = Vec::new();
@@ -66,7 +108,10 @@ pub(super) fn test_file_differential(
                 .filter_map(|args| Some((name.clone(), args.as_array()?.clone()))),
         );
     }
-    if made.is_empty() {
+    // The recorded traces first (what the tests' own objects answer), then the replays.
+    let mut replays: Vec<Trace> = traces.clone();
+    replays.extend(replays_of(scorer, &traces, most));
+    if made.is_empty() && replays.len() == traces.len() {
         return None;
     }
     let calls: Vec<Value> = made
@@ -74,15 +119,18 @@ pub(super) fn test_file_differential(
         .map(|(function, args)| json!({"function": function, "args": args}))
         .collect();
     let evaluate_spec = json!({"mode": "evaluate", "module": module, "framework": recorder_framework,
-                               "calls": calls});
-    let results: Vec<(usize, Value)> = run(program(&evaluate_spec, solution, None))
+                               "calls": calls, "traces": replays});
+    let evaluated: Vec<Value> = run(program(&evaluate_spec, solution, None))
         .stdout
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .collect();
+    let results: Vec<(usize, Value)> = evaluated
+        .iter()
         .filter_map(|l| Some((l.get("index")?.as_u64()? as usize, l.get("result")?.clone())))
         .filter(|(_, result)| result.to_string().len() <= MAX_LITERAL)
         .collect();
-    let generated: Vec<Generated<Call>> = results
+    let mut generated: Vec<Generated<FileTest>> = results
         .into_iter()
         .filter_map(|(index, result)| {
             let (function, args) = made.get(index)?.clone();
@@ -92,14 +140,52 @@ pub(super) fn test_file_differential(
             Some(Generated {
                 output: format!("{function}: {result}"),
                 new,
-                case: Call {
+                case: FileTest::Call(Call {
                     function,
                     args,
                     result,
-                },
+                }),
             })
         })
         .collect();
+    // Each replay's checked results; the tests' own objects' are what is visible.
+    let replayed: Vec<(usize, Vec<Option<Value>>)> = evaluated
+        .iter()
+        .filter_map(|l| {
+            let index = l.get("trace")?.as_u64()? as usize;
+            let results = l.get("results")?.as_array()?;
+            let checked = results
+                .iter()
+                .map(|r| {
+                    Some(r.clone()).filter(|r| !r.is_null() && r.to_string().len() <= MAX_LITERAL)
+                })
+                .collect();
+            Some((index, checked))
+        })
+        .collect();
+    let shown = |trace: &Trace, results: &[Option<Value>]| {
+        let checked: Vec<&Value> = results.iter().flatten().collect();
+        format!("{}: {}", trace.class, json!(checked))
+    };
+    let visible: Vec<String> = replayed
+        .iter()
+        .filter(|(index, _)| *index < traces.len())
+        .map(|(index, results)| shown(&traces[*index], results))
+        .collect();
+    for (index, results) in replayed {
+        if index < traces.len() || results.iter().all(Option::is_none) {
+            continue;
+        }
+        let Some(trace) = replays.get(index) else {
+            continue;
+        };
+        let output = shown(trace, &results);
+        generated.push(Generated {
+            new: !visible.contains(&output),
+            output,
+            case: FileTest::Replay(trace.clone(), results),
+        });
+    }
     let (chosen, power) = strongest(generated, most);
     if chosen.is_empty() {
         return None;
@@ -108,6 +194,119 @@ pub(super) fn test_file_differential(
         with_generated_tests(source, framework, module, &chosen),
         power,
     ))
+}
+
+/// Replays made from `traces` (what the tests did with their objects): one argument list changed
+/// at a time (a method's, or the constructor's) to one made from the arguments the tests gave it,
+/// a step done twice or left out, two traces of a class on one object, then several argument
+/// lists changed at once (drawn from a source seeded by the traces). At most [`MOST_REPLAYS`],
+/// none twice, none a trace itself.
+fn replays_of(scorer: &Scorer, traces: &[Trace], most: usize) -> Vec<Trace> {
+    use std::collections::BTreeMap;
+    // Argument lists made per method, and per class for the constructor.
+    let mut seen: BTreeMap<&str, Vec<&Vec<Value>>> = BTreeMap::new();
+    let mut inits: BTreeMap<&str, Vec<&Vec<Value>>> = BTreeMap::new();
+    for trace in traces {
+        inits.entry(&trace.class).or_default().push(&trace.args);
+        for step in &trace.steps {
+            if let Step::Call { method, args } = step {
+                seen.entry(method).or_default().push(args);
+            }
+        }
+    }
+    let made = |visible: Vec<&Vec<Value>>| -> Vec<Vec<Value>> {
+        let mut distinct: Vec<&Vec<Value>> = Vec::new();
+        for v in visible {
+            if !distinct.contains(&v) {
+                distinct.push(v);
+            }
+        }
+        made_arguments(scorer, &distinct, most)
+            .into_iter()
+            .filter_map(|a| a.as_array().cloned())
+            .collect()
+    };
+    let made_for: BTreeMap<&str, Vec<Vec<Value>>> =
+        seen.into_iter().map(|(m, v)| (m, made(v))).collect();
+    let inits_for: BTreeMap<&str, Vec<Vec<Value>>> =
+        inits.into_iter().map(|(c, v)| (c, made(v))).collect();
+    let mut out: Vec<Trace> = Vec::new();
+    let offer = |trace: Trace, out: &mut Vec<Trace>| {
+        if out.len() < MOST_REPLAYS && !traces.contains(&trace) && !out.contains(&trace) {
+            out.push(trace);
+        }
+    };
+    for trace in traces {
+        for (i, step) in trace.steps.iter().enumerate() {
+            if let Step::Call { method, .. } = step {
+                for args in made_for.get(method.as_str()).into_iter().flatten().take(4) {
+                    let mut changed = trace.clone();
+                    changed.steps[i] = Step::Call {
+                        method: method.clone(),
+                        args: args.clone(),
+                    };
+                    offer(changed, &mut out);
+                }
+            }
+        }
+        for args in inits_for
+            .get(trace.class.as_str())
+            .into_iter()
+            .flatten()
+            .take(4)
+        {
+            offer(
+                Trace {
+                    args: args.clone(),
+                    ..trace.clone()
+                },
+                &mut out,
+            );
+        }
+        // The sequence's own shape: a step done twice, a step left out.
+        for i in 0..trace.steps.len() {
+            let mut twice = trace.clone();
+            twice.steps.insert(i, trace.steps[i].clone());
+            offer(twice, &mut out);
+            if trace.steps.len() > 1 {
+                let mut fewer = trace.clone();
+                fewer.steps.remove(i);
+                offer(fewer, &mut out);
+            }
+        }
+    }
+    // Two traces' steps on one object.
+    for first in traces {
+        for then in traces {
+            if first != then && first.class == then.class {
+                let mut both = first.clone();
+                both.steps.extend(then.steps.iter().cloned());
+                offer(both, &mut out);
+            }
+        }
+    }
+    let mut rng = Rng::new(
+        serde_json::to_string(traces)
+            .unwrap_or_default()
+            .bytes()
+            .fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+        5,
+    );
+    if !traces.is_empty() {
+        for _ in 0..most * 2 {
+            let mut mixed = traces[rng.next_u32() as usize % traces.len()].clone();
+            for step in &mut mixed.steps {
+                if let Step::Call { method, args } = step {
+                    let options = made_for.get(method.as_str()).map_or(&[][..], Vec::as_slice);
+                    if !options.is_empty() && rng.next_u32().is_multiple_of(2) {
+                        *args = options[rng.next_u32() as usize % options.len()].clone();
+                    }
+                }
+            }
+            offer(mixed, &mut out);
+        }
+    }
+    out
 }
 
 /// The recorder's program: the recorder with its spec, the solution inside a function (as a
@@ -404,7 +603,12 @@ function __rb_check(got, expected) {\n\
 
 /// The test file with `chosen` appended as tests of its framework, importing what they call as
 /// the file imports the candidate (an ES module imports, a script requires).
-fn with_generated_tests(source: &str, framework: &str, module: &str, chosen: &[Call]) -> String {
+fn with_generated_tests(
+    source: &str,
+    framework: &str,
+    module: &str,
+    chosen: &[FileTest],
+) -> String {
     let es_module = is_es_module(source);
     let framework_module = if framework == "jest" {
         "@jest/globals"
@@ -413,10 +617,15 @@ fn with_generated_tests(source: &str, framework: &str, module: &str, chosen: &[C
     };
     let specifier = js_string(&format!("./{module}"));
     let framework_module = js_string(framework_module);
+    // The module's functions and classes the tests use.
     let mut functions: Vec<&str> = Vec::new();
-    for call in chosen {
-        if !functions.contains(&call.function.as_str()) {
-            functions.push(&call.function);
+    for test in chosen {
+        let name = match test {
+            FileTest::Call(call) => &call.function,
+            FileTest::Replay(trace, _) => &trace.class,
+        };
+        if !functions.contains(&name.as_str()) {
+            functions.push(name);
         }
     }
     // What each function is called as.
@@ -457,15 +666,48 @@ fn with_generated_tests(source: &str, framework: &str, module: &str, chosen: &[C
         ));
     }
     out.push_str(SAME);
-    for (i, call) in chosen.iter().enumerate() {
-        let args: Vec<String> = call.args.iter().map(Value::to_string).collect();
-        out.push_str(&format!(
-            "__rb_test('rewardbox generated {i:02}: {}', () => {{\n  __rb_check({}({}), {});\n}});\n",
-            call.function,
-            callee(&call.function),
-            args.join(", "),
-            call.result
-        ));
+    let listed = |args: &[Value]| {
+        args.iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for (i, test) in chosen.iter().enumerate() {
+        match test {
+            FileTest::Call(call) => out.push_str(&format!(
+                "__rb_test('rewardbox generated {i:02}: {}', () => {{\n  __rb_check({}({}), {});\n}});\n",
+                call.function,
+                callee(&call.function),
+                listed(&call.args),
+                call.result
+            )),
+            FileTest::Replay(trace, results) => {
+                let mut body = format!(
+                    "  const __rb_o = new ({})({});\n",
+                    callee(&trace.class),
+                    listed(&trace.args)
+                );
+                for (step, result) in trace.steps.iter().zip(results) {
+                    let done = match step {
+                        Step::Call { method, args } => {
+                            format!("__rb_o[{}]({})", js_string(method), listed(args))
+                        }
+                        Step::Get { get } => format!("__rb_o[{}]", js_string(get)),
+                        Step::Set { set, value } => {
+                            format!("__rb_o[{}] = {value}", js_string(set))
+                        }
+                    };
+                    body.push_str(&match result {
+                        Some(expected) => format!("  __rb_check({done}, {expected});\n"),
+                        None => format!("  {done};\n"),
+                    });
+                }
+                out.push_str(&format!(
+                    "__rb_test('rewardbox generated {i:02}: {}', () => {{\n{body}}});\n",
+                    trace.class
+                ));
+            }
+        }
     }
     out
 }
@@ -514,14 +756,35 @@ mod tests {
 
     #[test]
     fn generated_tests_import_what_they_call_as_the_file_does() {
-        let call = |function: &str, args: Value, result: Value| Call {
-            function: function.to_string(),
-            args: args.as_array().unwrap().clone(),
-            result,
+        let call = |function: &str, args: Value, result: Value| {
+            FileTest::Call(Call {
+                function: function.to_string(),
+                args: args.as_array().unwrap().clone(),
+                result,
+            })
         };
+        let replay = FileTest::Replay(
+            Trace {
+                class: "Stack".into(),
+                args: vec![json!(3)],
+                steps: vec![
+                    Step::Call {
+                        method: "push".into(),
+                        args: vec![json!(1)],
+                    },
+                    Step::Get { get: "size".into() },
+                    Step::Set {
+                        set: "top".into(),
+                        value: json!([1]),
+                    },
+                ],
+            },
+            vec![None, Some(json!(1)), None],
+        );
         let chosen = [
             call("unique", json!([[2, 2]]), json!([2])),
             call("default", json!([1]), json!(1.5)),
+            replay,
         ];
         let script = with_generated_tests(
             "const s = require('./solution');\n",
@@ -542,6 +805,13 @@ mod tests {
             "{script}"
         );
         assert!(script.contains("__rb_check(__rb_m(1), 1.5);"), "{script}");
+        assert!(
+            script.contains(
+                "  const __rb_o = new (__rb_m[\"Stack\"])(3);\n  __rb_o[\"push\"](1);\n  \
+                 __rb_check(__rb_o[\"size\"], 1);\n  __rb_o[\"top\"] = [1];\n"
+            ),
+            "{script}"
+        );
         let module = with_generated_tests(
             "import { test } from 'node:test';\nimport { unique } from './solution.js';\n",
             "node_test",
@@ -549,7 +819,7 @@ mod tests {
             &chosen,
         );
         assert!(
-            module.contains("import { unique as __rb_f0 } from \"./solution\";"),
+            module.contains("import { unique as __rb_f0, Stack as __rb_f2 } from \"./solution\";"),
             "{module}"
         );
         assert!(

@@ -52,12 +52,15 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// problems by `contest-cpp-average` and `contest-scoring-count-evens`, pytest modules by
 /// `pytest-calls-only`, an IOI grader's judge by [`a_grader_tasks_judge_compares_the_graders_output`],
 /// JavaScript and TypeScript test files (each about a minute) by `jest-sorted-distinct` and
-/// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`],
+/// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`]
+/// (pytest) and [`a_test_files_judge_replays_what_the_tests_did_with_the_candidates_objects`] (Jest and `node:test`),
 /// an IOI communication task's judge by [`a_communication_tasks_judge_wants_the_managers_score`]
 /// (the pair's weak twin, whose replayed conversation ties with the solution, is found on seven of
 /// seeds 0 to 7: at seed 1 the policy converges on the solution without sampling it). MultiPL-E's open-function form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 10] = [
+const BENCH_ONLY_PAIRS: [&str; 12] = [
     "communication-python-sum",
+    "jest-class-stack",
+    "node-test-class-counter",
     "pytest-class-stack",
     "node-test-digit-sum",
     "jest-calls-only",
@@ -69,11 +72,11 @@ const BENCH_ONLY_PAIRS: [&str; 10] = [
     "grader-cpp-count-above",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 59 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 61 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
 /// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules (one
 /// of a class's methods);
-/// Jest and `node:test` files in JavaScript and TypeScript;
+/// Jest and `node:test` files in JavaScript and TypeScript (a class's methods among them);
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
@@ -482,6 +485,46 @@ fn a_class_modules_judge_replays_what_the_tests_did_with_its_objects() {
     assert_ne!(forgetful, solution);
     assert_eq!(
         judge.accepts(&scorer, &[solution, constant.to_string(), forgetful]),
+        [Some(true), Some(false), Some(false)]
+    );
+}
+
+/// Test files whose tests make objects of the module's class (`jest-class-stack`, a CommonJS
+/// module under Jest, and `node-test-class-counter`, a default-exported class under `node:test`;
+/// trained on every seed by the bench only): the judge replays what the tests did with each
+/// object, with arguments made from theirs, a step done twice or left out, and wants the
+/// solution's results. It accepts the solution and rejects the weak twin's exploit (a class each
+/// of whose methods returns what the first assertion wants) and a class that keeps only its last
+/// change, which the weak twin's one test cannot tell from the solution.
+#[test]
+fn a_test_files_judge_replays_what_the_tests_did_with_the_candidates_objects() {
+    let constant = |value: &str, export: &str| {
+        format!(
+            "```javascript\nfunction Any() {{\n  return new Proxy(this, {{ get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : () => {value}) }});\n}}\n{export}\n```"
+        )
+    };
+    let (scorer, judge, solution) = differential_judge_of("jest-class-stack/weak");
+    let forgetful = solution.replace("this.items.push(x);", "this.items = [x];");
+    assert_ne!(forgetful, solution);
+    assert_eq!(
+        judge.accepts(
+            &scorer,
+            &[
+                solution,
+                constant("2", "module.exports = { Stack: Any };"),
+                forgetful
+            ]
+        ),
+        [Some(true), Some(false), Some(false)]
+    );
+    let (scorer, judge, solution) = differential_judge_of("node-test-class-counter/weak");
+    let forgetful = solution.replace("this.count += by;", "this.count = this.start + by;");
+    assert_ne!(forgetful, solution);
+    assert_eq!(
+        judge.accepts(
+            &scorer,
+            &[solution, constant("6", "module.exports = Any;"), forgetful]
+        ),
         [Some(true), Some(false), Some(false)]
     );
 }
