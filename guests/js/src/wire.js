@@ -172,7 +172,7 @@
       },
       set(t, key, value) {
         if (typeof key === "symbol") return false;
-        answer(ask({ o: "set", k: key, v: encode(value, 0) }), [], key);
+        answer(ask({ o: "set", k: key, v: encodeArgs([value])[0] }), [], key);
         return true;
       },
       has(t, key) {
