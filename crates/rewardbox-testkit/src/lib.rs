@@ -90,6 +90,30 @@ pub fn assert_native_agreement(
     assert!(compared >= at_least, "only {compared} verdicts compared");
 }
 
+/// Whether a detail or message says the host was too busy to give a run its CPU: a masked
+/// error, the host's fault, which says nothing about the program.
+pub fn says_host_busy(text: &str) -> bool {
+    text.contains("the host was too busy")
+}
+
+/// What `judge` answers, judged again while `busy` says the host was too busy to give a run its
+/// CPU (as a trainer retries a masked error), up to five times, after a pause that grows (load
+/// comes and goes): the last answer, which the caller checks is right or masked, never wrong.
+pub fn judged_again_while_host_busy<T>(
+    mut judge: impl FnMut() -> T,
+    busy: impl Fn(&T) -> bool,
+) -> T {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let answer = judge();
+        if !busy(&answer) || tries == 5 {
+            return answer;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2 * tries));
+    }
+}
+
 /// Why `result` is `invalid_task`: the task's own detail (a line refused as it was read), else
 /// its first completion's (a task refused while graded). Panics when it is not invalid.
 pub fn invalid_detail(result: &TaskResult) -> String {

@@ -36,20 +36,10 @@ fn every_jury_solution_shows_its_verdict_and_scores_as_natively() {
         // An endless loop on a host too busy to give it half its wall-clock net in CPU time is
         // a masked judge error that says nothing about the solution (as it should): such a task
         // is judged again, as a trainer would retry it.
-        let mut tries = 0;
-        let (checks, skipped) = loop {
-            tries += 1;
-            let judged = verify(&read, &scorer, read.time_limit).unwrap();
-            let busy = judged
-                .0
-                .iter()
-                .any(|c| c.detail.contains("the host was too busy"));
-            if !busy || tries == 5 {
-                break judged;
-            }
-            // Load comes and goes: give it time to go.
-            std::thread::sleep(std::time::Duration::from_secs(2 * tries));
-        };
+        let (checks, skipped) = common::judged_again_while_host_busy(
+            || verify(&read, &scorer, read.time_limit).unwrap(),
+            |(checks, _)| checks.iter().any(|c| common::says_host_busy(&c.detail)),
+        );
         assert_eq!(skipped, Vec::<String>::new(), "{}", read.name);
         for check in checks {
             verdicts.insert(check.verdict);
@@ -81,7 +71,7 @@ fn every_jury_solution_shows_its_verdict_and_scores_as_natively() {
             let masked: Vec<&str> = check
                 .cases
                 .iter()
-                .filter(|c| c.detail.contains("the host was too busy"))
+                .filter(|c| common::says_host_busy(&c.detail))
                 .map(|c| c.id.rsplit('/').next().unwrap())
                 .collect();
             if !masked.is_empty() {

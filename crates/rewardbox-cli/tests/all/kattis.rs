@@ -255,28 +255,25 @@ fn split_cases_keep_the_first_failing_cases_verdict() {
     // in CPU time: the host was too busy, a masked judge error that says nothing about the
     // submission (as it should). Such a run is judged again, as a trainer would retry it.
     let got = |scorer: &rewardbox::Scorer| -> BTreeMap<String, (String, String)> {
-        let mut tries = 0;
-        loop {
-            tries += 1;
-            let verdicts: BTreeMap<String, (String, String)> = verify(&package, scorer, 1.0)
-                .unwrap()
-                .into_iter()
-                .map(|c| {
-                    (
-                        c.submission.clone(),
-                        (c.got.clone().unwrap(), c.detail.clone()),
-                    )
-                })
-                .collect();
-            let busy = verdicts
-                .values()
-                .any(|(_, detail)| detail.contains("the host was too busy"));
-            if !busy || tries == 5 {
-                return verdicts;
-            }
-            // Load comes and goes: give it time to go.
-            std::thread::sleep(std::time::Duration::from_secs(2 * tries));
-        }
+        common::judged_again_while_host_busy(
+            || {
+                verify(&package, scorer, 1.0)
+                    .unwrap()
+                    .into_iter()
+                    .map(|c| {
+                        (
+                            c.submission.clone(),
+                            (c.got.clone().unwrap(), c.detail.clone()),
+                        )
+                    })
+                    .collect::<BTreeMap<String, (String, String)>>()
+            },
+            |verdicts| {
+                verdicts
+                    .values()
+                    .any(|(_, detail)| common::says_host_busy(detail))
+            },
+        )
     };
     let with_threads = |threads| {
         rewardbox::Scorer::new(rewardbox::ScorerOptions {

@@ -155,28 +155,25 @@ fn run_code_speaks_sandbox_fusion() {
     // An endless loop on a host too busy to give it half its wall-clock net in CPU time is the
     // host's failure (SandboxError), which says nothing of the program: asked again, as a
     // client retries a sandbox error.
-    let mut tries = 0;
-    let slow = loop {
-        tries += 1;
-        let (_, slow) = server.json(
-            "/run_code",
-            json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
-        );
-        let busy = slow["message"]
+    let says_busy = |answer: &serde_json::Value| {
+        answer["message"]
             .as_str()
-            .is_some_and(|m| m.contains("the host was too busy"));
-        if !busy || tries == 5 {
-            break slow;
-        }
-        // Load comes and goes: give it time to go.
-        std::thread::sleep(std::time::Duration::from_secs(2 * tries));
+            .is_some_and(common::says_host_busy)
     };
+    let slow = common::judged_again_while_host_busy(
+        || {
+            server
+                .json(
+                    "/run_code",
+                    json!({"code": "while True:\n    pass", "language": "python", "run_timeout": 1}),
+                )
+                .1
+        },
+        says_busy,
+    );
     // On a host that stays too busy (a starved machine) the answer stays the masked sandbox
     // error, never a verdict on the program.
-    let masked = slow["status"] == "SandboxError"
-        && slow["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("the host was too busy"));
+    let masked = slow["status"] == "SandboxError" && says_busy(&slow);
     assert!(
         masked || slow["run_result"]["status"] == "TimeLimitExceeded",
         "{slow}"
@@ -307,22 +304,31 @@ fn run_code_turns_run_timeout_into_the_runners_fuel() {
     // never remembered): asked again, as a trainer does; `None` when it stays masked (a machine
     // with every core taken), never a wrong verdict.
     let run = |n: u64, seconds: f64| -> Option<String> {
-        for _ in 0..3 {
-            let (_, answer) = server.json(
-                "/run_code",
-                json!({"code": program, "language": "python", "stdin": format!("{n}\n"), "run_timeout": seconds}),
-            );
-            if let Some(status) = answer["run_result"]["status"].as_str() {
-                return Some(status.to_string());
-            }
-            assert!(
-                answer["status"] == "SandboxError"
-                    && answer["message"]
-                        .as_str()
-                        .is_some_and(|m| m.contains("the host was too busy")),
-                "{answer}"
-            );
+        let answer = common::judged_again_while_host_busy(
+            || {
+                server
+                    .json(
+                        "/run_code",
+                        json!({"code": program, "language": "python", "stdin": format!("{n}\n"), "run_timeout": seconds}),
+                    )
+                    .1
+            },
+            |answer| {
+                answer["message"]
+                    .as_str()
+                    .is_some_and(common::says_host_busy)
+            },
+        );
+        if let Some(status) = answer["run_result"]["status"].as_str() {
+            return Some(status.to_string());
         }
+        assert!(
+            answer["status"] == "SandboxError"
+                && answer["message"]
+                    .as_str()
+                    .is_some_and(common::says_host_busy),
+            "{answer}"
+        );
         None
     };
     let enough = run(4_000_000, 2.0);
