@@ -70,12 +70,14 @@
   const importsDefault = [...program.matchAll(/\bimport\s+(?!type\b)[\w$]+\s*(?:,\s*(?:\{[^}]*\}|\*\s*as\s+[\w$]+)\s*)?from\s*(["'])([^"'\n]+)\1/g)]
     .some((m) => isCandidate(m[2]));
   let called = false, answered = false;
-  // Calls the candidate's `name` (or makes its object: `new Stack()`, when `isNew`).
-  const call = (name, args, isNew) => {
+  // What `request` of the candidate answers: the first such request reported as the file
+  // calling the candidate, the first answer (a value or what it threw, not its end) as its
+  // answering, which decide whose fault a file that fails to load is.
+  const asking = (request) => {
     if (!called) { called = true; report("framework called"); }
     let result;
     try {
-      result = remote(name, args, isNew);
+      result = request();
     } catch (e) {
       if (!answered && !(e instanceof CandidateEnded)) { answered = true; report("framework answered"); }
       throw e;
@@ -83,6 +85,8 @@
     if (!answered) { answered = true; report("framework answered"); }
     return result;
   };
+  // Calls the candidate's `name` (or makes its object: `new Stack()`, when `isNew`).
+  const call = (name, args, isNew) => asking(() => remote(name, args, isNew));
   // The candidate's function or class `name`: calling it calls the candidate's, `new` makes an
   // object in the candidate's sandbox (used through a proxy: src/wire.js), and a static member
   // (`Stack.of`) is read there. Its own `prototype` is what the candidate's objects of that class
@@ -1217,9 +1221,7 @@
   const checkImports = (specifier) => {
     if (importsChecked) return;
     importsChecked = true;
-    if (!called) { called = true; report("framework called"); }
-    const names = remoteExports();
-    if (!answered) { answered = true; report("framework answered"); }
+    const names = asking(remoteExports);
     const wanted = [...imported].concat(importsDefault ? ["default"] : []);
     const missing = wanted.find((name) => !isArray(names) || names.indexOf(name) < 0);
     if (missing !== undefined) {

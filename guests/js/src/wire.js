@@ -138,10 +138,7 @@
     const ask = (request) => { request.h = id; return exchange(request); };
     const method = (key) => {
       if (!mapHas.call(methods, key)) {
-        const m = function (...args) {
-          const encoded = encodeArgs(args);
-          return answer(ask({ o: "call", k: key, a: encoded, c: 1 }), args, key, encoded);
-        };
+        const m = function (...args) { return invoke({ h: id, k: key }, args, false, key); };
         defineProperty(m, "name", { value: key === "@@iterator" ? "[Symbol.iterator]" : key });
         mapSet.call(methods, key, m);
       }
@@ -203,8 +200,8 @@
       },
       defineProperty() { return false; },
       setPrototypeOf() { return false; },
-      apply(t, self, args) { return answer(ask({ o: "call", a: encodeArgs(args), c: 1 }), args, ""); },
-      construct(t, args) { return answer(ask({ o: "new", a: encodeArgs(args), c: 1 }), args, ""); },
+      apply(t, self, args) { return invoke({ h: id }, args, false, t.name); },
+      construct(t, args) { return invoke({ h: id }, args, true, t.name); },
     };
     const proxy = new ProxyCtor(target, handler);
     mapSet.call(proxies, id, proxy);
@@ -674,6 +671,16 @@
     }
   }
 
+  // Calls (or, with `isNew`, makes an object of) what `target` names on the other side (`h`, an
+  // object it handed over, or `f`, a name of the candidate's; `k`, a method of it) with `args`:
+  // its answer here. `label` names the call in a failed case's detail.
+  function invoke(target, args, isNew, label) {
+    const encoded = encodeArgs(args);
+    const request = { o: isNew ? "new" : "call", a: encoded, c: 1 };
+    for (const key of keys(target)) request[key] = target[key];
+    return answer(exchange(request), args, label, encoded);
+  }
+
   // A request about a name of the candidate's: under a test framework, of what it exports.
   const named = (request) => {
     if (exportsOnly) request.e = 1;
@@ -682,10 +689,7 @@
 
   // The test code's side: calls (or, with `isNew`, makes an object of) `name` in the candidate
   // with `args` and returns its answer.
-  globalThis.__rb_remote = function (name, args, isNew) {
-    const encoded = encodeArgs(args);
-    return answer(exchange(named({ o: isNew ? "new" : "call", f: name, a: encoded, c: 1 })), args, name, encoded);
-  };
+  globalThis.__rb_remote = (name, args, isNew) => invoke(named({ f: name }), args, isNew, name);
 
   // The test code's side: the names the candidate's module exports.
   globalThis.__rb_exported = () => answer(exchange({ o: "exports" }), [], "exports");
@@ -702,10 +706,7 @@
     if (!reply.fn) return answer(reply, [], name + "." + key);
     const id = name + "." + key;
     if (!mapHas.call(statics, id)) {
-      const m = function (...args) {
-        const encoded = encodeArgs(args);
-        return answer(exchange(named({ o: new.target !== undefined ? "new" : "call", f: name, k: key, a: encoded, c: 1 })), args, id, encoded);
-      };
+      const m = function (...args) { return invoke(named({ f: name, k: key }), args, new.target !== undefined, id); };
       defineProperty(m, "name", { value: key });
       mapSet.call(statics, id, m);
     }

@@ -76,6 +76,15 @@
   let inside = 0;
   const wrappers = new Map();
   const copy = (value) => JSON.parse(JSON.stringify(value));
+  // `f` applied, what it calls in turn not recorded (the tests' own calls are wanted).
+  function untraced(f, self, args) {
+    inside += 1;
+    try {
+      return f.apply(self, args);
+    } finally {
+      inside -= 1;
+    }
+  }
   // What the tests do with the objects they make of the module's classes.
   const traces = [];
   function recordingClass(name, C) {
@@ -100,13 +109,7 @@
           return function (...args) {
             const step = inside === 0 && trace.open ? (isPlain(args) ? { method: key, args: copy(args) } : null) : undefined;
             if (step === null) trace.open = false;
-            inside += 1;
-            let result;
-            try {
-              result = value.apply(target, args);
-            } finally {
-              inside -= 1;
-            }
+            const result = untraced(value, target, args);
             if (step) trace.steps.push(step);
             return result === target ? view : result;
           };
@@ -136,34 +139,26 @@
       return isPlain(result) ? copy(result) : null;
     });
   }
+  // The module's `f` as the tests see it: a class recording its objects' traces, a function
+  // its calls.
   function recording(name, f) {
     if (typeof f !== "function") return f;
-    if (isClass(f)) {
-      if (!wrappers.has(f)) wrappers.set(f, recordingClass(name, f));
-      return wrappers.get(f);
-    }
-    if (wrappers.has(f)) return wrappers.get(f);
-    const wrapper = function (...args) {
-      let copy = null;
-      if (inside === 0 && isPlain(args)) copy = JSON.stringify(args);
-      inside += 1;
-      let result;
-      try {
-        result = f.apply(this, args);
-      } finally {
-        inside -= 1;
-      }
-      if (copy !== null && isPlain(result)) {
-        const key = name + "\u0000" + copy;
+    if (!wrappers.has(f)) wrappers.set(f, isClass(f) ? recordingClass(name, f) : recordingFunction(name, f));
+    return wrappers.get(f);
+  }
+  function recordingFunction(name, f) {
+    return function (...args) {
+      const shown = inside === 0 && isPlain(args) ? JSON.stringify(args) : null;
+      const result = untraced(f, this, args);
+      if (shown !== null && isPlain(result)) {
+        const key = name + "\u0000" + shown;
         if (!recorded.has(key)) {
           recorded.add(key);
-          records.push({ function: name, args: JSON.parse(copy), result: JSON.parse(JSON.stringify(result)) });
+          records.push({ function: name, args: JSON.parse(shown), result: copy(result) });
         }
       }
       return result;
     };
-    wrappers.set(f, wrapper);
-    return wrapper;
   }
   // The module the tests import: each function recording, the module itself callable when it
   // is one (`module.exports = f`, `export default f`).

@@ -42,6 +42,14 @@ enum Step {
     Set { set: String, value: Value },
 }
 
+/// A line the recorder prints: an object's trace, or a call.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Recorded {
+    Trace(Trace),
+    Call(Call),
+}
+
 /// A generated test: a call of a function with the solution's result, or a replay with the
 /// solution's result of each step (`None`: done, not checked).
 #[derive(Debug, Clone)]
@@ -73,21 +81,18 @@ pub(super) fn test_file_differential(
     };
     let recorder_framework = if framework == "jest" { "jest" } else { "node" };
     let record_spec = json!({"mode": "record", "module": module, "framework": recorder_framework});
-    let lines: Vec<Value> = run(program(&record_spec, solution, Some(source)))
+    let mut recorded: Vec<Call> = Vec::new();
+    let mut traces: Vec<Trace> = Vec::new();
+    for line in run(program(&record_spec, solution, Some(source)))
         .stdout
         .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    let recorded: Vec<Call> = lines
-        .iter()
-        .filter(|l| l.get("class").is_none())
-        .filter_map(|l| serde_json::from_value(l.clone()).ok())
-        .collect();
-    let traces: Vec<Trace> = lines
-        .iter()
-        .filter(|l| l.get("class").is_some())
-        .filter_map(|l| serde_json::from_value(l.clone()).ok())
-        .collect();
+    {
+        match serde_json::from_str(line) {
+            Ok(Recorded::Call(call)) => recorded.push(call),
+            Ok(Recorded::Trace(trace)) => traces.push(trace),
+            Err(_) => {}
+        }
+    }
     // The functions called, in the order the tests first call them, with their visible calls.
     let mut functions: Vec<(String, Vec<&Call>)> = Vec::new();
     for call in &recorded {

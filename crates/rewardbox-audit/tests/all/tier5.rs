@@ -498,35 +498,35 @@ fn a_class_modules_judge_replays_what_the_tests_did_with_its_objects() {
 /// change, which the weak twin's one test cannot tell from the solution.
 #[test]
 fn a_test_files_judge_replays_what_the_tests_did_with_the_candidates_objects() {
-    let constant = |value: &str, export: &str| {
-        format!(
+    // (weak twin, its first assertion's value and how a class is exported, the solution's line
+    // that a class keeping only its last change has instead)
+    let pairs = [
+        (
+            "jest-class-stack/weak",
+            "2",
+            "module.exports = { Stack: Any };",
+            ("this.items.push(x);", "this.items = [x];"),
+        ),
+        (
+            "node-test-class-counter/weak",
+            "6",
+            "module.exports = Any;",
+            ("this.count += by;", "this.count = this.start + by;"),
+        ),
+    ];
+    for (id, value, export, (kept, forgets)) in pairs {
+        let (scorer, judge, solution) = differential_judge_of(id);
+        let constant = format!(
             "```javascript\nfunction Any() {{\n  return new Proxy(this, {{ get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : () => {value}) }});\n}}\n{export}\n```"
-        )
-    };
-    let (scorer, judge, solution) = differential_judge_of("jest-class-stack/weak");
-    let forgetful = solution.replace("this.items.push(x);", "this.items = [x];");
-    assert_ne!(forgetful, solution);
-    assert_eq!(
-        judge.accepts(
-            &scorer,
-            &[
-                solution,
-                constant("2", "module.exports = { Stack: Any };"),
-                forgetful
-            ]
-        ),
-        [Some(true), Some(false), Some(false)]
-    );
-    let (scorer, judge, solution) = differential_judge_of("node-test-class-counter/weak");
-    let forgetful = solution.replace("this.count += by;", "this.count = this.start + by;");
-    assert_ne!(forgetful, solution);
-    assert_eq!(
-        judge.accepts(
-            &scorer,
-            &[solution, constant("6", "module.exports = Any;"), forgetful]
-        ),
-        [Some(true), Some(false), Some(false)]
-    );
+        );
+        let forgetful = solution.replace(kept, forgets);
+        assert_ne!(forgetful, solution, "{id}");
+        assert_eq!(
+            judge.accepts(&scorer, &[solution, constant, forgetful]),
+            [Some(true), Some(false), Some(false)],
+            "{id}"
+        );
+    }
 }
 
 /// An IOI communication task (`communication-python-sum`, a Python manager; trained on every seed
