@@ -101,7 +101,7 @@
       stubs.set(name, new Proxy(f, {
         get(target, key) {
           if (typeof key !== "string" || key in target) return target[key];
-          return remoteStatic(name, key);
+          return asking(() => remoteStatic(name, key));
         },
       }));
     }
@@ -112,7 +112,7 @@
   let defaultName = null;
   const defaultPrototype = () => {
     if (defaultName === null) {
-      const name = remoteStatic("default", "name");
+      const name = asking(() => remoteStatic("default", "name"));
       defaultName = typeof name === "string" && name !== "" ? name : "default";
     }
     return stub(defaultName).prototype;

@@ -312,11 +312,18 @@ const MODULES: &[Module] = &[
                 "stack.test.js",
                 r#"const { Stack, EmptyError } = require('./solution');
 
+// Made while the file loads, by a static member: the first the file asks of the candidate.
+const made = Stack.of(7, 8);
+
 test('last in, first out', () => {
   const s = new Stack();
   s.push(1).push(2);
   expect(s.pop()).toBe(2);
   expect(s.size).toBe(1);
+});
+
+test('made while the file loaded', () => {
+  expect(made.peek()).toBe(8);
 });
 
 test('an object of its class', () => {
@@ -402,6 +409,13 @@ describe('Stack', () => {
                 r#"const test = require('node:test');
 const assert = require('node:assert');
 const { Stack, EmptyError } = require('./solution');
+
+// Made while the file loads, by a static member: the first the file asks of the candidate.
+const made = Stack.of(7, 8);
+
+test('made while the file loaded', () => {
+  assert.strictEqual(made.peek(), 8);
+});
 
 test('last in, first out', () => {
   const s = new Stack();
