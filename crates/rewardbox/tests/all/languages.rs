@@ -1,7 +1,7 @@
 //! Candidates in C, C++, Rust and JavaScript through the `code` verifier: compiled by rewardbox's
 //! confined compilers (JavaScript runs in the embedded Boa runner), run in the sandbox like any guest. One table per language: hello, a+b, a wrong
-//! answer, a compile error, a nonzero exit, a trap, an infinite loop, a memory bomb, an output
-//! flood, reading host files and opening a socket.
+//! answer, a compile error, a nonzero exit, a trap, an infinite loop, a loop of large copies, a
+//! memory bomb, an output flood, reading host files and opening a socket.
 
 use crate::common;
 
@@ -94,6 +94,16 @@ fn c_cases(secret: &str) -> Vec<Case> {
             "int main(void){volatile unsigned long i=0;for(;;){i++;}}",
             "",
             "",
+            FuelExhausted,
+        ),
+        // Copying is work: `memmove` is one wasm instruction (`memory.copy`), charged a unit of
+        // fuel per byte as the loop that copies byte by byte would be, so 4 GiB of copying
+        // (a fraction of a second natively) cannot run free under a 2 * 10^9 budget.
+        case(
+            "copy loop",
+            "#include <stdio.h>\n#include <string.h>\nstatic char a[(1<<20)+64];\nint main(void){for(int i=0;i<4096;i++){int k=i&7;memmove(a+k,a+8-k,1<<20);}printf(\"%d\\n\",a[5]);return 0;}",
+            "",
+            "0\n",
             FuelExhausted,
         ),
         case(
@@ -206,6 +216,13 @@ fn cpp_cases(secret: &str) -> Vec<Case> {
             FuelExhausted,
         ),
         case(
+            "copy loop",
+            "#include <cstdio>\n#include <cstring>\n#include <vector>\nint main(){ std::vector<char> a((1<<20)+64); for(int i=0;i<4096;i++){ int k=i&7; std::memmove(a.data()+k, a.data()+8-k, 1<<20); } std::printf(\"%d\\n\", a[5]); }",
+            "",
+            "0\n",
+            FuelExhausted,
+        ),
+        case(
             "memory bomb",
             "#include <vector>\n#include <cstdio>\nint main(){ std::vector<std::vector<char>> keep; for(;;) keep.emplace_back(1<<20, 'x'); }",
             "",
@@ -292,6 +309,13 @@ fn rust_cases(secret: &str) -> Vec<Case> {
             FuelExhausted,
         ),
         case(
+            "copy loop",
+            "fn main() { let mut a = vec![0u8; (1 << 20) + 64]; for i in 0..4096usize { let k = i & 7; a.copy_within(8 - k..8 - k + (1 << 20), k); } println!(\"{}\", std::hint::black_box(&a)[5]); }",
+            "",
+            "0\n",
+            FuelExhausted,
+        ),
+        case(
             "memory bomb",
             "fn main() { let mut keep = Vec::new(); loop { keep.push(std::hint::black_box(vec![1u8; 1 << 20])); } }",
             "",
@@ -361,6 +385,13 @@ fn javascript_cases(secret: &str) -> Vec<Case> {
         ),
         case("runtime error", "null.x;", "", "", ExitedNonzero),
         case("infinite loop", "for (;;) {}", "", "", FuelExhausted),
+        case(
+            "copy loop",
+            "const a = new Uint8Array((1 << 20) + 64); for (let i = 0; i < 4096; i++) { const k = i & 7; a.copyWithin(k, 8 - k, 8 - k + (1 << 20)); } console.log(a[5]);",
+            "",
+            "0\n",
+            FuelExhausted,
+        ),
         // Timers wait on the program's clock, charged as time: waiting past the limit (2 s of
         // fuel here) is a time-out, waiting less is not, and the clock shows the wait.
         case(
