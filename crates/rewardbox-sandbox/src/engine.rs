@@ -146,6 +146,47 @@ pub fn build_session_engine() -> anyhow::Result<Engine> {
         .map_err(|e| anyhow::anyhow!("could not create the wasmtime engine for sessions: {e}"))
 }
 
+/// Builds the engine of Go programs: wasmtime's baseline compiler (Winch) instead of Cranelift.
+///
+/// A Go program carries its 2.6 MB runtime, and each distinct program was about a second of
+/// Cranelift (translating and hashing every function to find most of them in the function cache)
+/// for a run that takes milliseconds; Winch makes the same module native code in about a sixth of
+/// Cranelift's time without that cache (docs/reference/performance.md). Every verdict is decided as
+/// on Cranelift: fuel is counted per operator alike (this module's tests), except that Winch
+/// charges `memory.copy`, `memory.fill` and the like their flat cost where Cranelift adds a unit
+/// per byte; the toolchains route those instructions' lengths through a host meter for exactly
+/// the modules that run here (`rewardbox_toolchains::runs_on_baseline_compiler`), so a Go
+/// program's fuel is Cranelift's to the unit. Memory is held by the same limiter, and Go keeps
+/// its goroutine stacks in its own linear memory, so the native stack a wasm frame takes does not
+/// decide a Go program's depth.
+///
+/// Go only, and deliberately not C, C++ or Rust: C++ throws with the exception-handling proposal,
+/// which Winch does not compile, and C's and Rust's recursion lives on the native stack, where a
+/// Winch frame differs in size from a Cranelift one: the depth at which a program overflows would
+/// depend on the compiler. One compiler per language, never chosen per run, so a program's
+/// verdict never depends on which tier ran it.
+///
+/// Instances are allocated on demand (no second pool beside [`build_engine`]'s): a Go program's
+/// instance costs its mapping once per run.
+pub fn build_baseline_engine() -> anyhow::Result<Engine> {
+    let mut config = Config::new();
+    config
+        .strategy(wasmtime::Strategy::Winch)
+        .wasm_exceptions(false)
+        .wasm_gc(false)
+        .wasm_component_model(true)
+        .consume_fuel(true)
+        .epoch_interruption(true)
+        .parallel_compilation(true)
+        .max_wasm_stack(WASM_STACK_BYTES)
+        .async_stack_size(WASM_STACK_BYTES + (1 << 20))
+        .memory_init_cow(true)
+        .allocation_strategy(InstanceAllocationStrategy::OnDemand);
+    Engine::new(&config).map_err(|e| {
+        anyhow::anyhow!("could not create the wasmtime engine of the baseline compiler: {e}")
+    })
+}
+
 /// Advances an engine's epoch every [`EPOCH_TICK`] on a thread of its own, until dropped.
 pub struct EpochTicker {
     stop: Arc<AtomicBool>,
@@ -197,4 +238,137 @@ impl Drop for EpochTicker {
 pub fn ticks_for(wall_ms: u64) -> u64 {
     let tick_ms = EPOCH_TICK.as_millis().max(1) as u64;
     wall_ms.div_ceil(tick_ms) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasm_encoder::{
+        BlockType, CodeSection, ExportKind, ExportSection, Function, FunctionSection,
+        Instruction as I, Module, TypeSection, ValType,
+    };
+    use wasmtime::{Instance, Store, Trap};
+
+    /// A module exporting `run(n) -> i32`: nested loops, a call, branches taken and not, so that
+    /// fuel is counted through every kind of control flow.
+    fn busy_module() -> Vec<u8> {
+        let mut types = TypeSection::new();
+        types.ty().function([ValType::I32], [ValType::I32]);
+        let mut functions = FunctionSection::new();
+        functions.function(0).function(0);
+        let mut exports = ExportSection::new();
+        exports.export("run", ExportKind::Func, 0);
+        let mut code = CodeSection::new();
+        // run(n): acc = 0; for i in n..0 { acc += step(i) } return acc
+        let mut run = Function::new([(2, ValType::I32)]);
+        for i in [
+            I::Block(BlockType::Empty),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(0),
+            I::I32Eqz,
+            I::BrIf(1),
+            I::LocalGet(1),
+            I::LocalGet(0),
+            I::Call(1),
+            I::I32Add,
+            I::LocalSet(1),
+            I::LocalGet(0),
+            I::I32Const(1),
+            I::I32Sub,
+            I::LocalSet(0),
+            I::Br(0),
+            I::End,
+            I::End,
+            I::LocalGet(1),
+            I::End,
+        ] {
+            run.instruction(&i);
+        }
+        code.function(&run);
+        // step(i): odd i -> i * 3 + 1, even i -> i / 2 (a branch either way), then a short loop.
+        let mut step = Function::new([(1, ValType::I32)]);
+        for i in [
+            I::LocalGet(0),
+            I::I32Const(1),
+            I::I32And,
+            I::If(BlockType::Result(ValType::I32)),
+            I::LocalGet(0),
+            I::I32Const(3),
+            I::I32Mul,
+            I::I32Const(1),
+            I::I32Add,
+            I::Else,
+            I::LocalGet(0),
+            I::I32Const(1),
+            I::I32ShrU,
+            I::End,
+            I::LocalSet(1),
+            I::Loop(BlockType::Empty),
+            I::LocalGet(1),
+            I::I32Const(7),
+            I::I32RemU,
+            I::I32Eqz,
+            I::If(BlockType::Empty),
+            I::Else,
+            I::LocalGet(1),
+            I::I32Const(1),
+            I::I32Add,
+            I::LocalSet(1),
+            I::Br(1),
+            I::End,
+            I::End,
+            I::LocalGet(1),
+            I::End,
+        ] {
+            step.instruction(&i);
+        }
+        code.function(&step);
+        let mut module = Module::new();
+        module
+            .section(&types)
+            .section(&functions)
+            .section(&exports)
+            .section(&code);
+        module.finish()
+    }
+
+    /// `run(n)` on `engine` with `fuel`: its result (or trap) and the fuel it used.
+    fn run(engine: &Engine, n: i32, fuel: u64) -> (Result<i32, Option<Trap>>, u64) {
+        let module = wasmtime::Module::new(engine, busy_module()).unwrap();
+        let mut store = Store::new(engine, ());
+        store.set_fuel(fuel).unwrap();
+        store.set_epoch_deadline(u64::MAX / 2);
+        let instance = Instance::new(&mut store, &module, &[]).unwrap();
+        let run = instance
+            .get_typed_func::<i32, i32>(&mut store, "run")
+            .unwrap();
+        let result = run
+            .call(&mut store, n)
+            .map_err(|e| e.downcast_ref::<Trap>().copied());
+        (result, fuel - store.get_fuel().unwrap())
+    }
+
+    /// The premise of running Go on the baseline compiler: a program uses the same fuel, to the
+    /// unit, as on Cranelift, and runs out of it at the same point, so a time limit (fuel) gives
+    /// the same verdict on either.
+    #[test]
+    fn the_baseline_compiler_counts_fuel_as_cranelift_does() {
+        let cranelift = build_engine(1, 1).unwrap();
+        let baseline = build_baseline_engine().unwrap();
+        for n in [0, 1, 2, 7, 1_000, 123_457] {
+            let on_cranelift = run(&cranelift, n, u64::MAX / 4);
+            assert!(on_cranelift.0.is_ok(), "{n}: {on_cranelift:?}");
+            assert!(
+                on_cranelift.1 > n as u64,
+                "{n}: fuel is counted: {on_cranelift:?}"
+            );
+            assert_eq!(run(&baseline, n, u64::MAX / 4), on_cranelift, "run({n})");
+        }
+        // Cut short at several budgets: the same trap, all the fuel used, on both.
+        for fuel in [1, 50, 4_321, 1_000_000] {
+            let on_cranelift = run(&cranelift, 123_457, fuel);
+            assert_eq!(on_cranelift, (Err(Some(Trap::OutOfFuel)), fuel), "{fuel}");
+            assert_eq!(run(&baseline, 123_457, fuel), on_cranelift, "{fuel}");
+        }
+    }
 }

@@ -1050,7 +1050,7 @@ impl Toolchains {
                 CompileError::Program(format!("the compiled program cannot run: {e}"))
             })?;
         }
-        adapt(&wasm)
+        adapt(&wasm, crate::meter::runs_on_baseline_compiler(language))
     }
 
     /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote. A C++
@@ -1342,27 +1342,37 @@ fn support_hash(language: Language) -> Vec<u8> {
 /// How a compiled module becomes a component, as part of the cache key: a component cached by an
 /// earlier adaptation is not reused (revision 2: exit codes routed, see `exit_code`; revision 3:
 /// modules screened, see `screen`; revision 4: C, C++ and Rust stacks charged by use, see
-/// `stack`; revision 5: its helper called only past the pages already charged).
-const ADAPTATION: &str = "adapt-5";
+/// `stack`; revision 5: its helper called only past the pages already charged; revision 6: Go's
+/// bulk instructions charged through the host, see `meter`).
+const ADAPTATION: &str = "adapt-6";
 
 /// A WASI preview 1 module as a component, through wasmtime's own preview 1 adapter (command),
-/// screened first (`screen`) and with its `proc_exit` routed to the host's exit interface
-/// (`exit_code`). Every failure here is the program's: the module is what the compiler made of
-/// its source alone, and the same source always fails the same way (see `screen`).
-fn adapt(module: &[u8]) -> Result<Vec<u8>, CompileError> {
+/// screened first (`screen`), with its `proc_exit` routed to the host's exit interface
+/// (`exit_code`) and, when `metered`, its bulk instructions charged through the host (`meter`).
+/// Every failure here is the program's: the module is what the compiler made of its source
+/// alone, and the same source always fails the same way (see `screen`).
+fn adapt(module: &[u8], metered: bool) -> Result<Vec<u8>, CompileError> {
     let module = crate::screen::screen(module).map_err(CompileError::Program)?;
     let program_fault = |message: String| {
         CompileError::Program(format!("the compiled program cannot run: {message}"))
     };
     let module = crate::exit_code::route_exit_codes(&module).map_err(program_fault)?;
+    let adapter = wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER;
+    let (module, adapter) = if metered {
+        // The adapter runs on the same compiler as the program: its copies are charged too.
+        (
+            crate::meter::charge_bulk_through_host(&module).map_err(program_fault)?,
+            std::borrow::Cow::Owned(
+                crate::meter::charge_bulk_through_host(adapter)
+                    .map_err(|e| CompileError::Unavailable(format!("metering the adapter: {e}")))?,
+            ),
+        )
+    } else {
+        (module, std::borrow::Cow::Borrowed(adapter))
+    };
     wit_component::ComponentEncoder::default()
         .module(&module)
-        .and_then(|e| {
-            e.adapter(
-                "wasi_snapshot_preview1",
-                wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER,
-            )
-        })
+        .and_then(|e| e.adapter("wasi_snapshot_preview1", &adapter))
         .and_then(|e| e.validate(true).encode())
         .map_err(|e| program_fault(format!("adapting it to a component: {e:#}")))
 }

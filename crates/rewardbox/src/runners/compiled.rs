@@ -3,19 +3,24 @@
 //! in a fresh instance with the candidate's limits.
 //!
 //! Once per process: the toolchains. Once per distinct program: compiling it (cached on disk by
-//! the toolchains) and turning it into native code (kept in memory). Per run: an instance.
+//! the toolchains) and turning it into native code (kept in memory): by Cranelift, except a Go
+//! program's, which wasmtime's baseline compiler makes native code several times faster, its
+//! copies charged per byte through the host meter as Cranelift charges them (see
+//! [`rewardbox_sandbox::engine::build_baseline_engine`] for why Go and only Go). Per run: an
+//! instance.
 
 use crate::runners::bindings::types::{RunOutcome, RunStatus};
-use crate::runners::linker::{CandidateState, candidate_linker};
+use crate::runners::linker::{CandidateState, candidate_linker, link_meter};
 use crate::runners::outcome::{crashed, failed, unsupported};
 use crate::runners::runtime::Runtime;
 use rewardbox_sandbox::Job;
+use rewardbox_sandbox::engine::{EpochTicker, build_baseline_engine};
 use rewardbox_sandbox::job::JobIo;
 use rewardbox_sandbox::limits::Limits;
 use rewardbox_toolchains::disk_cache::Key;
-use rewardbox_toolchains::{CompileError, Language, Toolchains};
+use rewardbox_toolchains::{CompileError, Language, Toolchains, runs_on_baseline_compiler};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use wasmtime::Engine;
 use wasmtime::component::{Component, Linker};
 use wasmtime_wasi::p2::bindings::sync::CommandPre;
@@ -31,7 +36,17 @@ const NATIVE_ENTRIES: usize = 64;
 pub struct CompiledPrograms {
     toolchains: Toolchains,
     linker: Linker<CandidateState>,
+    /// The engine of Go programs, made on the first one (or why it could not be).
+    baseline: OnceLock<Result<Baseline, String>>,
     native: Mutex<HashMap<Key, Arc<CommandPre<CandidateState>>>>,
+}
+
+/// The engine of the programs wasmtime's baseline compiler makes native code (Go's), with its
+/// linker and the ticker of its epoch (wall-clock limits), which lives as long as the engine.
+struct Baseline {
+    engine: Engine,
+    linker: Linker<CandidateState>,
+    _ticker: EpochTicker,
 }
 
 /// The runtime of one compiled language (see [`CompiledPrograms::runtime`]).
@@ -46,6 +61,7 @@ impl CompiledPrograms {
         Ok(CompiledPrograms {
             toolchains,
             linker: candidate_linker(engine, None)?,
+            baseline: OnceLock::new(),
             native: Mutex::new(HashMap::new()),
         })
     }
@@ -55,7 +71,34 @@ impl CompiledPrograms {
         &self.toolchains
     }
 
-    /// The program, ready to instantiate: compiled (or found in a cache) and linked.
+    /// The engine and linker `language`'s programs are made native code and run with: `engine`
+    /// (Cranelift), or the baseline compiler's, made on first use.
+    fn engine_for<'a>(
+        &'a self,
+        engine: &'a Engine,
+        language: Language,
+    ) -> Result<(&'a Engine, &'a Linker<CandidateState>), RunOutcome> {
+        if !runs_on_baseline_compiler(language) {
+            return Ok((engine, &self.linker));
+        }
+        let baseline = self.baseline.get_or_init(|| {
+            let engine = build_baseline_engine().map_err(|e| format!("{e:#}"))?;
+            let mut linker = candidate_linker(&engine, None).map_err(|e| format!("{e:#}"))?;
+            link_meter(&mut linker).map_err(|e| format!("linking the meter: {e:#}"))?;
+            Ok(Baseline {
+                _ticker: EpochTicker::start(&engine),
+                engine,
+                linker,
+            })
+        });
+        match baseline {
+            Ok(baseline) => Ok((&baseline.engine, &baseline.linker)),
+            Err(message) => Err(crashed(message)),
+        }
+    }
+
+    /// The program, ready to instantiate: compiled (or found in a cache) and linked, for the
+    /// engine of its language (see [`CompiledPrograms::engine_for`]).
     fn program(
         &self,
         engine: &Engine,
@@ -80,8 +123,9 @@ impl CompiledPrograms {
         if let Some(pre) = self.lock().get(&compiled.content) {
             return Ok(pre.clone());
         }
+        let (engine, linker) = self.engine_for(engine, language)?;
         let pre = Component::new(engine, &*compiled.component)
-            .and_then(|component| self.linker.instantiate_pre(&component))
+            .and_then(|component| linker.instantiate_pre(&component))
             .and_then(CommandPre::new)
             .map_err(|e| crashed(&format!("loading the compiled program failed: {e:#}")))?;
         let pre = Arc::new(pre);
@@ -142,7 +186,8 @@ impl CompiledPrograms {
             scratch: io.scratch.or(Some(rewardbox_sandbox::job::SCRATCH_BUDGET)),
             ..io
         };
-        let mut job = Job::with_io(engine, limits, seed, io, ());
+        // On the engine the program was made native code for (a Go program's is not `engine`).
+        let mut job = Job::with_io(pre.engine(), limits, seed, io, ());
         job.charge_sleeps_at(crate::runners::time_limit::sleep_fuel_per_ms(language));
         if let Some(stack_bytes) = rewardbox_toolchains::stack_charged_by_use(language) {
             job.charge_stack_by_use(stack_bytes);

@@ -4,7 +4,7 @@
 //! instances get) trap when a candidate calls them.
 
 use rewardbox_sandbox::JobState;
-use rewardbox_toolchains::EXIT_INTERFACE;
+use rewardbox_toolchains::{EXIT_INTERFACE, METER_INTERFACE};
 use wasmtime::Engine;
 use wasmtime::component::types::ComponentItem;
 use wasmtime::component::{Component, Linker, ResourceType};
@@ -45,6 +45,35 @@ fn link_exit_codes(linker: &mut Linker<CandidateState>) -> anyhow::Result<()> {
         "exit",
         |_, (code,): (u32,)| -> wasmtime::Result<()> {
             Err(wasmtime_wasi::I32Exit((code & 0xff) as i32).into())
+        },
+    )?;
+    Ok(())
+}
+
+/// The meter of a program made native code by the baseline compiler (the toolchains call it
+/// before each bulk instruction, see `rewardbox_toolchains`'s `meter`): `charge(n)` charges what
+/// Cranelift charges the instruction, `1 + n`, before it runs. The call's own unit stands for the
+/// instruction's, which Winch charges after the call, so the host takes `n - 1` more; the run ends
+/// out of fuel where Cranelift's would, when the fuel left before the call is below `1 + n`. Only
+/// the baseline compiler's linker has it: on Cranelift the length is charged already.
+pub fn link_meter(linker: &mut Linker<CandidateState>) -> anyhow::Result<()> {
+    linker.instance(METER_INTERFACE)?.func_wrap(
+        "charge",
+        |mut store: wasmtime::StoreContextMut<'_, CandidateState>,
+         (units,): (u32,)|
+         -> wasmtime::Result<(u32,)> {
+            // Left after the call's unit; the instruction's unit is still to come.
+            let left = store.get_fuel()?;
+            match (left + 1).checked_sub(u64::from(units)) {
+                Some(after) if after >= 1 => {
+                    store.set_fuel(after)?;
+                    Ok((units,))
+                }
+                _ => {
+                    store.set_fuel(0)?;
+                    Err(wasmtime::Trap::OutOfFuel.into())
+                }
+            }
         },
     )?;
     Ok(())
