@@ -40,21 +40,13 @@ pub fn route_exit_codes(module: &[u8]) -> Result<Vec<u8>, String> {
         return Ok(module.to_vec());
     }
     let mut bytes = output.finish();
-    let mut resolve = wit_parser::Resolve::default();
-    let package = resolve
-        .push_str("rewardbox-program-exit.wit", EXIT_WIT)
-        .map_err(|e| format!("the exit interface's WIT: {e:#}"))?;
-    let world = resolve
-        .select_world(&[package], Some("program"))
-        .map_err(|e| format!("the exit interface's world: {e:#}"))?;
-    wit_component::embed_component_metadata(
+    crate::wit_world::embed_world(
         &mut bytes,
-        &resolve,
-        world,
-        wit_component::StringEncoding::UTF8,
-        false,
-    )
-    .map_err(|e| format!("embedding the exit interface: {e:#}"))?;
+        "rewardbox-program-exit.wit",
+        EXIT_WIT,
+        "program",
+        "the exit interface",
+    )?;
     Ok(bytes)
 }
 

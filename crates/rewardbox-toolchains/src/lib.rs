@@ -37,6 +37,7 @@ mod screen;
 mod stack;
 mod toolchain;
 mod vla;
+mod wit_world;
 mod zig;
 mod zig_steps;
 

@@ -94,22 +94,27 @@ pub fn charge_bulk_through_host(module: &[u8]) -> Result<Vec<u8>, String> {
         .parse_core_module(&mut output, wasmparser::Parser::new(0), module)
         .map_err(|e| format!("metering the compiled module: {e}"))?;
     let mut bytes = output.finish();
-    let mut resolve = wit_parser::Resolve::default();
-    let package = resolve
-        .push_str("rewardbox-meter.wit", METER_WIT)
-        .map_err(|e| format!("the meter's WIT: {e:#}"))?;
-    let world = resolve
-        .select_world(&[package], Some("metered"))
-        .map_err(|e| format!("the meter's world: {e:#}"))?;
-    wit_component::embed_component_metadata(
+    crate::wit_world::embed_world(
         &mut bytes,
-        &resolve,
-        world,
-        wit_component::StringEncoding::UTF8,
-        false,
-    )
-    .map_err(|e| format!("embedding the meter interface: {e:#}"))?;
+        "rewardbox-meter.wit",
+        METER_WIT,
+        "metered",
+        "the meter interface",
+    )?;
     Ok(bytes)
+}
+
+/// WASI's preview 1 adapter with its bulk instructions metered, made once per process: the
+/// adapter runs on the same compiler as the Go program it adapts, so its copies are charged too.
+pub fn metered_adapter() -> Result<&'static [u8], String> {
+    static METERED: std::sync::LazyLock<Result<Vec<u8>, String>> = std::sync::LazyLock::new(|| {
+        charge_bulk_through_host(
+            wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER,
+        )
+    });
+    METERED
+        .as_deref()
+        .map_err(|e| format!("metering WASI's adapter: {e}"))
 }
 
 /// A re-encoder adding the meter's import (after the module's own, so defined functions move up

@@ -1357,22 +1357,20 @@ fn adapt(module: &[u8], metered: bool) -> Result<Vec<u8>, CompileError> {
         CompileError::Program(format!("the compiled program cannot run: {message}"))
     };
     let module = crate::exit_code::route_exit_codes(&module).map_err(program_fault)?;
-    let adapter = wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER;
     let (module, adapter) = if metered {
-        // The adapter runs on the same compiler as the program: its copies are charged too.
         (
             crate::meter::charge_bulk_through_host(&module).map_err(program_fault)?,
-            std::borrow::Cow::Owned(
-                crate::meter::charge_bulk_through_host(adapter)
-                    .map_err(|e| CompileError::Unavailable(format!("metering the adapter: {e}")))?,
-            ),
+            crate::meter::metered_adapter().map_err(CompileError::Unavailable)?,
         )
     } else {
-        (module, std::borrow::Cow::Borrowed(adapter))
+        (
+            module,
+            wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER,
+        )
     };
     wit_component::ComponentEncoder::default()
         .module(&module)
-        .and_then(|e| e.adapter("wasi_snapshot_preview1", &adapter))
+        .and_then(|e| e.adapter("wasi_snapshot_preview1", adapter))
         .and_then(|e| e.validate(true).encode())
         .map_err(|e| program_fault(format!("adapting it to a component: {e:#}")))
 }
