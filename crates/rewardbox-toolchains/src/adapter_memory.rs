@@ -211,7 +211,8 @@ impl Reencode for Injector {
         code: &mut wasm_encoder::CodeSection,
         section: wasmparser::CodeSectionReader<'_>,
     ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
-        utils::parse_code_section(self, code, section)?;
+        // The allocator comes after every function, type and global: no body refers to it.
+        crate::bodies::copy_all(code, section)?;
         if let Some(next) = self.global_index {
             code.function(&self.body(next));
         }

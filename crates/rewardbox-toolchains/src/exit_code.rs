@@ -50,7 +50,8 @@ pub fn route_exit_codes(module: &[u8]) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// A re-encoder that renames `wasi_snapshot_preview1.proc_exit` and copies everything else.
+/// A re-encoder that renames `wasi_snapshot_preview1.proc_exit` and copies everything else (the
+/// function bodies byte for byte: the import keeps its index and its type).
 struct RenameProcExit {
     renamed: bool,
 }
@@ -74,5 +75,13 @@ impl Reencode for RenameProcExit {
             }
             imports => utils::parse_imports(self, section, imports),
         }
+    }
+
+    fn parse_code_section(
+        &mut self,
+        code: &mut wasm_encoder::CodeSection,
+        section: wasmparser::CodeSectionReader<'_>,
+    ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
+        crate::bodies::copy_all(code, section)
     }
 }

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 mod adapter_memory;
+mod bodies;
 mod boost;
 mod cache;
 mod confine;

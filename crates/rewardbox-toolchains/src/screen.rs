@@ -114,6 +114,14 @@ impl Reencode for Screen {
         }
         utils::parse_custom_section(self, module, section)
     }
+
+    fn parse_code_section(
+        &mut self,
+        code: &mut wasm_encoder::CodeSection,
+        section: wasmparser::CodeSectionReader<'_>,
+    ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
+        crate::bodies::copy_all(code, section)
+    }
 }
 
 #[cfg(test)]

@@ -249,7 +249,12 @@ impl Reencode for ChargeStack {
         code: &mut CodeSection,
         section: wasmparser::CodeSectionReader<'_>,
     ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
-        utils::parse_code_section(self, code, section)?;
+        // Only a body that moves the stack pointer changes; the helper, its type, memory and
+        // global come after everything the module has, so the others are copied as they are.
+        let stack_pointer = self.stack_pointer;
+        crate::bodies::rewrite_some(self, code, section, |body| {
+            crate::bodies::may_set_global(body, stack_pointer)
+        })?;
         code.function(&self.helper_body());
         Ok(())
     }
@@ -293,12 +298,20 @@ mod tests {
     /// A stack-first module: the stack pointer at `top`, one memory, a function that moves the
     /// stack pointer down by `frame` and back.
     fn module(top: i32, frame: i32) -> Vec<u8> {
+        module_with(top, frame, None)
+    }
+
+    /// [`module`], with a second function of `second`'s body bytes and a second global.
+    fn module_with(top: i32, frame: i32, second: Option<&[u8]>) -> Vec<u8> {
         let mut m = wasm_encoder::Module::new();
         let mut types = TypeSection::new();
         types.ty().function([], []);
         m.section(&types);
         let mut functions = FunctionSection::new();
         functions.function(0);
+        if second.is_some() {
+            functions.function(0);
+        }
         m.section(&functions);
         let mut memories = MemorySection::new();
         memories.memory(MemoryType {
@@ -318,6 +331,16 @@ mod tests {
             },
             &ConstExpr::i32_const(top),
         );
+        if second.is_some() {
+            globals.global(
+                GlobalType {
+                    val_type: ValType::I32,
+                    mutable: true,
+                    shared: false,
+                },
+                &ConstExpr::i32_const(0),
+            );
+        }
         m.section(&globals);
         let mut code = CodeSection::new();
         let mut f = Function::new([]);
@@ -335,6 +358,9 @@ mod tests {
             f.instruction(&instruction);
         }
         code.function(&f);
+        if let Some(second) = second {
+            code.raw(second);
+        }
         m.section(&code);
         m.finish()
     }
@@ -363,6 +389,30 @@ mod tests {
             }
         }
         assert_eq!((memories, globals, calls), (2, 2, 2));
+    }
+
+    #[test]
+    fn a_body_that_never_sets_the_stack_pointer_is_carried_over_byte_for_byte() {
+        // No locals; `global.get 0`, `global.set 1` (whose opcode byte the scan meets, but not
+        // of the stack pointer, global 0), with 1's index padded to two bytes; `end`.
+        let second: &[u8] = &[0x00, 0x23, 0x00, 0x24, 0x81, 0x00, 0x0b];
+        let module = module_with(1 << 20, 4096, Some(second));
+        wasmparser::Validator::new().validate_all(&module).unwrap();
+        let charged = charge_stack_by_use(&module, 1 << 20).unwrap();
+        wasmparser::Validator::new().validate_all(&charged).unwrap();
+        let bodies: Vec<Vec<u8>> = wasmparser::Parser::new(0)
+            .parse_all(&charged)
+            .filter_map(|payload| match payload.unwrap() {
+                wasmparser::Payload::CodeSectionEntry(body) => Some(body.as_bytes().to_vec()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(bodies.len(), 3, "the two functions and the helper");
+        assert!(
+            bodies[0].windows(2).any(|w| w == [0x10, 0x02]),
+            "the first moves the stack pointer: it calls the helper (function 2)"
+        );
+        assert_eq!(bodies[1], second, "the second never does: unchanged");
     }
 
     #[test]
