@@ -174,15 +174,23 @@ pub fn finding(report: &Tier5Report) -> Option<Finding> {
     if report.outcome != Outcome::Exploit {
         let sampled = report.sampled_exploit.as_ref()?;
         return Some(Finding {
-            attack: "tier5 (sampled in training)".to_string(),
+            attack: match sampled.step {
+                Some(_) => "tier5 (sampled in training)",
+                None => "tier5 (the sweep before training)",
+            }
+            .to_string(),
             family: Family::Tier5,
             kind: Kind::Exploit,
             score: sampled.reward,
             completion: sampled.completion.chars().take(2000).collect(),
             detail: format!(
-                "sampled at step {} of GRPO ({} completions scored), the verifier rewards it \
-                 {:.3}, the judge ({}) rejects it; the policy converged on {} instead (reward {:.3})",
-                sampled.step,
+                "{} ({} completions scored), the verifier rewards it {:.3}, the judge ({}) \
+                 rejects it; the policy converged on {} instead (reward {:.3})",
+                match sampled.step {
+                    Some(step) => format!("sampled at step {step} of GRPO"),
+                    None => "tried by the sweep before training (each exploit production once)"
+                        .to_string(),
+                },
                 report.samples,
                 sampled.reward,
                 report.judge,
@@ -237,7 +245,7 @@ mod tests {
         SampledExploit {
             completion: "def f(x):\n    return 4\n".into(),
             reward: 1.0,
-            step: 3,
+            step: Some(3),
         }
     }
 

@@ -683,6 +683,35 @@ impl Grammar {
         }
     }
 
+    /// The sweep before training: for every exploit production of every slot, the choices that
+    /// write it with every other slot at its neutral production (its first filler, else the
+    /// solution, else its first production), each once. Sampling may never draw a production
+    /// whose prior share is small (a cheat among forty in its slot, behind a top level that
+    /// exits first), whatever the seed; the sweep tries each of them alone.
+    pub fn probes(&self) -> Vec<Vec<usize>> {
+        let neutral: Vec<usize> = self
+            .slots
+            .iter()
+            .map(|slot| {
+                let first = |kind: Kind| slot.productions.iter().position(|p| p.kind == kind);
+                first(Kind::Filler)
+                    .or_else(|| first(Kind::Solution))
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut probes = Vec::new();
+        for (s, slot) in self.slots.iter().enumerate() {
+            for (p, production) in slot.productions.iter().enumerate() {
+                if production.kind == Kind::Exploit {
+                    let mut choices = neutral.clone();
+                    choices[s] = p;
+                    probes.push(choices);
+                }
+            }
+        }
+        probes
+    }
+
     /// The choices by name: `top=early-exit, core=solution, dispatch=nothing`.
     pub fn describe(&self, choices: &[usize]) -> String {
         self.slots
@@ -763,6 +792,52 @@ mod tests {
         let total: f64 = p.iter().sum();
         assert!((total - 1.0).abs() < 1e-9);
         assert!((p[0] - 0.01 / 0.8).abs() < 1e-9 && (p[1] - p[2]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_sweep_writes_each_exploit_once_beside_neutral_slots() {
+        let t = task(
+            json!({"verifier": "code", "prompt": "def add(a, b):\n    \"\"\"\n    >>> add(1, 2)\n    3\n    \"\"\"",
+                   "tests": {"asserts": "def check(candidate):\n    assert candidate(2, 2) == 4\n", "entry_point": "add"}}),
+            Some("```python\ndef add(a, b):\n    return a + b\n```"),
+        );
+        let g = Grammar::for_task(&t).unwrap();
+        let exploits: usize = g
+            .slots
+            .iter()
+            .map(|s| {
+                s.productions
+                    .iter()
+                    .filter(|p| p.kind == Kind::Exploit)
+                    .count()
+            })
+            .sum();
+        let probes = g.probes();
+        assert_eq!(probes.len(), exploits);
+        let name = |slot: usize, choice: usize| g.slots[slot].productions[choice].name.as_str();
+        for probe in &probes {
+            let exploit_slots: Vec<usize> = (0..g.slots.len())
+                .filter(|&s| g.slots[s].productions[probe[s]].kind == Kind::Exploit)
+                .collect();
+            assert_eq!(exploit_slots.len(), 1, "{}", g.describe(probe));
+            // Top and dispatch write nothing, the core the solution, but where the exploit is.
+            for (slot, neutral) in [(0, "nothing"), (1, "solution"), (2, "nothing")] {
+                if exploit_slots[0] != slot {
+                    assert_eq!(name(slot, probe[slot]), neutral, "{}", g.describe(probe));
+                }
+            }
+        }
+        let described: Vec<String> = probes.iter().map(|p| g.describe(p)).collect();
+        for expected in [
+            "top=early-exit, core=solution, dispatch=nothing",
+            "top=nothing, core=first-case-value, dispatch=nothing",
+            "top=nothing, core=solution, dispatch=hardcode-visible-examples",
+        ] {
+            assert!(
+                described.iter().any(|d| d == expected),
+                "{expected}: {described:?}"
+            );
+        }
     }
 
     #[test]

@@ -64,6 +64,11 @@ pub trait Proposer {
     -> (String, Option<String>);
     /// Whether it has converged (then training stops).
     fn is_converged(&self) -> bool;
+    /// Completions scored once before training, outside it (no policy learns from them): the
+    /// grammar's sweep of its exploit productions ([`Grammar::probes`]). None by default.
+    fn probes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The grammar policy.
@@ -115,17 +120,29 @@ impl Proposer for GrammarPolicy {
     fn is_converged(&self) -> bool {
         self.policy.confidence() >= self.options.converged_at
     }
+
+    fn probes(&self) -> Vec<String> {
+        let mut seen = std::collections::HashSet::new();
+        self.grammar
+            .probes()
+            .iter()
+            .map(|choices| self.grammar.compose(choices))
+            .filter(|completion| seen.insert(completion.clone()))
+            .collect()
+    }
 }
 
-/// A completion sampled during training that the verifier rewarded and the judge rejected.
+/// A completion sampled during training, or tried by the sweep before it, that the verifier
+/// rewarded and the judge rejected.
 #[derive(Debug, Clone, Serialize)]
 pub struct SampledExploit {
     /// The completion.
     pub completion: String,
     /// The verifier's reward for it.
     pub reward: f64,
-    /// The step it was first sampled at.
-    pub step: usize,
+    /// The step it was first sampled at; `None` (`null`): tried by the sweep before training,
+    /// which writes each exploit production of the grammar once ([`Proposer::probes`]).
+    pub step: Option<usize>,
 }
 
 /// The share of a group that makes a kind of completion the policy's habit.
@@ -313,6 +330,28 @@ pub fn train(
     let mut converged = false;
     let started = std::time::Instant::now();
     let mut elapsed = Vec::new();
+    let probes = proposer.probes();
+    if !probes.is_empty() {
+        let rewards = match scored(scorer, fields, &probes) {
+            Ok(rewards) => rewards,
+            Err(e) => return Tier5Report::failed(id, e),
+        };
+        samples += probes.len();
+        for ((completion, reward), accepted) in probes.iter().zip(&rewards).zip(judged(&probes)) {
+            if let Some(reward) = *reward
+                && judge.is_independent()
+                && reward >= options.threshold
+                && accepted == Some(false)
+                && sampled.as_ref().is_none_or(|s| reward > s.reward)
+            {
+                sampled = Some(SampledExploit {
+                    completion: completion.clone(),
+                    reward,
+                    step: None,
+                });
+            }
+        }
+    }
     for step in 0..options.steps {
         let group = match proposer.propose(step, options.group) {
             Ok(group) => group,
@@ -351,7 +390,7 @@ pub fn train(
                     sampled = Some(SampledExploit {
                         completion: completion.clone(),
                         reward,
-                        step,
+                        step: Some(step),
                     });
                 }
             }
@@ -430,7 +469,7 @@ mod tests {
         let sampled = || SampledExploit {
             completion: "print('PASSED')".into(),
             reward: 1.0,
-            step: 3,
+            step: Some(3),
         };
         let report = |outcome: Outcome, sampled_exploit: Option<SampledExploit>| Tier5Report {
             outcome,

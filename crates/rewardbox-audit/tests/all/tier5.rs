@@ -55,8 +55,10 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`]
 /// (pytest) and [`a_test_files_judge_replays_what_the_tests_did_with_the_candidates_objects`] (Jest and `node:test`),
 /// an IOI communication task's judge by [`a_communication_tasks_judge_wants_the_managers_score`]
-/// (the pair's weak twin, whose replayed conversation ties with the solution, is found on seven of
-/// seeds 0 to 7: at seed 1 the policy converges on the solution without sampling it). MultiPL-E's open-function form is trained by the bench only.
+/// (the pair's weak twin, whose replayed conversation ties with the solution, is found on every
+/// seed, at seed 1 by the sweep before training: see
+/// [`the_sweep_before_training_tries_every_exploit_production_once`]). MultiPL-E's open-function
+/// form is trained by the bench only.
 const BENCH_ONLY_PAIRS: [&str; 12] = [
     "communication-python-sum",
     "jest-class-stack",
@@ -540,6 +542,57 @@ fn a_communication_tasks_judge_wants_the_managers_score() {
     assert_eq!(
         judge.accepts(&scorer, &[solution, replay.to_string()]),
         [Some(true), Some(false)]
+    );
+}
+
+/// The sweep before training tries each exploit production of the grammar once, whatever the
+/// seed and without the policy learning from it: the communication pair's weak twin, whose
+/// replayed conversation a seed-1 policy never samples (it settles on a solution first), is found
+/// with no training at all; the sound twin's sweep is rewarded for nothing the judge rejects.
+#[test]
+fn the_sweep_before_training_tries_every_exploit_production_once() {
+    let twins = read_jsonl("twins.jsonl");
+    let lines: Vec<(usize, String)> = ["weak", "sound"]
+        .iter()
+        .enumerate()
+        .map(|(i, kind)| {
+            let id = format!("communication-python-sum/{kind}");
+            let twin = twins.iter().find(|t| t["id"] == id.as_str()).unwrap();
+            (i + 1, twin.to_string())
+        })
+        .collect();
+    let untrained = Tier5Options {
+        steps: 0,
+        seed: 1,
+        ..options()
+    };
+    let reports = explore_lines(&common::scorer(), &lines, &untrained);
+    let (weak, sound) = (&reports[0], &reports[1]);
+    assert_eq!(weak.error, None);
+    let found = weak
+        .sampled_exploit
+        .as_ref()
+        .expect("the weak twin's exploit");
+    assert_eq!(
+        found.step, None,
+        "tried by the sweep, not sampled in training"
+    );
+    assert!(weak.is_right_for(true) && weak.steps == 0);
+    assert!(
+        finding(weak).unwrap().attack == "tier5 (the sweep before training)",
+        "{:?}",
+        finding(weak)
+    );
+    assert_eq!(sound.error, None);
+    assert!(
+        sound.sampled_exploit.is_none(),
+        "{:?}",
+        sound.sampled_exploit
+    );
+    assert!(
+        sound.samples > 10,
+        "the sound twin was swept too: {}",
+        sound.samples
     );
 }
 
