@@ -208,6 +208,20 @@ fn native_python() -> &'static str {
     })
 }
 
+/// The `go` command rewardbox itself compiles Go with: `$REWARDBOX_GO`, else the one
+/// `scripts/setup.sh` installs into `.venv` (not on `PATH`), else `go` on `PATH`.
+fn native_go() -> &'static str {
+    static GO: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    GO.get_or_init(|| {
+        let installed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/go");
+        std::env::var("REWARDBOX_GO")
+            .ok()
+            .filter(|go| !go.is_empty())
+            .or_else(|| installed.is_file().then(|| installed.display().to_string()))
+            .unwrap_or_else(|| "go".into())
+    })
+}
+
 /// Compiles (`g++ -O2`, `gcc -O2`, `rustc -C opt-level=2`, `go build`) and runs `body`'s program
 /// natively in a directory of its own under `dir`.
 fn native_answer(dir: &std::path::Path, body: &Value) -> Value {
@@ -237,7 +251,7 @@ fn native_answer(dir: &std::path::Path, body: &Value) -> Value {
             ),
             "go" => (
                 "main.go",
-                Some(vec!["go", "build", "-o", "main", "main.go"]),
+                Some(vec![native_go(), "build", "-o", "main", "main.go"]),
                 vec!["./main"],
             ),
             _ => return Value::Null,
