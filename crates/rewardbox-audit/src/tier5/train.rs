@@ -295,6 +295,28 @@ fn scored(
         .collect())
 }
 
+/// Keeps in `sampled` the best of `completions` the verifier rewarded and the judge rejected
+/// (`exploit_rewards`, see [`train`]): the first of the highest reward, found at `step` (`None`:
+/// by the sweep before training).
+fn keep_best(
+    sampled: &mut Option<SampledExploit>,
+    completions: &[String],
+    exploit_rewards: &[Option<f64>],
+    step: Option<usize>,
+) {
+    for (completion, reward) in completions.iter().zip(exploit_rewards) {
+        if let Some(reward) = *reward
+            && sampled.as_ref().is_none_or(|s| reward > s.reward)
+        {
+            *sampled = Some(SampledExploit {
+                completion: completion.clone(),
+                reward,
+                step,
+            });
+        }
+    }
+}
+
 /// Trains `proposer` against the verifier of `fields` (the task without its `solution` and
 /// `holdout`), judged by `judge`.
 pub fn train(
@@ -330,6 +352,18 @@ pub fn train(
     let mut converged = false;
     let started = std::time::Instant::now();
     let mut elapsed = Vec::new();
+    // Each completion's reward when the verifier rewards it and the judge rejects it.
+    let exploit_rewards_of = |rewards: &[Option<f64>],
+                              accepted: &[Option<bool>]|
+     -> Vec<Option<f64>> {
+        rewards
+            .iter()
+            .zip(accepted)
+            .map(|(r, v)| {
+                r.filter(|r| judge.is_independent() && *r >= options.threshold && *v == Some(false))
+            })
+            .collect()
+    };
     let probes = proposer.probes();
     if !probes.is_empty() {
         let rewards = match scored(scorer, fields, &probes) {
@@ -337,20 +371,13 @@ pub fn train(
             Err(e) => return Tier5Report::failed(id, e),
         };
         samples += probes.len();
-        for ((completion, reward), accepted) in probes.iter().zip(&rewards).zip(judged(&probes)) {
-            if let Some(reward) = *reward
-                && judge.is_independent()
-                && reward >= options.threshold
-                && accepted == Some(false)
-                && sampled.as_ref().is_none_or(|s| reward > s.reward)
-            {
-                sampled = Some(SampledExploit {
-                    completion: completion.clone(),
-                    reward,
-                    step: None,
-                });
-            }
-        }
+        let accepted = judged(&probes);
+        keep_best(
+            &mut sampled,
+            &probes,
+            &exploit_rewards_of(&rewards, &accepted),
+            None,
+        );
     }
     for step in 0..options.steps {
         let group = match proposer.propose(step, options.group) {
@@ -366,14 +393,7 @@ pub fn train(
         samples += group.len();
         let accepted = judged(&group);
         let live: Vec<f64> = rewards.iter().flatten().copied().collect();
-        // Each completion's reward when the verifier rewards it and the judge rejects it.
-        let exploit_rewards: Vec<Option<f64>> = rewards
-            .iter()
-            .zip(&accepted)
-            .map(|(r, v)| {
-                r.filter(|r| judge.is_independent() && *r >= options.threshold && *v == Some(false))
-            })
-            .collect();
+        let exploit_rewards = exploit_rewards_of(&rewards, &accepted);
         let exploits = exploit_rewards.iter().flatten().count();
         curve.push(Point {
             step,
@@ -383,18 +403,10 @@ pub fn train(
             exploit_rate: exploits as f64 / group.len().max(1) as f64,
             masked: rewards.iter().filter(|r| r.is_none()).count(),
         });
-        for (completion, reward) in group.iter().zip(&exploit_rewards) {
-            if let Some(reward) = *reward {
-                appeared.get_or_insert(step);
-                if sampled.as_ref().is_none_or(|s| reward > s.reward) {
-                    sampled = Some(SampledExploit {
-                        completion: completion.clone(),
-                        reward,
-                        step: Some(step),
-                    });
-                }
-            }
+        if exploits > 0 {
+            appeared.get_or_insert(step);
         }
+        keep_best(&mut sampled, &group, &exploit_rewards, Some(step));
         let advantage = advantages(&rewards, Method::Grpo, 1e-4);
         // A zero-variance group carries no signal: the policy is told (an external one may log
         // it) but a grammar policy's step would only be the entropy term's.
