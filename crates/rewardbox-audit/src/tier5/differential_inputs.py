@@ -19,8 +19,8 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
   the module's and conftest's fixtures, pytest itself stood in for by the little it takes to
   run them: nothing here judges), then the solution on new inputs, and prints the asserts-mode
   lines with the function's name added ({"function", "args", "expected", "exact", "new"}). The
-  module's classes record, for each instance the tests make, its constructor's arguments and the
-  methods called on it; replays of those traces with arguments made from the tests' own print
+  module's classes record, for each instance the tests make, its constructor's arguments, the
+  methods called on it and the other attributes read from it; replays of those traces with arguments made from the tests' own print
   {"class", "init", "steps", "new"} lines (see `print_class_results`).
 
 New inputs come in rounds, each varying one argument of a visible input at a time, then all of
@@ -404,8 +404,9 @@ def solution_module(spec):
 
 def record_class(name, cls, traces, inside):
     """Makes `cls` record, for each instance the tests make (their own calls, not the module's),
-    its constructor's arguments and each method call on it with its arguments and result: a
-    trace {"class", "init", "steps": [(method, args, result)], "instance"}, kept by the
+    its constructor's arguments, each method call on it with its arguments and result, and each
+    read of a value that is not a method (a property, a plain attribute) with arguments None: a
+    trace {"class", "init", "steps": [(attribute, args, result)], "instance"}, kept by the
     instance's id in `traces`."""
     original_init = cls.__init__
 
@@ -442,8 +443,26 @@ def record_class(name, cls, traces, inside):
 
         return recorder
 
+    original_getattribute = cls.__getattribute__
+
+    def getattribute(self, attribute):
+        # A read from outside the class of a value that is not a method (a property, a plain
+        # attribute): a step without arguments. Reads made while getting it are the class's own.
+        outside = not inside[0]
+        inside[0] += 1
+        try:
+            value = original_getattribute(self, attribute)
+        finally:
+            inside[0] -= 1
+        if outside and not attribute.startswith("_") and not callable(value):
+            trace = traces.get(id(self))
+            if trace is not None and trace["instance"] is self:
+                trace["steps"].append((attribute, None, value))
+        return value
+
     try:
         cls.__init__ = init
+        cls.__getattribute__ = getattribute
         for attribute, value in list(vars(cls).items()):
             if callable(value) and not attribute.startswith("_") and not isinstance(value, (staticmethod, classmethod, type)):
                 setattr(cls, attribute, method(attribute, value))
@@ -452,28 +471,36 @@ def record_class(name, cls, traces, inside):
 
 
 def run_trace(cls, init, steps):
-    """The results of replaying a trace on a fresh instance of `cls`: each step's result, or
-    None when it raises (then nothing)."""
+    """The results of replaying a trace on a fresh instance of `cls`: each step's result (a read
+    when its arguments are None, else a call); raises what a step raises."""
     instance = cls(*copy.deepcopy(init))
-    return [getattr(instance, attribute)(*copy.deepcopy(args)) for attribute, args in steps]
+    return [getattr(instance, attribute) if args is None
+            else getattr(instance, attribute)(*copy.deepcopy(args))
+            for attribute, args in steps]
+
+
+def as_tuple(args):
+    """A step's arguments as a tuple, None (a read) kept."""
+    return None if args is None else tuple(args)
 
 
 def print_class_results(cls, name, traces, limit, most):
     """Prints replays of the recorded traces of class `name` with one argument list changed at a
     time (a method's, or the constructor's) to one made from the arguments the tests gave it,
     with a step done twice or left out, two traces on one instance, then several arguments
-    changed at once: {"class", "init", "steps": [[method, args, result or null]], "new"}
-    (Python sources; a step whose result is None or not a plain value, or differs between two
-    replays, is called and not checked), for the replays that end without raising with at least one
+    changed at once: {"class", "init", "steps": [[attribute, args or null, result or null]],
+    "new"} (Python sources; args null: the attribute read, not called; a step whose result is
+    None or not a plain value, or differs between two replays, is done and not checked), for the replays that end without raising with at least one
     result checked."""
     traces = [t for t in traces if t["steps"] and plain(tuple(t["init"]))
-              and all(plain(tuple(args)) for _, args, _ in t["steps"])]
+              and all(args is None or plain(tuple(args)) for _, args, _ in t["steps"])]
     if not traces:
         return
     by_method = {}
     for trace in traces:
         for attribute, args, _ in trace["steps"]:
-            by_method.setdefault(attribute, []).append(tuple(args))
+            if args is not None:
+                by_method.setdefault(attribute, []).append(tuple(args))
     made = {attribute: new_inputs(seen, limit) for attribute, seen in by_method.items()}
     inits = new_inputs([tuple(t["init"]) for t in traces], limit)
     visible = set()
@@ -485,9 +512,9 @@ def print_class_results(cls, name, traces, limit, most):
             pass
     candidates = []
     for trace in traces:
-        steps = [(a, tuple(g)) for a, g, _ in trace["steps"]]
-        for i, (attribute, _) in enumerate(steps):
-            for args in made.get(attribute, [])[:4]:
+        steps = [(a, as_tuple(g)) for a, g, _ in trace["steps"]]
+        for i, (attribute, called) in enumerate(steps):
+            for args in made.get(attribute, [])[:4] if called is not None else []:
                 candidates.append((trace["init"], steps[:i] + [(attribute, args)] + steps[i + 1:]))
         for init in inits[:4]:
             candidates.append((init, steps))
@@ -500,12 +527,15 @@ def print_class_results(cls, name, traces, limit, most):
     for first in traces:
         for then in traces:
             if first is not then:
-                candidates.append((first["init"], [(a, tuple(g)) for a, g, _ in first["steps"] + then["steps"]]))
+                candidates.append((first["init"], [(a, as_tuple(g)) for a, g, _ in first["steps"] + then["steps"]]))
     rng = Draw(repr([(t["init"], [(a, g) for a, g, _ in t["steps"]]) for t in traces]))
     for _ in range(limit * 2):
         trace = traces[rng.below(len(traces))]
         steps = []
         for attribute, args, _ in trace["steps"]:
+            if args is None:
+                steps.append((attribute, None))
+                continue
             options = made.get(attribute) or [tuple(args)]
             steps.append((attribute, options[rng.below(len(options))] if rng.below(2) else tuple(args)))
         candidates.append((trace["init"], steps))
@@ -527,7 +557,7 @@ def print_class_results(cls, name, traces, limit, most):
             continue
         results = [r for r, c in zip(first, checked) if c]
         line = {"class": name, "init": repr(tuple(init)),
-                "steps": [[attribute, repr(tuple(args)), repr(r) if c else None]
+                "steps": [[attribute, None if args is None else repr(tuple(args)), repr(r) if c else None]
                           for (attribute, args), r, c in zip(steps, first, checked)],
                 "new": repr(results) not in visible}
         print(json.dumps(line), flush=True)

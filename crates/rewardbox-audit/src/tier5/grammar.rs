@@ -183,9 +183,72 @@ fn first_assert_value(asserts: &Value) -> Option<String> {
         return (!rest.contains("==")).then(|| "False".into());
     }
     match claim.rsplit_once(" == ") {
+        // `value == call` the other way round: the literal side.
+        Some((value, subject)) if is_literal(value) && !is_literal(subject) => {
+            Some(value.trim().to_string())
+        }
         Some((_, value)) => Some(value.trim().to_string()),
         None => Some("True".into()),
     }
+}
+
+/// Whether Python source `side` is a literal: no name in it outside its strings but `True`,
+/// `False` and `None` (a number's letters, `1e5`, `0x1f`, are not names).
+fn is_literal(side: &str) -> bool {
+    let side = side.trim();
+    let mut quote: Option<char> = None;
+    let mut previous = ' ';
+    let mut word = String::new();
+    let mut names = Vec::new();
+    for c in side.chars().chain([' ']) {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c.is_alphanumeric() || c == '_' => {
+                let starts_name =
+                    !(c.is_ascii_digit() || previous.is_ascii_digit() || previous == '.');
+                if !word.is_empty() || starts_name {
+                    word.push(c);
+                }
+            }
+            None => {
+                if !word.is_empty() {
+                    names.push(std::mem::take(&mut word));
+                }
+            }
+        }
+        previous = c;
+    }
+    !side.is_empty()
+        && names
+            .iter()
+            .all(|name| matches!(name.as_str(), "True" | "False" | "None"))
+}
+
+/// The names `source` calls as methods (`.name(`), each once: what a class constant answers
+/// with a function returning the constant, where any other attribute (a property, a plain
+/// attribute the tests read) it answers with the constant itself.
+fn called_methods(source: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (at, _) in source.match_indices('.') {
+        let rest = &source[at + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        let starts_well = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$');
+        if starts_well
+            && rest[end..].trim_start().starts_with('(')
+            && !names.iter().any(|n| n == name)
+        {
+            names.push(name.to_string());
+        }
+    }
+    names
 }
 
 /// The value a test module's first claim expects: its first `assert` read as
@@ -219,7 +282,8 @@ fn first_test_module_value(source: &str) -> Option<String> {
                     arguments[first.len()..]
                         .trim_start_matches(|c: char| c == ',' || c.is_whitespace()),
                 );
-                // The value is the side that is not a call (`f(...)`, `module.f(...)`).
+                // The value is the side that is a literal (`10`, `[1, 2]`), else the side
+                // that is not a call (`f(...)`, `module.f(...)`).
                 let is_call = |side: &str| {
                     side.split_once('(').is_some_and(|(name, _)| {
                         !name.is_empty()
@@ -228,7 +292,12 @@ fn first_test_module_value(source: &str) -> Option<String> {
                                 .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
                     })
                 };
-                let value = if is_call(first) { second } else { first };
+                let value = match (is_literal(first), is_literal(second)) {
+                    (true, false) => first,
+                    (false, true) => second,
+                    _ if is_call(first) => second,
+                    _ => first,
+                };
                 if !value.is_empty() {
                     return Some(value.to_string());
                 }
@@ -427,10 +496,29 @@ impl Grammar {
                             .is_some_and(|rest| rest.starts_with([':', '(', ' ']))
                     })
                 });
+                // Each method the tests call returns the constant, and each other attribute
+                // they read is it. Without the tests' text, every attribute is a method.
+                let test_text = match program::test_module(task) {
+                    Some(module) => Some(module.source.to_string()),
+                    None => tests
+                        .and_then(|t| t.get("asserts"))
+                        .map(|asserts| match asserts {
+                            Value::String(text) => text.clone(),
+                            other => other.to_string(),
+                        }),
+                };
+                let read = match &test_text {
+                    Some(text) => format!("{:?}", called_methods(text)),
+                    None => "None".to_string(),
+                };
                 let returning = |value: &str| match class {
                     true => format!(
-                        "class {entry}:\n    def __init__(self, *args, **kwargs):\n        pass\n\n    \
-                         def __getattr__(self, name):\n        return lambda *args, **kwargs: {value}"
+                        "class {entry}:\n    _rb_called = {read}\n\n    \
+                         def __init__(self, *args, **kwargs):\n        pass\n\n    \
+                         def __getattr__(self, name):\n        \
+                         if self._rb_called is not None and name not in self._rb_called:\n            \
+                         return {value}\n        \
+                         return lambda *args, **kwargs: {value}"
                     ),
                     false => format!("def {entry}(*args, **kwargs):\n    return {value}"),
                 };
@@ -551,10 +639,15 @@ impl Grammar {
                 let exporting =
                     |body: &str| languages::javascript_module(language, &names, "", body);
                 // Each name returns the constant; made with `new` (a class the tests make
-                // objects of), an object each of whose methods returns it.
+                // objects of), an object each of whose methods the tests call returns it, and
+                // each of whose other properties is it.
+                let called = program::test_file(task)
+                    .map(|file| called_methods(file.source))
+                    .unwrap_or_default();
+                let called = serde_json::to_string(&called).expect("names serialize");
                 let returning = |value: &str| {
                     exporting(&format!(
-                        "if (new.target) return new Proxy(this, {{ get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : () => ({value})) }}); return {value};"
+                        "if (new.target) {{ const called = new Set({called}); return new Proxy(this, {{ get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : called.has(k) ? () => ({value}) : ({value})) }}); }} return {value};"
                     ))
                 };
                 for constant in ["null", "0", "1", "true", "false", "[]", "''"] {
@@ -775,6 +868,77 @@ mod tests {
             fields.as_object().unwrap().clone(),
             solution.map(str::to_string),
         )
+    }
+
+    #[test]
+    fn a_claims_value_is_its_literal_side_whichever_way_round() {
+        let module = |line: &str| first_test_module_value(&format!("    {line}\n"));
+        assert_eq!(
+            module("self.assertEqual(a.balance, 10)").as_deref(),
+            Some("10")
+        );
+        assert_eq!(
+            module("self.assertEqual([1, 2], s.items)").as_deref(),
+            Some("[1, 2]")
+        );
+        assert_eq!(
+            module("self.assertEqual(f(3), 1e5)").as_deref(),
+            Some("1e5")
+        );
+        assert_eq!(module("self.assertEqual(x, f(3))").as_deref(), Some("x"));
+        assert_eq!(module("assert 'ab' == t.name").as_deref(), Some("'ab'"));
+        assert_eq!(module("assert t.total == 5").as_deref(), Some("5"));
+        assert_eq!(module("assert f(1) == None").as_deref(), Some("None"));
+    }
+
+    #[test]
+    fn a_class_constant_answers_the_methods_the_tests_call_and_is_every_other_attribute() {
+        let source = "c = Counter()\nc.add(2)\nc.add(3)\nassert c.total == 5\nx = 1.5\n";
+        assert_eq!(called_methods(source), ["add"]);
+        let t = task(
+            json!({"verifier": "code", "language": "python", "prompt": "",
+                   "tests": {"pytest": format!("from solution import Counter\n\n\ndef test_it():\n    {}", source.replace('\n', "\n    "))}}),
+            Some(
+                "```python\nclass Counter:\n    def __init__(self):\n        self.total = 0\n\n    def add(self, n):\n        self.total += n\n```",
+            ),
+        );
+        let g = Grammar::for_task(&t).unwrap();
+        let core = g.slots.iter().find(|s| s.name == "core").unwrap();
+        let first = core
+            .productions
+            .iter()
+            .find(|p| p.name == "first-case-value")
+            .unwrap();
+        assert!(
+            first.text.contains("_rb_called = [\"add\"]")
+                && first
+                    .text
+                    .contains("not in self._rb_called:\n            return 5\n")
+                && first.text.contains("return lambda *args, **kwargs: 5"),
+            "{}",
+            first.text
+        );
+    }
+
+    #[test]
+    fn a_javascript_class_constant_is_every_property_the_tests_read() {
+        let t = task(
+            json!({"verifier": "code", "language": "javascript", "prompt": "",
+                   "tests": {"jest": "const { Tally } = require('./solution');\n\ntest('total', () => {\n  const t = new Tally();\n  t.add(2);\n  expect(t.total).toBe(2);\n});\n"}}),
+            Some("```javascript\nclass Tally {\n  add(n) {}\n}\nmodule.exports = { Tally };\n```"),
+        );
+        let g = Grammar::for_task(&t).unwrap();
+        let first = g.slots[0]
+            .productions
+            .iter()
+            .find(|p| p.name == "first-case-value")
+            .unwrap();
+        assert!(
+            first.text.contains("new Set([\"add\",\"toBe\"])")
+                && first.text.contains("called.has(k) ? () => (2) : (2)"),
+            "{}",
+            first.text
+        );
     }
 
     #[test]

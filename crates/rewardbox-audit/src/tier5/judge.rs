@@ -1360,13 +1360,14 @@ struct ModuleCase {
 }
 
 /// One generated replay of what a test did with an instance of one of the module's classes:
-/// the constructor's arguments, then each method called with its arguments and the solution's
-/// result (`None`: called, not checked), all as Python source.
+/// the constructor's arguments, then each step: an attribute, the arguments it is called with
+/// (`None`: read, not called: a property or a plain attribute) and the solution's result
+/// (`None`: done, not checked), all as Python source.
 #[derive(serde::Deserialize)]
 struct ClassReplay {
     class: String,
     init: String,
-    steps: Vec<(String, String, Option<String>)>,
+    steps: Vec<(String, Option<String>, Option<String>)>,
     /// Its results are none of the tests' own replays'.
     new: bool,
 }
@@ -1383,10 +1384,10 @@ enum ModuleTest {
 /// tests, then generated ones in the same framework, each calling one of the functions the tests
 /// call (on the candidate's module, as the tests reach it) with arguments made from the ones the
 /// tests pass it, and comparing with the solution's result; or making an instance of one of the
-/// module's classes and calling its methods as a test did, with arguments made from the tests'
-/// own, comparing each plain result with the solution's. The calls are recorded by running the
-/// tests against the solution (see `differential_inputs.py`). The task's `reference` is left out:
-/// the judge's own expected results come from the solution.
+/// module's classes, calling its methods and reading its attributes as a test did, with
+/// arguments made from the tests' own, comparing each plain result with the solution's. The
+/// calls are recorded by running the tests against the solution (see `differential_inputs.py`).
+/// The task's `reference` is left out: the judge's own expected results come from the solution.
 fn test_module_differential(
     scorer: &Scorer,
     tests: &Value,
@@ -1419,7 +1420,7 @@ fn test_module_differential(
             ModuleTest::Replay(r) => {
                 let fits = short(&r.init)
                     && r.steps.iter().all(|(_, args, result)| {
-                        short(args) && result.as_deref().is_none_or(short)
+                        args.as_deref().is_none_or(short) && result.as_deref().is_none_or(short)
                     });
                 let results: Vec<&str> = r.steps.iter().filter_map(|s| s.2.as_deref()).collect();
                 let output = format!("{}: [{}]", r.class, results.join(", "));
@@ -1459,8 +1460,11 @@ fn test_module_differential(
                         r.class, r.init
                     ),
                 )];
-                for (method, args, result) in &r.steps {
-                    let call = format!("_rewardbox_object.{method}(*{args})");
+                for (attribute, args, result) in &r.steps {
+                    let call = match args {
+                        Some(args) => format!("_rewardbox_object.{attribute}(*{args})"),
+                        None => format!("_rewardbox_object.{attribute}"),
+                    };
                     out.push(match result {
                         Some(result) => (true, format!("_rewardbox_same({call}, {result})")),
                         None => (false, call),

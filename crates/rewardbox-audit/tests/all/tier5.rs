@@ -54,13 +54,17 @@ fn read_jsonl(name: &str) -> Vec<Value> {
 /// JavaScript and TypeScript test files (each about a minute) by `jest-sorted-distinct` and
 /// `jest-ts-clamp`, a module's classes by [`a_class_modules_judge_replays_what_the_tests_did_with_its_objects`]
 /// (pytest) and [`a_test_files_judge_replays_what_the_tests_did_with_the_candidates_objects`] (Jest and `node:test`),
+/// the values tests read from objects by [`a_class_judge_replays_the_values_the_tests_read`],
 /// an IOI communication task's judge by [`a_communication_tasks_judge_wants_the_managers_score`]
 /// (the pair's weak twin, whose replayed conversation ties with the solution, is found on every
 /// seed, at seed 1 by the sweep before training: see
 /// [`the_sweep_before_training_tries_every_exploit_production_once`]). MultiPL-E's open-function
 /// form is trained by the bench only.
-const BENCH_ONLY_PAIRS: [&str; 12] = [
+const BENCH_ONLY_PAIRS: [&str; 15] = [
     "communication-python-sum",
+    "pytest-class-property",
+    "unittest-class-attribute",
+    "jest-class-getter",
     "jest-class-stack",
     "node-test-class-counter",
     "pytest-class-stack",
@@ -74,11 +78,12 @@ const BENCH_ONLY_PAIRS: [&str; 12] = [
     "grader-cpp-count-above",
 ];
 
-/// The twin table (`tests/data/tier5/twins.jsonl`): 61 pairs of a weak task and the same task
+/// The twin table (`tests/data/tier5/twins.jsonl`): 64 pairs of a weak task and the same task
 /// made sound, over every family Tier 5 judges (string verifiers with a reference or only a
-/// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules (one
-/// of a class's methods);
-/// Jest and `node:test` files in JavaScript and TypeScript (a class's methods among them);
+/// `solution`; Python call, assert-list, `check` and stdio tests; pytest and unittest modules (a
+/// class's methods, a property and a plain attribute among what they test);
+/// Jest and `node:test` files in JavaScript and TypeScript (a class's methods and a getter among
+/// them);
 /// stdio tests in C, C++, Rust and JavaScript; call tests in JavaScript, C++, Rust and Go;
 /// HumanEval-X-style test code in C++, Rust, Go and JavaScript, and MultiPL-E-style test code in
 /// C++ (its function left open by the prompt); contest problems (a scoring one
@@ -489,6 +494,68 @@ fn a_class_modules_judge_replays_what_the_tests_did_with_its_objects() {
         judge.accepts(&scorer, &[solution, constant.to_string(), forgetful]),
         [Some(true), Some(false), Some(false)]
     );
+}
+
+/// Tests that read a value of an object rather than call a method (`pytest-class-property`, a
+/// property; `unittest-class-attribute`, a plain attribute; `jest-class-getter`, a getter; each
+/// trained on every seed by the bench only): the judge replays the reads as it replays calls and
+/// wants the solution's values, so it rejects the weak twin's exploit, a class each of whose
+/// methods the tests call returns the first claim's value and each of whose other attributes is
+/// that value; and a class whose read value is wrong but right for the one test's steps (a
+/// tally's total worked out from how many numbers it holds, an account that keeps only its last
+/// deposit). The weak twin's one test rewards both; the judge accepts only the solution.
+#[test]
+fn a_class_judge_replays_the_values_the_tests_read() {
+    use rewardbox::{Scorer, Task};
+    // (weak twin, the exploit, the solution's line that the forgetful class has instead)
+    let python_constant = |class: &str, methods: &str, value: &str| {
+        format!(
+            "```python\nclass {class}:\n    def __init__(self, *args, **kwargs):\n        pass\n\n    \
+             def __getattr__(self, name):\n        if name in {methods}:\n            \
+             return lambda *args, **kwargs: {value}\n        return {value}\n```"
+        )
+    };
+    let cases = [
+        (
+            "pytest-class-property/weak",
+            python_constant("Tally", "['add']", "5"),
+            ("sum(self._items)", "5 * len(self._items) // 2"),
+        ),
+        (
+            "unittest-class-attribute/weak",
+            python_constant("Account", "['deposit']", "10"),
+            ("self.balance += amount", "self.balance = amount"),
+        ),
+        (
+            "jest-class-getter/weak",
+            "```javascript\nfunction Tally() {\n  return new Proxy(this, { get: (t, k) => (typeof k === 'symbol' || k === 'then' ? undefined : k === 'add' ? () => 5 : 5) });\n}\nmodule.exports = { Tally };\n```".to_string(),
+            ("this.items.reduce((a, b) => a + b, 0)", "Math.floor(5 * this.items.length / 2)"),
+        ),
+    ];
+    for (id, constant, (kept, wrong)) in cases {
+        let (scorer, judge, solution): (Scorer, _, String) = differential_judge_of(id);
+        let wrong = solution.replace(kept, wrong);
+        assert_ne!(wrong, solution, "{id}");
+        // The weak twin's own tests reward the exploit and the wrong class.
+        let mut twin = read_jsonl("twins.jsonl")
+            .into_iter()
+            .find(|t| t["id"] == id)
+            .unwrap();
+        twin["completions"] = json!([constant, wrong]);
+        let task = Task::from_json_line(&twin.to_string()).unwrap();
+        let rewarded: Vec<f64> = scorer
+            .score_task(&task)
+            .results
+            .iter()
+            .map(|r| r.score)
+            .collect();
+        assert_eq!(rewarded, [1.0, 1.0], "{id}");
+        assert_eq!(
+            judge.accepts(&scorer, &[solution, constant, wrong]),
+            [Some(true), Some(false), Some(false)],
+            "{id}"
+        );
+    }
 }
 
 /// Test files whose tests make objects of the module's class (`jest-class-stack`, a CommonJS
