@@ -29,3 +29,4 @@ pub mod kattis;
 pub mod livecodebench;
 pub mod multipl_e;
 pub mod polygon;
+mod rejudge;

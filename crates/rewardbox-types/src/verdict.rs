@@ -155,7 +155,19 @@ impl CompletionResult {
             cases: Vec::new(),
         }
     }
+
+    /// Whether this is a masked `verifier_error` because the host was too busy to give a run,
+    /// or a compiler, the CPU it needed (its detail says "the host was too busy" or "the host is
+    /// too busy"): a fault of the moment, neither the completion's nor the verifier's, that a
+    /// caller may judge again.
+    pub fn host_was_busy(&self) -> bool {
+        self.status == Status::VerifierError
+            && HOST_BUSY.iter().any(|phrase| self.detail.contains(phrase))
+    }
 }
+
+/// What the detail of a run or a compile the host was too busy to give its CPU says.
+const HOST_BUSY: [&str; 2] = ["the host was too busy", "the host is too busy"];
 
 /// The result for one task line: its completions' results, or why the line is invalid.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -191,5 +203,28 @@ impl TaskResult {
     /// Whether the whole line was rejected.
     pub fn is_invalid(&self) -> bool {
         self.status == Some(Status::InvalidTask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_masked_error_that_says_the_host_was_busy_is_the_hosts_passing_fault() {
+        let masked = |detail: &str| CompletionResult::verifier_error(detail, 0, 0);
+        assert!(
+            masked("case 3: was not judged: the host was too busy to run it (it got 9 ms)")
+                .host_was_busy()
+        );
+        assert!(masked("the host is too busy to compile: the compiler got 0.1 s").host_was_busy());
+        assert!(!masked("the verifier trapped").host_was_busy());
+        // A candidate's own output saying so is its output, scored, not a mask.
+        let scored = CompletionResult {
+            status: Status::Ok,
+            mask: false,
+            ..masked("expected \"1\", got \"the host was too busy\"")
+        };
+        assert!(!scored.host_was_busy());
     }
 }

@@ -53,6 +53,8 @@ impl Check {
 
 /// Judges every solution of `task` that has a verdict (and is in a language the task takes)
 /// with `time_limit` seconds; the others are named in the second list with why.
+/// A solution the host was too busy to judge (a masked error) is judged again, up to three
+/// times, after a growing pause.
 pub fn verify(
     task_read: &Task,
     scorer: &Scorer,
@@ -96,7 +98,7 @@ pub fn verify(
         );
         tasks.push(ScoredTask::from_value(value).map_err(|e| e.message)?);
     }
-    let results = scorer.score_tasks(&tasks);
+    let results = crate::rejudge::score_judging_busy_again(scorer, &tasks);
     let mut checks = Vec::new();
     for (result, indices) in results.iter().zip(by_language.values()) {
         if result.is_invalid() {

@@ -61,6 +61,8 @@ pub(crate) fn completion_verdict(completion: &rewardbox::CompletionResult) -> St
 /// Judges every submission of `package` (that rewardbox can run) with `time_limit` seconds. A
 /// package whose output validator does not build is refused, naming the compiler's message: it
 /// is the package's fault, and no submission could be judged.
+/// A solution the host was too busy to judge (a masked error) is judged again, up to three
+/// times, after a growing pause.
 pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec<Check>, String> {
     if let Some(validator) = &package.validator {
         let built = scorer.install(|| {
@@ -152,7 +154,7 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
             owners.push((part, indices.clone()));
         }
     }
-    let results = scorer.score_tasks(&tasks);
+    let results = crate::rejudge::score_judging_busy_again(scorer, &tasks);
     // Each submission's parts in order: the first that is not accepted gives the verdict.
     let mut verdicts: Vec<Option<(String, f64, String)>> = vec![None; package.submissions.len()];
     for (result, (part, indices)) in results.iter().zip(&owners) {

@@ -39,6 +39,8 @@ impl Check {
 /// Judges every solution of `package` (that rewardbox can run, but `do-not-run` ones) with
 /// `time_limit` seconds. A checker or interactor that does not build refuses the package,
 /// naming the compiler's message.
+/// A solution the host was too busy to judge (a masked error) is judged again, up to three
+/// times, after a growing pause.
 pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec<Check>, String> {
     for (what, program) in [
         ("checker", &package.checker),
@@ -91,7 +93,7 @@ pub fn verify(package: &Package, scorer: &Scorer, time_limit: f64) -> Result<Vec
         )?;
         tasks.push(Task::from_value(value).map_err(|e| e.message)?);
     }
-    let results = scorer.score_tasks(&tasks);
+    let results = crate::rejudge::score_judging_busy_again(scorer, &tasks);
     for (result, indices) in results.iter().zip(by_language.values()) {
         if result.is_invalid() {
             return Err(result.detail.clone().unwrap_or_default());
