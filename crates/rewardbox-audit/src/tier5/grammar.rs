@@ -165,15 +165,7 @@ fn doctest_examples(prompt: &str, entry: &str) -> Vec<(String, String)> {
 /// The expected value of the first assert of `asserts` (a check's source or a list of statements):
 /// `assert <call> == <value>`, `assert <call>` (True), `assert not <call>` (False).
 fn first_assert_value(asserts: &Value) -> Option<String> {
-    let source = match asserts {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
+    let source = asserts_source(asserts)?;
     let line = source
         .lines()
         .map(str::trim)
@@ -189,6 +181,21 @@ fn first_assert_value(asserts: &Value) -> Option<String> {
         }
         Some((_, value)) => Some(value.trim().to_string()),
         None => Some("True".into()),
+    }
+}
+
+/// The source of a task's `asserts` (a check's source, or a list of statements one a line).
+fn asserts_source(asserts: &Value) -> Option<String> {
+    match asserts {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
     }
 }
 
@@ -502,10 +509,7 @@ impl Grammar {
                     Some(module) => Some(module.source.to_string()),
                     None => tests
                         .and_then(|t| t.get("asserts"))
-                        .map(|asserts| match asserts {
-                            Value::String(text) => text.clone(),
-                            other => other.to_string(),
-                        }),
+                        .and_then(asserts_source),
                 };
                 let read = match &test_text {
                     Some(text) => format!("{:?}", called_methods(text)),
@@ -870,6 +874,15 @@ mod tests {
         )
     }
 
+    /// The production of `g` called `name`, in whichever slot.
+    fn named<'g>(g: &'g Grammar, name: &str) -> &'g Production {
+        g.slots
+            .iter()
+            .flat_map(|s| &s.productions)
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no production {name}"))
+    }
+
     #[test]
     fn a_claims_value_is_its_literal_side_whichever_way_round() {
         let module = |line: &str| first_test_module_value(&format!("    {line}\n"));
@@ -903,12 +916,7 @@ mod tests {
             ),
         );
         let g = Grammar::for_task(&t).unwrap();
-        let core = g.slots.iter().find(|s| s.name == "core").unwrap();
-        let first = core
-            .productions
-            .iter()
-            .find(|p| p.name == "first-case-value")
-            .unwrap();
+        let first = named(&g, "first-case-value");
         assert!(
             first.text.contains("_rb_called = [\"add\"]")
                 && first
@@ -928,11 +936,7 @@ mod tests {
             Some("```javascript\nclass Tally {\n  add(n) {}\n}\nmodule.exports = { Tally };\n```"),
         );
         let g = Grammar::for_task(&t).unwrap();
-        let first = g.slots[0]
-            .productions
-            .iter()
-            .find(|p| p.name == "first-case-value")
-            .unwrap();
+        let first = named(&g, "first-case-value");
         assert!(
             first.text.contains("new Set([\"add\",\"toBe\"])")
                 && first.text.contains("called.has(k) ? () => (2) : (2)"),
