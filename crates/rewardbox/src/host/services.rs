@@ -18,6 +18,22 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
 
+/// How many times the verifier's default fuel a run of a task's tests gets (asserts, assert
+/// lists, pytest and unittest modules), and the compiling of them. Their work grows with the
+/// number of tests, and with each failure's report, whose count the candidate decides: at the
+/// default fuel, a pytest module of 32 tests that a wrong program failed ran the verifier out of
+/// fuel (a masked `verifier_error` a policy could choose by failing them), a module of 512
+/// passing tests did too, and a check of 400 asserts could not be compiled. The candidate's own
+/// work runs on its own limits in a sandbox of its own; this fuel bounds only a runaway test
+/// (a loop of its own), which it still ends, as the verifier's fault. It covers a pytest session
+/// of about 2,000 failing tests (natively, pytest takes 5.8 s for 2,048 failing tests, 2.5 s
+/// when they pass) and a check of several thousand asserts.
+pub const TESTS_FUEL_FACTOR: u64 = 64;
+
+/// How many times the verifier's default wall-clock safety net a run of a task's tests gets:
+/// enough for its fuel ([`TESTS_FUEL_FACTOR`]) on a host several times slower than a quiet one.
+pub const TESTS_WALL_FACTOR: u64 = 6;
+
 /// The services of trusted instances, shared by every thread.
 pub struct HostServices {
     runners: Arc<Runners>,
@@ -94,6 +110,30 @@ impl HostServices {
             recordings: Mutex::new(Vec::new()),
             recording_count: AtomicUsize::new(0),
         }))
+    }
+
+    /// The limits a Python verification in `mode` gets where its caller sets none: the
+    /// verifier's defaults for a verifier of the task's own, and for a task's tests (asserts,
+    /// assert lists, pytest and unittest modules) [`TESTS_FUEL_FACTOR`] times their fuel and
+    /// [`TESTS_WALL_FACTOR`] times their wall clock.
+    fn defaults_for(&self, mode: PythonMode) -> Limits {
+        match mode {
+            PythonMode::Verifier => self.verifier_defaults,
+            PythonMode::Asserts
+            | PythonMode::AssertList
+            | PythonMode::Pytest
+            | PythonMode::Unittest => Limits {
+                fuel: self
+                    .verifier_defaults
+                    .fuel
+                    .saturating_mul(TESTS_FUEL_FACTOR),
+                wall_ms: self
+                    .verifier_defaults
+                    .wall_ms
+                    .saturating_mul(TESTS_WALL_FACTOR),
+                ..self.verifier_defaults
+            },
+        }
     }
 
     /// The runners of candidate programs.
@@ -252,7 +292,7 @@ impl Services for HostServices {
         let limits = candidate_limits(
             limits,
             None,
-            &self.verifier_defaults,
+            &self.defaults_for(mode),
             self.runners.max_candidate.as_ref(),
         );
         let python = self.python_for(mode).map_err(types::VerifyError::Failed)?;

@@ -712,3 +712,76 @@ fn the_task_answers_for_its_tests_and_the_candidate_for_everything_after_it_is_i
     let detail = common::invalid_detail(&common::score_tasks(&[task])[0]);
     assert!(detail.contains("fails its own tests"), "{detail}");
 }
+
+/// A run of a task's tests costs more with each test, and more with each failure's report, whose
+/// count the candidate decides: a wrong program failing every test of a large pytest or unittest
+/// module, or every assert of a large check, scores 0, never a mask, and a right one 1 (at the
+/// verifier's default fuel, 32 failing pytest tests ran the session out of fuel, a
+/// `verifier_error` a policy could choose by failing them; 512 passing parametrized tests did
+/// too; a module of 128 test functions and a check of 400 asserts could not be compiled).
+#[test]
+fn a_program_failing_every_test_of_a_large_suite_scores_zero_never_a_mask() {
+    let right = "def f(x):\n    return x + 1\n";
+    let wrong = "def f(x):\n    return x\n";
+    let parametrized = "import pytest\nfrom solution import f\n\n\
+        @pytest.mark.parametrize('x', range(512))\ndef test_f(x):\n    assert f(x) == x + 1\n";
+    // `or`: each assert runs live, against the candidate (a plan would run it in the host).
+    let mut check = String::from("def check(candidate):\n");
+    let mut functions = String::from("from solution import f\n");
+    let mut methods =
+        String::from("import unittest\nfrom solution import f\n\n\nclass T(unittest.TestCase):\n");
+    for i in 0..500 {
+        check.push_str(&format!(
+            "    assert candidate({i}) == {} or candidate({i}) < -1\n",
+            i + 1
+        ));
+    }
+    for i in 0..200 {
+        functions.push_str(&format!(
+            "\n\ndef test_{i}():\n    assert f({i}) == {}\n",
+            i + 1
+        ));
+        methods.push_str(&format!(
+            "    def test_{i}(self):\n        self.assertEqual(f({i}), {})\n\n",
+            i + 1
+        ));
+    }
+    let modules = [
+        ("pytest", parametrized.to_string(), 512),
+        ("pytest", functions, 200),
+        ("unittest", methods, 200),
+        ("asserts", check, 500),
+    ];
+    let tasks: Vec<serde_json::Value> = modules
+        .iter()
+        .map(|(framework, test, _)| {
+            let mut task = module_task(framework, test, &[right, wrong]);
+            if *framework == "asserts" {
+                task["tests"]["entry_point"] = "f".into();
+            }
+            task["scoring"] = "fraction".into();
+            task
+        })
+        .collect();
+    let results = common::score_tasks(&tasks);
+    for ((framework, _, tests), result) in modules.iter().zip(&results) {
+        let (right, wrong) = (&result.results[0], &result.results[1]);
+        for (which, outcome, score) in [("right", right, 1.0), ("wrong", wrong, 0.0)] {
+            assert_eq!(
+                outcome.status,
+                Status::Ok,
+                "{framework} {tests}, {which}: {outcome:?}"
+            );
+            assert!(!outcome.mask, "{framework} {tests}, {which}");
+            assert_eq!(
+                outcome.score, score,
+                "{framework} {tests}, {which}: {outcome:?}"
+            );
+            assert_eq!(outcome.cases.len(), *tests, "{framework}, {which}");
+        }
+        assert!(
+            wrong.cases.iter().all(|c| c.status == CaseStatus::Wrong),
+            "{framework} {tests}"
+        );
+    }
+}
