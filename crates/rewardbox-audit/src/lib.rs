@@ -199,6 +199,14 @@ impl AuditTask {
     pub fn text(&self, field: &str) -> Option<&str> {
         self.fields.get(field).and_then(Value::as_str)
     }
+
+    /// What the model is shown of the task: its `prompt`, else its `question`, else its
+    /// `problem` (the first that is a string).
+    pub fn prompt(&self) -> Option<&str> {
+        ["prompt", "question", "problem"]
+            .iter()
+            .find_map(|field| self.text(field))
+    }
 }
 
 /// Every attack for a task, from the built-in library.

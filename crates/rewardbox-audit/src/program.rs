@@ -427,10 +427,7 @@ pub fn function_cheats(entry: &str) -> Vec<Attack> {
 /// The stdio test cases whose input and expected output both appear in the task's prompt: what a
 /// model can see of the tests.
 pub fn visible_stdio_examples(task: &AuditTask) -> Vec<(&str, &str)> {
-    let Some(prompt) = ["prompt", "question", "problem"]
-        .iter()
-        .find_map(|f| task.text(f))
-    else {
+    let Some(prompt) = task.prompt() else {
         return Vec::new();
     };
     let Some(cases) = task

@@ -12,7 +12,7 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
   tuple and of the solution's result, for the inputs where the solution returns a plain value
   (one `ast.literal_eval` reads back equal), the same twice, without raising; `new` when that
   result is none of the visible calls' results. The last line is {"visible": n}.
-- {"mode": "test_module", "solution", "module", "test", "conftest", "framework", "max"}: a task
+- {"mode": "test_module", "solution", "module", "test", "conftest", "framework", "prompt", "max"}: a task
   judged by a pytest or unittest module. Installs the solution as the module the tests import,
   its top-level functions recording the arguments the tests call them with, runs the tests
   (unittest's own loader; pytest's test functions and classes with their parametrize rows and
@@ -20,8 +20,10 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
   run them: nothing here judges), then the solution on new inputs, and prints the asserts-mode
   lines with the function's name added ({"function", "args", "expected", "exact", "new"}). The
   module's classes record, for each instance the tests make, its constructor's arguments, the
-  methods called on it and the other attributes read from it; replays of those traces with arguments made from the tests' own print
-  {"class", "init", "steps", "new"} lines (see `print_class_results`).
+  methods called on it and the other attributes read from it, then a read of each value of it
+  (not a method) that the task's prompt names, which the tests may never read; replays of those
+  traces with arguments made from the tests' own print {"class", "init", "steps", "new"} lines
+  (see `print_class_results`).
 
 New inputs come in rounds, each varying one argument of a visible input at a time, then all of
 them together:
@@ -399,7 +401,32 @@ def solution_module(spec):
     for name, value in list(module.__dict__.items()):
         if isinstance(value, type) and value.__module__ == spec["module"]:
             record_class(name, value, traces, inside)
-    return originals, seen, traces
+    return originals, seen, traces, inside
+
+
+def read_named_values(traces, prompt, inside):
+    """Ends each trace with a read of each public value of its instance (a property, a plain
+    attribute: not a method) that `prompt` names as a word, in the order the prompt names them:
+    what the task asks of its objects is judged even where the tests never read it (a `count`
+    beside the `total` they check)."""
+    import re
+
+    words = list(dict.fromkeys(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", prompt or "")))
+    for trace in traces.values():
+        instance = trace["instance"]
+        inside[0] += 1
+        try:
+            for attribute in words:
+                if attribute.startswith("_"):
+                    continue
+                try:
+                    value = getattr(instance, attribute)
+                except Exception:
+                    continue
+                if not callable(value):
+                    trace["steps"].append((attribute, None, value))
+        finally:
+            inside[0] -= 1
 
 
 def record_class(name, cls, traces, inside):
@@ -746,11 +773,12 @@ def run_unittest_module(spec):
 
 
 def test_module_mode(spec):
-    originals, seen, traces = solution_module(spec)
+    originals, seen, traces, inside = solution_module(spec)
     if spec.get("framework") == "unittest":
         run_unittest_module(spec)
     else:
         run_pytest_module(spec)
+    read_named_values(traces, spec.get("prompt"), inside)
     limit = spec["max"]
     by_class = {}
     for trace in traces.values():

@@ -743,7 +743,8 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
         if language != "python" {
             return None;
         }
-        return test_module_differential(scorer, tests, &module, &solution, most).map(Into::into);
+        return test_module_differential(scorer, tests, &module, &solution, task.prompt(), most)
+            .map(Into::into);
     }
     if let Some(file) = crate::program::test_file(task) {
         if !matches!(language, "javascript" | "typescript") {
@@ -758,9 +759,9 @@ fn differential(scorer: &Scorer, task: &AuditTask, most: usize) -> Option<Differ
             scorer,
             language,
             framework,
-            file.source,
-            file.module,
+            &file,
             &solution,
+            task.prompt(),
             most,
         )?;
         let mut judged = tests.clone();
@@ -1385,21 +1386,24 @@ enum ModuleTest {
 /// call (on the candidate's module, as the tests reach it) with arguments made from the ones the
 /// tests pass it, and comparing with the solution's result; or making an instance of one of the
 /// module's classes, calling its methods and reading its attributes as a test did, with
-/// arguments made from the tests' own, comparing each plain result with the solution's. The
-/// calls are recorded by running the tests against the solution (see `differential_inputs.py`).
-/// The task's `reference` is left out: the judge's own expected results come from the solution.
+/// arguments made from the tests' own, comparing each plain result with the solution's; each
+/// replay ends reading the object's values (not methods) that the `prompt` names, which the
+/// tests may never read. The calls are recorded by running the tests against the solution (see
+/// `differential_inputs.py`). The task's `reference` is left out: the judge's own expected
+/// results come from the solution.
 fn test_module_differential(
     scorer: &Scorer,
     tests: &Value,
     module: &crate::program::TestModule<'_>,
     solution: &str,
+    prompt: Option<&str>,
     most: usize,
 ) -> Option<(Value, Power)> {
     let form = &tests[module.framework];
     let conftest = form.get("conftest").and_then(Value::as_str);
     let spec = json!({"mode": "test_module", "solution": solution, "module": module.module,
                       "test": module.source, "conftest": conftest,
-                      "framework": module.framework, "max": most});
+                      "framework": module.framework, "prompt": prompt, "max": most});
     let runners = scorer.runners();
     let outcome =
         scorer.install(|| runners.run("python", INPUTS, &spec.to_string(), &CANDIDATE_DEFAULT, 0));

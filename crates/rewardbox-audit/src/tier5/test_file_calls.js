@@ -11,8 +11,9 @@
 // arguments and result are plain JSON values: {"function", "args", "result"}, and one per object
 // the tests make of one of the module's classes (`new Stack(...)`) with plain arguments, what
 // they then did with it while everything they passed was plain: {"class", "args", "steps"}, each
-// step {"method", "args"} (a call), {"get"} (a property read) or {"set", "value"} ("record"
-// mode). In "evaluate" mode: {"index", "result"} for each of the spec's calls, and {"trace",
+// step {"method", "args"} (a call), {"get"} (a property read) or {"set", "value"}, then a read
+// of each value of the object (a getter, a property: not a method) that the spec's `prompt`
+// names, which the tests may never read ("record" mode). In "evaluate" mode: {"index", "result"} for each of the spec's calls, and {"trace",
 // "results"} for each of its traces (each step's result, null when it is not a plain value or
 // differs between two replays on fresh objects; none when the replay throws).
 //
@@ -92,7 +93,7 @@
       construct(target, args, newTarget) {
         const instance = Reflect.construct(target, args, newTarget);
         if (inside > 0 || !isPlain(args)) return instance;
-        const trace = { class: name, args: copy(args), steps: [], open: true };
+        const trace = { class: name, args: copy(args), steps: [], open: true, instance };
         traces.push(trace);
         return observed(instance, trace);
       },
@@ -126,6 +127,28 @@
       },
     });
     return view;
+  }
+  // Ends `trace` (one still open) with a read of each value of its object that the prompt names
+  // as a word, in the order it names them, where the value is plain (a getter's, a property's;
+  // never a method's): what the task asks of its objects is judged even where the tests never
+  // read it (a `count` beside the `total` they check).
+  function readNamedValues(trace) {
+    if (!trace.open) return;
+    const words = [...new Set(String(spec.prompt || "").match(/[A-Za-z_$][A-Za-z0-9_$]*/g) || [])];
+    inside += 1;
+    try {
+      for (const key of words) {
+        if (key.startsWith("_") || !(key in trace.instance)) continue;
+        try {
+          const value = Reflect.get(trace.instance, key, trace.instance);
+          if (typeof value !== "function" && isPlain(value)) trace.steps.push({ get: key });
+        } catch (e) {
+          // A getter that throws is not read.
+        }
+      }
+    } finally {
+      inside -= 1;
+    }
   }
   // Each step of `trace` replayed on a fresh object of the solution's class: its results.
   function replay(trace) {
@@ -352,6 +375,7 @@
     await runBlock(root, [], []);
     for (const record of records) console.log(JSON.stringify(record));
     for (const trace of traces) {
+      readNamedValues(trace);
       if (trace.steps.length > 0) console.log(JSON.stringify({ class: trace.class, args: trace.args, steps: trace.steps }));
     }
   }

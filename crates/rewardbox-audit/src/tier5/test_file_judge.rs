@@ -61,26 +61,28 @@ enum FileTest {
 /// The most replays made from the recorded traces before the solution runs them.
 const MOST_REPLAYS: usize = 160;
 
-/// The test file `source` (of `framework`: `jest` or `node_test`, importing the candidate as
-/// `module`) with up to `most` tests appended, each calling one of the candidate's functions on
-/// an input made from the arguments the file's own tests pass it and wanting the solution's
-/// result; the judge's power. `None` when the tests call no function with plain JSON arguments
+/// The test `file` (of `framework`: `jest` or `node_test`) with up to `most` tests appended, each
+/// calling one of the candidate's functions on an input made from the arguments the file's own
+/// tests pass it and wanting the solution's result, or replaying what a test did with an object
+/// (ending with a read of each value of it that the `prompt` names); the judge's power. `None` when the tests call no function with plain JSON arguments
 /// that returns a plain JSON value, or no input could be made.
 pub(super) fn test_file_differential(
     scorer: &Scorer,
     language: &str,
     framework: &str,
-    source: &str,
-    module: &str,
+    file: &crate::program::TestFile<'_>,
     solution: &str,
+    prompt: Option<&str>,
     most: usize,
 ) -> Option<(String, Power)> {
+    let (source, module) = (file.source, file.module);
     let runners = scorer.runners();
     let run = |program: String| {
         scorer.install(|| runners.run(language, &program, "", &CANDIDATE_DEFAULT, 0))
     };
     let recorder_framework = if framework == "jest" { "jest" } else { "node" };
-    let record_spec = json!({"mode": "record", "module": module, "framework": recorder_framework});
+    let record_spec = json!({"mode": "record", "module": module, "framework": recorder_framework,
+                             "prompt": prompt});
     let mut recorded: Vec<Call> = Vec::new();
     let mut traces: Vec<Trace> = Vec::new();
     for line in run(program(&record_spec, solution, Some(source)))
