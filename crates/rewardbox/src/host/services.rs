@@ -30,6 +30,13 @@ use wasmtime::component::{HasSelf, Linker};
 /// when they pass) and a check of several thousand asserts.
 pub const TESTS_FUEL_FACTOR: u64 = 64;
 
+/// How many times the verifier's default memory a run of a task's tests gets: a failure's report
+/// holds what the candidate handed back (up to 8 MiB a value) several times over, natively too
+/// (pytest explaining `f(1) == 'b'` where `f` returns 8 MB of text peaks at 359 MB, comparing two
+/// returned texts of 900,000 lines at 383 MB); at the default 256 MiB either was a masked
+/// `verifier_error` the candidate chose.
+pub const TESTS_MEMORY_FACTOR: u64 = 4;
+
 /// How many times the verifier's default wall-clock safety net a run of a task's tests gets:
 /// enough for its fuel ([`TESTS_FUEL_FACTOR`]) on a host several times slower than a quiet one.
 pub const TESTS_WALL_FACTOR: u64 = 6;
@@ -114,8 +121,9 @@ impl HostServices {
 
     /// The limits a Python verification in `mode` gets where its caller sets none: the
     /// verifier's defaults for a verifier of the task's own, and for a task's tests (asserts,
-    /// assert lists, pytest and unittest modules) [`TESTS_FUEL_FACTOR`] times their fuel and
-    /// [`TESTS_WALL_FACTOR`] times their wall clock.
+    /// assert lists, pytest and unittest modules) [`TESTS_FUEL_FACTOR`] times their fuel,
+    /// [`TESTS_MEMORY_FACTOR`] times their memory and [`TESTS_WALL_FACTOR`] times their wall
+    /// clock.
     fn defaults_for(&self, mode: PythonMode) -> Limits {
         match mode {
             PythonMode::Verifier => self.verifier_defaults,
@@ -131,6 +139,10 @@ impl HostServices {
                     .verifier_defaults
                     .wall_ms
                     .saturating_mul(TESTS_WALL_FACTOR),
+                memory_bytes: self
+                    .verifier_defaults
+                    .memory_bytes
+                    .saturating_mul(TESTS_MEMORY_FACTOR),
                 ..self.verifier_defaults
             },
         }

@@ -785,3 +785,33 @@ fn a_program_failing_every_test_of_a_large_suite_scores_zero_never_a_mask() {
         );
     }
 }
+
+/// A failing test's report holds what the candidate handed back, several times over, natively
+/// too: pytest explaining `f(1) == 'b'` where `f` returns 8 MB of text (the most a value may
+/// cross) peaks at 359 MB natively, comparing two returned texts of 900,000 lines at 383 MB. The
+/// candidate chose those values, so the test fails and the program scores 0; at the verifier's
+/// default 256 MiB both were a masked `verifier_error` it could choose.
+#[test]
+fn a_failure_report_of_large_values_the_candidate_returned_scores_zero_never_a_mask() {
+    let program = "def text(x):\n    return 'a' * 8000000\n\n\
+        def lines(x):\n    return '\\n'.join(str(i + x) for i in range(900000))\n";
+    let tests = [
+        "from solution import text\n\n\ndef test_text():\n    assert text(1) == 'b'\n",
+        "from solution import lines\n\n\ndef test_lines():\n    assert lines(0) == lines(1)\n",
+    ];
+    let tasks: Vec<serde_json::Value> = tests
+        .iter()
+        .map(|test| module_task("pytest", test, &[program]))
+        .collect();
+    for (test, result) in tests.iter().zip(common::score_tasks(&tasks)) {
+        let outcome = &result.results[0];
+        assert_eq!(outcome.status, Status::Ok, "{test}: {outcome:?}");
+        assert!(!outcome.mask, "{test}");
+        assert_eq!(outcome.score, 0.0, "{test}: {outcome:?}");
+        assert_eq!(
+            outcome.cases[0].status,
+            CaseStatus::Wrong,
+            "{test}: {outcome:?}"
+        );
+    }
+}
