@@ -12,8 +12,8 @@ Runs in the Python sandbox. Reads a JSON spec on stdin, in one of three modes:
   tuple and of the solution's result, for the inputs where the solution returns a plain value
   (one `ast.literal_eval` reads back equal), the same twice, without raising; `new` when that
   result is none of the visible calls' results. The last line is {"visible": n}.
-- {"mode": "test_module", "solution", "module", "test", "conftest", "framework", "prompt", "max"}: a task
-  judged by a pytest or unittest module. Installs the solution as the module the tests import,
+- {"mode": "test_module", "solution", "module", "test", "conftest", "framework", "prompt",
+  "max"}: a task judged by a pytest or unittest module. Installs the solution as the module the tests import,
   its top-level functions recording the arguments the tests call them with, runs the tests
   (unittest's own loader; pytest's test functions and classes with their parametrize rows and
   the module's and conftest's fixtures, pytest itself stood in for by the little it takes to

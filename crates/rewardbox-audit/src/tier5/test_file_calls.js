@@ -13,9 +13,10 @@
 // they then did with it while everything they passed was plain: {"class", "args", "steps"}, each
 // step {"method", "args"} (a call), {"get"} (a property read) or {"set", "value"}, then a read
 // of each value of the object (a getter, a property: not a method) that the spec's `prompt`
-// names, which the tests may never read ("record" mode). In "evaluate" mode: {"index", "result"} for each of the spec's calls, and {"trace",
-// "results"} for each of its traces (each step's result, null when it is not a plain value or
-// differs between two replays on fresh objects; none when the replay throws).
+// names, which the tests may never read ("record" mode). In "evaluate" mode: {"index",
+// "result"} for each of the spec's calls, and {"trace", "results"} for each of its traces (each
+// step's result, null when it is not a plain value or differs between two replays on fresh
+// objects; none when the replay throws).
 //
 // Evaluated as `(this)(spec)`; returns { solutionModule, run } for the program's own code.
 (function (spec) {

@@ -64,8 +64,9 @@ const MOST_REPLAYS: usize = 160;
 /// The test `file` (of `framework`: `jest` or `node_test`) with up to `most` tests appended, each
 /// calling one of the candidate's functions on an input made from the arguments the file's own
 /// tests pass it and wanting the solution's result, or replaying what a test did with an object
-/// (ending with a read of each value of it that the `prompt` names); the judge's power. `None` when the tests call no function with plain JSON arguments
-/// that returns a plain JSON value, or no input could be made.
+/// (ending with a read of each value of it that the `prompt` names); the judge's power. `None`
+/// when the tests call no function with plain JSON arguments that returns a plain JSON value,
+/// or no input could be made.
 pub(super) fn test_file_differential(
     scorer: &Scorer,
     language: &str,
