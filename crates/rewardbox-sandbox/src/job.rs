@@ -118,6 +118,13 @@ pub struct JobState<X> {
     pub(crate) budget: OutputBudget,
     /// Fuel a candidate's sleep costs per millisecond (see [`crate::sleep`]).
     sleep_fuel_per_ms: u64,
+    /// Fuel given to the guest by its host calls, added when the call returns (see
+    /// [`JobState::credit_fuel`]).
+    fuel_pending: u64,
+    /// All the fuel credited so far (see [`Job::fuel_used`]).
+    fuel_credited: u64,
+    /// How many calls from the guest into the host are running (see [`Job::take_fuel_credits`]).
+    host_depth: u32,
     /// What the layer that made the job keeps in its store (the host's context for verifiers,
     /// nothing for candidates).
     pub ext: X,
@@ -157,6 +164,13 @@ impl<X> JobState<X> {
     /// bounds its own work only. Credited at its next deadline.
     pub fn credit_wall(&mut self, waited: Duration) {
         self.wall_deadline += waited;
+    }
+
+    /// Gives the job `fuel` more, added to what it has left when the host call now running
+    /// returns to it, in a job that takes credits (see [`Job::take_fuel_credits`]): fuel for work
+    /// that is not its own doing, such as reading the data another program handed it.
+    pub fn credit_fuel(&mut self, fuel: u64) {
+        self.fuel_pending = self.fuel_pending.saturating_add(fuel);
     }
 
     /// When the job's wall clock ends: its deadline, moved by the time it waited on a pipe.
@@ -318,6 +332,9 @@ impl<X: Send + 'static> Job<X> {
             channels,
             budget: budget.clone(),
             sleep_fuel_per_ms: SLEEP_FUEL_PER_MS,
+            fuel_pending: 0,
+            fuel_credited: 0,
+            host_depth: 0,
             ext,
         };
         let mut store = Store::new(engine, state);
@@ -358,6 +375,39 @@ impl<X: Send + 'static> Job<X> {
         }
     }
 
+    /// Adds the fuel its host calls credit it ([`JobState::credit_fuel`]) to what it has left,
+    /// each time one returns to it. Set before the guest runs; without it, credits are ignored.
+    ///
+    /// Only a return to the guest's own code takes the credit: compiled code keeps its fuel in
+    /// a register across the host's built-in helpers (growing a memory, say, which a host call
+    /// may make the guest do while it hands back a result), and writes it back after them, so
+    /// fuel set during one of those would be lost. A call the guest makes itself saves its fuel
+    /// before and reads it again after.
+    pub fn take_fuel_credits(&mut self) {
+        self.store.call_hook(|mut store, hook| {
+            let state = store.data_mut();
+            match hook {
+                wasmtime::CallHook::CallingHost => state.host_depth += 1,
+                wasmtime::CallHook::ReturningFromHost => {
+                    state.host_depth = state.host_depth.saturating_sub(1);
+                    if state.host_depth > 0 {
+                        return Ok(());
+                    }
+                    let credit = std::mem::take(&mut state.fuel_pending);
+                    if credit > 0 {
+                        state.fuel_credited = state.fuel_credited.saturating_add(credit);
+                        // Fails only on an engine without fuel metering, where nothing is owed.
+                        if let Ok(left) = store.get_fuel() {
+                            store.set_fuel(left.saturating_add(credit))?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        });
+    }
+
     /// Makes a candidate's sleep cost `fuel_per_ms` per millisecond: what its runner's time limit
     /// buys per millisecond, so that sleeping past the limit ends the run as working past it
     /// does (a job's runner sets it before the guest runs; see [`crate::sleep`]).
@@ -379,6 +429,8 @@ impl<X: Send + 'static> Job<X> {
     /// is): the next step of a long-lived instance. The wall clock is set per call by its owner.
     pub fn renew(&mut self, limits: &Limits) {
         let _ = self.store.set_fuel(limits.fuel);
+        self.store.data_mut().fuel_pending = 0;
+        self.store.data_mut().fuel_credited = 0;
         self.budget.reset(limits.output_bytes);
         self.limits.fuel = limits.fuel;
         self.limits.output_bytes = limits.output_bytes;
@@ -417,10 +469,11 @@ impl<X: Send + 'static> Job<X> {
             .try_for_each(Watched::check)
     }
 
-    /// Fuel consumed so far.
+    /// Fuel consumed so far (of its limit and of the fuel credited to it).
     pub fn fuel_used(&self) -> u64 {
         self.limits
             .fuel
+            .saturating_add(self.store.data().fuel_credited)
             .saturating_sub(self.store.get_fuel().unwrap_or(0))
     }
 

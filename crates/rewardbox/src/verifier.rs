@@ -102,6 +102,7 @@ impl VerifierComponent {
         let started = Instant::now();
         let host = self.services.context_for_task(seed, task_json);
         let mut job = Job::new(engine, limits, seed, b"", host);
+        job.take_fuel_credits();
         let outcome = self
             .pre
             .instantiate(&mut job.store)

@@ -6,13 +6,31 @@ use serde_json::Value;
 /// numeric tokens may differ by `tolerance` (absolute or relative) when one is given and at least
 /// one of the two is not an integer: two integers are compared exactly, so `1000001` never
 /// matches `1000000`, whatever the tolerance.
+///
+/// Reads both only as far as their first difference: what a program prints past it (a megabyte
+/// of junk, say) costs the verifier nothing.
 pub fn stdout_matches(actual: &str, expected: &str, tolerance: Option<f64>) -> bool {
-    let a: Vec<&str> = actual.split_whitespace().collect();
-    let e: Vec<&str> = expected.split_whitespace().collect();
-    a.len() == e.len()
-        && a.iter()
-            .zip(&e)
-            .all(|(x, y)| x == y || tolerance.is_some_and(|t| floats_close(x, y, t)))
+    same_sequence(
+        actual.split_whitespace(),
+        expected.split_whitespace(),
+        |x, y| x == y || tolerance.is_some_and(|t| floats_close(x, y, t)),
+    )
+}
+
+/// Whether `a` and `b` have as many items, each pair `same`: read only up to the first pair
+/// that is not, or the first item one of them has and the other does not.
+fn same_sequence<T>(
+    mut a: impl Iterator<Item = T>,
+    mut b: impl Iterator<Item = T>,
+    same: impl Fn(&T, &T) -> bool,
+) -> bool {
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if same(&x, &y) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Whether `token` is an integer as a program prints one: an optional sign and decimal digits.
@@ -41,32 +59,27 @@ pub(crate) fn within(a: f64, b: f64, tolerance: f64) -> bool {
 /// text or, when every white-space-separated token of both is a decimal number, equal in value
 /// token by token (`1.50` is `1.5`, `1e3` is `1000`, `-0` is `0`; no tolerance, and a NaN equals
 /// nothing). White space is Python's (`str.strip`, `str.split`).
+///
+/// Reads both only as far as their first difference, as [`stdout_matches`] does.
 pub fn lines_match(actual: &str, expected: &str) -> bool {
-    let lines = |text: &str| -> Vec<String> {
-        python_strip(text)
-            .split('\n')
-            .map(|line| python_strip(line).to_string())
-            .collect()
-    };
-    let (a, e) = (lines(actual), lines(expected));
-    a.len() == e.len()
-        && a.iter().zip(&e).all(|(x, y)| {
-            if x == y {
-                return true;
-            }
-            let numbers = |line: &str| -> Option<Vec<Decimal>> {
-                line.split(is_python_space)
-                    .filter(|t| !t.is_empty())
-                    .map(Decimal::parse)
-                    .collect()
-            };
-            match (numbers(x), numbers(y)) {
-                (Some(p), Some(q)) => {
-                    p.len() == q.len() && p.iter().zip(&q).all(|(m, n)| m.equals(n))
-                }
-                _ => false,
-            }
-        })
+    fn lines(text: &str) -> impl Iterator<Item = &str> {
+        python_strip(text).split('\n').map(python_strip)
+    }
+    same_sequence(lines(actual), lines(expected), |x, y| {
+        if x == y {
+            return true;
+        }
+        let numbers = |line: &str| -> Option<Vec<Decimal>> {
+            line.split(is_python_space)
+                .filter(|t| !t.is_empty())
+                .map(Decimal::parse)
+                .collect()
+        };
+        match (numbers(x), numbers(y)) {
+            (Some(p), Some(q)) => p.len() == q.len() && p.iter().zip(&q).all(|(m, n)| m.equals(n)),
+            _ => false,
+        }
+    })
 }
 
 /// White space as Python's `str.isspace` sees it: Unicode's, and the four separators

@@ -17,6 +17,46 @@ use wasmtime::component::Resource;
 
 const NO_RUNNERS: &str = "this sandbox cannot run candidate programs";
 
+/// Fuel a trusted instance is given for each byte a candidate's run or call hands it (its
+/// output, its values, its exception's text): reading what the candidate made is the candidate's
+/// doing, so it must never run the verifier out of fuel into a masked `verifier_error` the
+/// candidate chose. Measured before: a Python verifier that splits the output of 12 runs ran out
+/// of its 1e9 fuel when the program printed a megabyte of words each time (splitting them costs
+/// CPython about 1,000 units a byte), and a stdio task of 60 cases ran the code verifier out of
+/// fuel on a megabyte of junk a case (which now stops reading an output at its first
+/// difference). Five thousand units a byte pay a verifier in Python to walk the data several
+/// times over.
+pub const FUEL_PER_CANDIDATE_BYTE: u64 = 5_000;
+
+/// Wall-clock time a trusted instance is given for each byte a candidate hands it, in
+/// nanoseconds: what [`FUEL_PER_CANDIDATE_BYTE`] takes at a quarter of a quiet host's pace.
+pub const WALL_NANOS_PER_CANDIDATE_BYTE: u64 = 2_000;
+
+/// Bytes of what a run handed back: its output and error output.
+fn outcome_bytes(outcome: &types::RunOutcome) -> usize {
+    outcome.stdout.len() + outcome.stderr.len()
+}
+
+/// Bytes of what a checking program handed back: its outcome and its feedback files.
+fn invocation_bytes(invocation: &types::InvocationOutcome) -> usize {
+    outcome_bytes(&invocation.outcome)
+        + invocation
+            .feedback
+            .iter()
+            .map(|f| f.path.len() + f.contents.len())
+            .sum::<usize>()
+}
+
+/// Bytes of what a live candidate's call handed back: its value, or why it gave none.
+fn call_bytes(result: &Result<String, types::CallError>) -> usize {
+    match result {
+        Ok(value) => value.len(),
+        Err(types::CallError::Raised(raised)) => raised.type_name.len() + raised.message.len(),
+        Err(types::CallError::Ended(outcome)) => outcome_bytes(outcome),
+        Err(types::CallError::Invalid(message)) => message.len(),
+    }
+}
+
 impl types::Host for HostState {}
 
 /// What the `sandbox` interface's methods need of the job's state (a trait: the state is the
@@ -39,6 +79,9 @@ trait InterfaceState {
         candidate: &Resource<LiveCandidate>,
         f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
     ) -> Result<T, types::CallError>;
+    /// Gives this job [`FUEL_PER_CANDIDATE_BYTE`] and [`WALL_NANOS_PER_CANDIDATE_BYTE`] for
+    /// each of `bytes` a candidate handed it.
+    fn handed(&mut self, bytes: usize);
 }
 
 impl InterfaceState for HostState {
@@ -85,6 +128,14 @@ impl InterfaceState for HostState {
         }
         result
     }
+
+    fn handed(&mut self, bytes: usize) {
+        let bytes = bytes as u64;
+        self.credit_fuel(bytes.saturating_mul(FUEL_PER_CANDIDATE_BYTE));
+        self.credit_wall(std::time::Duration::from_nanos(
+            bytes.saturating_mul(WALL_NANOS_PER_CANDIDATE_BYTE),
+        ));
+    }
 }
 
 impl sandbox::Host for HostState {
@@ -122,6 +173,7 @@ impl sandbox::Host for HostState {
             })
         });
         self.note(&outcome);
+        self.handed(outcome_bytes(&outcome));
         outcome
     }
 
@@ -151,6 +203,11 @@ impl sandbox::Host for HostState {
         for failed in results.iter().filter_map(|r| r.as_ref().err()) {
             self.note(failed);
         }
+        let bytes = results
+            .iter()
+            .map(|r| r.as_ref().map_or_else(outcome_bytes, String::len))
+            .sum();
+        self.handed(bytes);
         results
     }
 
@@ -194,6 +251,7 @@ impl sandbox::Host for HostState {
             })
         });
         self.note(&checked.outcome);
+        self.handed(invocation_bytes(&checked));
         checked
     }
 
@@ -243,6 +301,9 @@ impl sandbox::Host for HostState {
         });
         self.note(&interaction.candidate);
         self.note(&interaction.interactor.outcome);
+        self.handed(
+            outcome_bytes(&interaction.candidate) + invocation_bytes(&interaction.interactor),
+        );
         interaction
     }
 
@@ -295,6 +356,13 @@ impl sandbox::Host for HostState {
             self.note(candidate);
         }
         self.note(&communication.manager.outcome);
+        let bytes = communication
+            .candidates
+            .iter()
+            .map(outcome_bytes)
+            .sum::<usize>()
+            + invocation_bytes(&communication.manager);
+        self.handed(bytes);
         communication
     }
 
@@ -402,7 +470,9 @@ impl sandbox::HostCandidate for HostState {
         args: String,
         kwargs: String,
     ) -> Result<String, types::CallError> {
-        self.with_live(&candidate, |live| live.call(&target, &args, &kwargs))
+        let result = self.with_live(&candidate, |live| live.call(&target, &args, &kwargs));
+        self.handed(call_bytes(&result));
+        result
     }
 
     fn get(
@@ -410,16 +480,21 @@ impl sandbox::HostCandidate for HostState {
         candidate: Resource<LiveCandidate>,
         target: types::Target,
     ) -> Result<String, types::CallError> {
-        self.with_live(&candidate, |live| live.get(&target))
+        let result = self.with_live(&candidate, |live| live.get(&target));
+        self.handed(call_bytes(&result));
+        result
     }
 
     fn take_output(&mut self, candidate: Resource<LiveCandidate>) -> types::Output {
-        self.live(&candidate)
+        let output = self
+            .live(&candidate)
             .map(LiveCandidate::take_output)
             .unwrap_or(types::Output {
                 stdout: String::new(),
                 stderr: String::new(),
-            })
+            });
+        self.handed(output.stdout.len() + output.stderr.len());
+        output
     }
 
     fn fuel_used(&mut self, candidate: Resource<LiveCandidate>) -> u64 {

@@ -196,6 +196,7 @@ impl TrustedPython {
         mounts: &[Mount<'_>],
     ) -> (PythonVerdict, u64) {
         let mut job = Job::with_io(engine, limits, seed, trusted_io(b"", mounts), host);
+        job.take_fuel_credits();
         let result = self
             .pre
             .instantiate(&mut job.store)

@@ -87,3 +87,48 @@ fn every_byte_within_the_limit_arrives_whatever_the_size_of_a_write() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
 }
+
+/// What a program prints is its own doing, and so is what reading it costs its verifier: a
+/// program printing a megabyte of junk on each of 60 stdio cases, or on each of the 12 runs a
+/// Python verifier makes and splits into words, scores 0, never a masked `verifier_error`. Before,
+/// both ran their verifier out of its fuel (1e9): the code verifier read every output whole, and
+/// the Python verifier's 12 splits cost about 1e9 each. A verifier is now given fuel for each
+/// byte a candidate hands it, and the code verifier reads an output only to its first difference.
+#[test]
+fn what_a_program_prints_never_runs_its_verifier_out_of_fuel() {
+    let right = "print(int(input()) * 2)\n";
+    let junk = [
+        "print('ab ' * 330000)\n",
+        "x = input()\nprint(' '.join(['ab'] * 340000))\n",
+        "print('\\n'.join(['7'] * 500000))\n",
+    ];
+    let mut completions = vec![right];
+    completions.extend(junk);
+    let cases: Vec<serde_json::Value> = (0..60)
+        .map(|i| serde_json::json!({"stdin": format!("{i}\n"), "stdout": format!("{}\n", 2 * i)}))
+        .collect();
+    let verifier = "import rewardbox\n\n\
+        def verify(task, completion):\n    \
+            program = rewardbox.extract_code(completion)\n    \
+            passed = 0\n    \
+            for i in range(12):\n        \
+                words = rewardbox.run_program(program, str(i)).stdout.split()\n        \
+                passed += words == [str(i * 2)]\n    \
+            return passed / 12\n";
+    let tasks = [
+        serde_json::json!({"id": "stdio", "verifier": "code", "language": "python",
+            "extract": "whole", "scoring": "fraction", "tests": {"stdio": cases},
+            "completions": completions}),
+        serde_json::json!({"id": "python", "verifier": "python", "verifier_code": verifier,
+            "extract": "whole", "completions": completions}),
+    ];
+    for result in common::score_tasks(&tasks) {
+        for (i, outcome) in result.results.iter().enumerate() {
+            let what = format!("{:?} task, completion {i}", result.id);
+            assert_eq!(outcome.status, rewardbox::Status::Ok, "{what}: {outcome:?}");
+            assert!(!outcome.mask, "{what}");
+            let score = if i == 0 { 1.0 } else { 0.0 };
+            assert_eq!(outcome.score, score, "{what}: {outcome:?}");
+        }
+    }
+}
