@@ -60,11 +60,8 @@ pub fn attacks(task: &AuditTask) -> Vec<Attack> {
             "\u{0}\u{1b}[2J\u{7}\u{8}\u{7f}\u{202e}",
         ),
     ];
-    for field in ["prompt", "question", "problem"] {
-        if let Some(prompt) = task.text(field) {
-            out.push(Attack::wrong(g, "prompt-echo", prompt));
-            break;
-        }
+    if let Some(prompt) = task.prompt() {
+        out.push(Attack::wrong(g, "prompt-echo", prompt));
     }
     if let Some(reference) = task.reference() {
         let hollow: String = reference.chars().filter(|c| !c.is_alphanumeric()).collect();

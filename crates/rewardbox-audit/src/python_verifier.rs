@@ -114,10 +114,7 @@ fn first_expected(task: &AuditTask) -> Option<&Value> {
 /// The attacks for a Python verifier that judges a program.
 pub fn attacks(task: &AuditTask) -> Vec<Attack> {
     let code = task.text("verifier_code").unwrap_or("");
-    let prompt = ["prompt", "question", "problem"]
-        .iter()
-        .find_map(|f| task.text(f))
-        .unwrap_or("");
+    let prompt = task.prompt().unwrap_or("");
     let entries = entry_points(code, prompt);
     let several = entries.len() > 1;
     let mut out = Vec::new();

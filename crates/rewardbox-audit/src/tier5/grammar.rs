@@ -434,10 +434,7 @@ impl Grammar {
             );
         }
         let tests = task.fields.get("tests");
-        let prompt = ["prompt", "question", "problem"]
-            .iter()
-            .find_map(|f| task.text(f))
-            .unwrap_or("");
+        let prompt = task.prompt().unwrap_or("");
         let entry = tests
             .and_then(|t| {
                 t.get("call")
