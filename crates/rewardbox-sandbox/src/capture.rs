@@ -25,6 +25,8 @@ impl std::error::Error for OutputLimitExceeded {}
 struct Budget {
     remaining: u64,
     exceeded: bool,
+    /// Bytes added by [`OutputBudget::credit`].
+    credited: u64,
 }
 
 /// The shared budget of one run's output streams.
@@ -37,6 +39,7 @@ impl OutputBudget {
         OutputBudget(Arc::new(Mutex::new(Budget {
             remaining: bytes,
             exceeded: false,
+            credited: 0,
         })))
     }
 
@@ -45,6 +48,20 @@ impl OutputBudget {
         let mut budget = self.0.lock().expect("budget lock");
         budget.remaining = bytes;
         budget.exceeded = false;
+        budget.credited = 0;
+    }
+
+    /// Adds `bytes` to what is left (output that is not the guest's own doing: see
+    /// [`crate::JobState::credit_output`]).
+    pub fn credit(&self, bytes: u64) {
+        let mut budget = self.0.lock().expect("budget lock");
+        budget.remaining = budget.remaining.saturating_add(bytes);
+        budget.credited = budget.credited.saturating_add(bytes);
+    }
+
+    /// Bytes added by [`OutputBudget::credit`] since the budget was made or reset.
+    pub fn credited(&self) -> u64 {
+        self.0.lock().expect("budget lock").credited
     }
 
     /// Whether a write was refused for lack of budget.
@@ -207,5 +224,18 @@ mod tests {
         assert!(budget.exceeded());
         assert_eq!(out.contents(), b"123456");
         assert_eq!(err.text(), "abcd");
+    }
+
+    #[test]
+    fn a_credit_adds_to_what_is_left_until_the_budget_is_reset() {
+        let budget = OutputBudget::new(4);
+        let mut out = CapturedOutput::new(&budget);
+        budget.credit(3);
+        assert_eq!(budget.credited(), 3);
+        out.write(Bytes::from_static(b"1234567")).unwrap();
+        assert!(out.write(Bytes::from_static(b"x")).is_err());
+        budget.reset(4);
+        assert_eq!(budget.credited(), 0);
+        assert!(!budget.exceeded());
     }
 }

@@ -173,6 +173,19 @@ impl<X> JobState<X> {
         self.fuel_pending = self.fuel_pending.saturating_add(fuel);
     }
 
+    /// Raises the job's memory limit by `bytes` at once (never past
+    /// [`crate::MAX_CREDITED_LIMIT`] by credits): room for data that is not its own doing,
+    /// such as what another program handed it. The limit a failure reports includes it.
+    pub fn credit_memory(&mut self, bytes: u64) {
+        self.limiter.credit(bytes);
+    }
+
+    /// Adds `bytes` to the output the job may still write: room for writing out data that is not
+    /// its own doing, such as what another program handed it.
+    pub fn credit_output(&mut self, bytes: u64) {
+        self.budget.credit(bytes);
+    }
+
     /// When the job's wall clock ends: its deadline, moved by the time it waited on a pipe.
     fn deadline(&self) -> Instant {
         // Each channel once: its file read, not also its file written (the same pipe end).
@@ -501,7 +514,10 @@ impl<X: Send + 'static> Job<X> {
         }
         if self.budget.exceeded() || error.downcast_ref::<OutputLimitExceeded>().is_some() {
             return RunFailure::OutputExceeded {
-                limit: self.limits.output_bytes,
+                limit: self
+                    .limits
+                    .output_bytes
+                    .saturating_add(self.budget.credited()),
             };
         }
         if self.store.data().limiter.stack_overflowed() {
@@ -511,7 +527,10 @@ impl<X: Send + 'static> Job<X> {
             || error.downcast_ref::<MemoryLimitExceeded>().is_some()
         {
             return RunFailure::MemoryExceeded {
-                limit: self.limits.memory_bytes,
+                limit: self
+                    .limits
+                    .memory_bytes
+                    .saturating_add(self.store.data().limiter.credited()),
             };
         }
         match error.downcast_ref::<Trap>() {

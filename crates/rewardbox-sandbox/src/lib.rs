@@ -40,3 +40,4 @@ pub mod workspace;
 pub use job::{
     INSTANTIATION_TRIES, Job, JobState, Mount, RunFailure, at_instantiation, instantiate_retrying,
 };
+pub use memory::MAX_CREDITED_LIMIT;

@@ -31,9 +31,15 @@ impl std::error::Error for StackLimitReached {}
 /// Table elements a store may hold in one table.
 const MAX_TABLE_ELEMENTS: usize = 1_000_000;
 
+/// The most memory credits may raise a store's limit to: the address space of one 32-bit linear
+/// memory (see [`MemoryLimiter::credit`]).
+pub const MAX_CREDITED_LIMIT: u64 = 1 << 32;
+
 /// Caps the linear memory of a store, summed over all its memories.
 pub struct MemoryLimiter {
     limit: u64,
+    /// Bytes the limit was raised by for data that is not the guest's own doing.
+    credited: u64,
     used: u64,
     exceeded: bool,
     /// The declared maximum, in bytes, of a compiled program's stack ledger, when the store runs
@@ -47,6 +53,7 @@ impl MemoryLimiter {
     pub fn new(limit: u64) -> Self {
         MemoryLimiter {
             limit,
+            credited: 0,
             used: 0,
             exceeded: false,
             stack_ledger: None,
@@ -61,6 +68,22 @@ impl MemoryLimiter {
     pub fn charge_stack_by_use(&mut self, stack_bytes: u64) {
         self.limit += stack_bytes;
         self.stack_ledger = Some(stack_bytes as usize);
+    }
+
+    /// Raises the limit by `bytes`, for data that is not the guest's own doing (what a candidate
+    /// handed a trusted instance), but never past [`MAX_CREDITED_LIMIT`] by credits.
+    pub fn credit(&mut self, bytes: u64) {
+        let raised = self
+            .limit
+            .saturating_add(bytes)
+            .min(self.limit.max(MAX_CREDITED_LIMIT));
+        self.credited += raised - self.limit;
+        self.limit = raised;
+    }
+
+    /// Bytes the limit was raised by through [`MemoryLimiter::credit`].
+    pub fn credited(&self) -> u64 {
+        self.credited
     }
 
     /// Whether the stack's growth was refused (see [`MemoryLimiter::charge_stack_by_use`]).
@@ -101,5 +124,46 @@ impl ResourceLimiter for MemoryLimiter {
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
         Ok(desired <= MAX_TABLE_ELEMENTS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: usize = 1 << 20;
+
+    #[test]
+    fn a_credit_raises_the_limit_but_never_past_the_ceiling() {
+        let mut limiter = MemoryLimiter::new(16 << 20);
+        assert!(limiter.memory_growing(0, 17 * MIB, None).is_err());
+        assert!(limiter.exceeded());
+
+        let mut limiter = MemoryLimiter::new(16 << 20);
+        limiter.credit(1 << 20);
+        assert_eq!(limiter.credited(), 1 << 20);
+        assert!(limiter.memory_growing(0, 17 * MIB, None).unwrap());
+        assert!(
+            limiter
+                .memory_growing(17 * MIB, 17 * MIB + 1, None)
+                .is_err()
+        );
+
+        limiter.credit(u64::MAX);
+        assert_eq!(limiter.credited(), MAX_CREDITED_LIMIT - (16 << 20));
+        assert!(limiter.memory_growing(17 * MIB, 1 << 32, None).unwrap());
+        assert!(
+            limiter
+                .memory_growing(1 << 32, (1 << 32) + 1, None)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_credit_never_lowers_a_limit_above_the_ceiling() {
+        let mut limiter = MemoryLimiter::new(MAX_CREDITED_LIMIT + 5);
+        limiter.credit(1 << 20);
+        assert_eq!(limiter.credited(), 0);
+        assert!(limiter.memory_growing(0, (1 << 32) + 5, None).unwrap());
     }
 }

@@ -32,6 +32,22 @@ pub const FUEL_PER_CANDIDATE_BYTE: u64 = 5_000;
 /// nanoseconds: what [`FUEL_PER_CANDIDATE_BYTE`] takes at a quarter of a quiet host's pace.
 pub const WALL_NANOS_PER_CANDIDATE_BYTE: u64 = 2_000;
 
+/// Memory a trusted instance is given for each byte a candidate hands it, up to
+/// [`rewardbox_sandbox::MAX_CREDITED_LIMIT`] in all: what a verifier keeps of the candidate's data
+/// is the candidate's doing too, so keeping it must never exceed the verifier's memory into a
+/// masked `verifier_error` the candidate chose. The sandbox's CPython (32-bit) holds the words of
+/// a split output in about 12 bytes a byte (a 2-letter word is a 32-byte object and a 4-byte
+/// pointer for its 3 bytes; a 64-bit CPython natively, 21). Measured before: a Python verifier
+/// keeping the words of 32 runs of a program printing a megabyte of them exceeded its 256 MiB.
+pub const MEMORY_PER_CANDIDATE_BYTE: u64 = 32;
+
+/// Output a trusted instance may write for each byte a candidate hands it: a verifier that logs
+/// what the candidate printed (`print(repr(out))` writes at most 4 bytes for one) must never
+/// exceed its output limit (1 MiB) into a masked `verifier_error` the candidate chose; measured
+/// before: a Python verifier printing the output of each of its runs did on a program printing a
+/// megabyte each time.
+pub const OUTPUT_PER_CANDIDATE_BYTE: u64 = 4;
+
 /// Bytes of what a run handed back: its output and error output.
 fn outcome_bytes(outcome: &types::RunOutcome) -> usize {
     outcome.stdout.len() + outcome.stderr.len()
@@ -79,8 +95,9 @@ trait InterfaceState {
         candidate: &Resource<LiveCandidate>,
         f: impl FnOnce(&mut LiveCandidate) -> Result<T, types::CallError>,
     ) -> Result<T, types::CallError>;
-    /// Gives this job [`FUEL_PER_CANDIDATE_BYTE`] and [`WALL_NANOS_PER_CANDIDATE_BYTE`] for
-    /// each of `bytes` a candidate handed it.
+    /// Gives this job [`FUEL_PER_CANDIDATE_BYTE`], [`WALL_NANOS_PER_CANDIDATE_BYTE`],
+    /// [`MEMORY_PER_CANDIDATE_BYTE`] and [`OUTPUT_PER_CANDIDATE_BYTE`] for each of `bytes` a
+    /// candidate handed it.
     fn handed(&mut self, bytes: usize);
 }
 
@@ -132,6 +149,8 @@ impl InterfaceState for HostState {
     fn handed(&mut self, bytes: usize) {
         let bytes = bytes as u64;
         self.credit_fuel(bytes.saturating_mul(FUEL_PER_CANDIDATE_BYTE));
+        self.credit_memory(bytes.saturating_mul(MEMORY_PER_CANDIDATE_BYTE));
+        self.credit_output(bytes.saturating_mul(OUTPUT_PER_CANDIDATE_BYTE));
         self.credit_wall(std::time::Duration::from_nanos(
             bytes.saturating_mul(WALL_NANOS_PER_CANDIDATE_BYTE),
         ));

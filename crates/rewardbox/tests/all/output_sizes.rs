@@ -122,7 +122,13 @@ fn what_a_program_prints_never_runs_its_verifier_out_of_fuel() {
         serde_json::json!({"id": "python", "verifier": "python", "verifier_code": verifier,
             "extract": "whole", "completions": completions}),
     ];
-    for result in common::score_tasks(&tasks) {
+    assert_right_scores_one_and_the_rest_zero(&tasks);
+}
+
+/// Scores `tasks` and asserts that each one's first completion scores 1 and every other 0, each
+/// a verdict, none masked.
+fn assert_right_scores_one_and_the_rest_zero(tasks: &[serde_json::Value]) {
+    for result in common::score_tasks(tasks) {
         for (i, outcome) in result.results.iter().enumerate() {
             let what = format!("{:?} task, completion {i}", result.id);
             assert_eq!(outcome.status, rewardbox::Status::Ok, "{what}: {outcome:?}");
@@ -131,4 +137,44 @@ fn what_a_program_prints_never_runs_its_verifier_out_of_fuel() {
             assert_eq!(outcome.score, score, "{what}: {outcome:?}");
         }
     }
+}
+
+/// A Python verifier keeping the words of the output of each of 32 runs holds about 12 bytes per
+/// byte the program printed (a 64-bit CPython natively, 21): a program printing a megabyte of words
+/// a run makes it need about 400 MB, past its 256 MiB. What it keeps of the candidate's data is the
+/// candidate's doing: a wrong program scores 0, never a masked `verifier_error` it chose.
+#[test]
+fn what_a_verifier_keeps_of_a_program_s_output_never_exceeds_its_memory() {
+    let right = "print(int(input()) * 2)\n";
+    let junk = "x = input()\nprint('ab ' * 330000)\n";
+    let verifier = "import rewardbox\n\n\
+        def verify(task, completion):\n    \
+            program = rewardbox.extract_code(completion)\n    \
+            kept = [rewardbox.run_program(program, str(i)).stdout.split() for i in range(32)]\n    \
+            return sum(words == [str(i * 2)] for i, words in enumerate(kept)) / 32\n";
+    let task = serde_json::json!({"id": "keeps", "verifier": "python", "verifier_code": verifier,
+        "extract": "whole", "completions": [right, junk]});
+    assert_right_scores_one_and_the_rest_zero(&[task]);
+}
+
+/// A Python verifier that logs what each of its runs printed writes as much as the program did:
+/// a program printing a megabyte a run takes it past its own output limit of 1 MiB. Writing out the
+/// candidate's data is the candidate's doing: a wrong program scores 0, never a masked
+/// `verifier_error` it chose.
+#[test]
+fn what_a_verifier_logs_of_a_program_s_output_never_exceeds_its_output_limit() {
+    let right = "print(int(input()) * 2)\n";
+    let junk = "x = input()\nprint('ab ' * 330000)\n";
+    let verifier = "import rewardbox\n\n\
+        def verify(task, completion):\n    \
+            program = rewardbox.extract_code(completion)\n    \
+            passed = 0\n    \
+            for i in range(4):\n        \
+                out = rewardbox.run_program(program, str(i)).stdout\n        \
+                print(f'run {i} printed {out!r}')\n        \
+                passed += out.split() == [str(i * 2)]\n    \
+            return passed / 4\n";
+    let task = serde_json::json!({"id": "logs", "verifier": "python", "verifier_code": verifier,
+        "extract": "whole", "completions": [right, junk]});
+    assert_right_scores_one_and_the_rest_zero(&[task]);
 }
