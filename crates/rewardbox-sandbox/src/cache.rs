@@ -7,6 +7,7 @@
 //! first; see `rewardbox_toolchains::disk_cache`).
 
 use rewardbox_toolchains::disk_cache as prune;
+use rewardbox_toolchains::one_time;
 use sha2::{Digest, Sha256};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -101,9 +102,11 @@ impl ComponentCache {
             }
         }
         announce_compile(wasm, self.dir.as_deref());
-        let compiled = engine
-            .precompile_component(&derive(wasm)?)
-            .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))?;
+        let compiled = one_time::timed(|| {
+            engine
+                .precompile_component(&derive(wasm)?)
+                .map_err(|e| anyhow::anyhow!("could not compile the component: {e}"))
+        })?;
         if let Err(e) = write_atomically(&path, &compiled) {
             eprintln!(
                 "rewardbox: warning: could not write the component cache at {}: {e}",

@@ -29,6 +29,7 @@ mod go;
 mod implicit;
 mod language;
 mod meter;
+pub mod one_time;
 mod preamble;
 mod program;
 mod prune;

@@ -166,7 +166,8 @@ pub fn build(
     ] {
         command.env_remove(variable);
     }
-    let (success, stdout, stderr) = run_with_deadline(command, BUILD_WALL)?;
+    let (success, stdout, stderr) =
+        crate::one_time::timed(|| run_with_deadline(command, BUILD_WALL))?;
     if !success {
         let tail: String = {
             let lines: Vec<&str> = stderr.lines().collect();

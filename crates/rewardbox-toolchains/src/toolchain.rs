@@ -424,11 +424,11 @@ impl Toolchains {
                 wall: Duration::from_secs(1800),
                 ..self.limits
             };
-            match self
-                .build_support(language, zig, &limits)
-                .and_then(|_| self.run_compiler(language, trivial, &limits, None))
-                .and_then(|_| self.build_pch(language, zig, &limits))
-            {
+            match crate::one_time::timed(|| {
+                self.build_support(language, zig, &limits)
+                    .and_then(|_| self.run_compiler(language, trivial, &limits, None))
+                    .and_then(|_| self.build_pch(language, zig, &limits))
+            }) {
                 Ok(()) => {
                     let _ = std::fs::write(&marker, b"");
                     Ok(())
@@ -471,7 +471,9 @@ impl Toolchains {
                 wall: Duration::from_secs(1800),
                 ..self.limits
             };
-            match self.run_compiler(Language::Go, go::WARM_UP, &limits, None) {
+            match crate::one_time::timed(|| {
+                self.run_compiler(Language::Go, go::WARM_UP, &limits, None)
+            }) {
                 Ok(_) => {
                     let _ = std::fs::write(&marker, b"");
                     Ok(())

@@ -31,6 +31,10 @@ pub struct Summary {
     pub bytes: u64,
     /// Wall time so far.
     pub elapsed: Duration,
+    /// Of `elapsed`, the wall time one-time work took: compiling a runtime component to native
+    /// code, building a compiler's libraries, both kept for later runs (see
+    /// [`rewardbox_toolchains::one_time`]).
+    pub one_time: Duration,
 }
 
 impl Summary {
@@ -51,6 +55,12 @@ impl Summary {
         self.completions as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
+    /// Sets the wall time since `started`, and how much of it one-time work took.
+    pub(crate) fn clock(&mut self, started: Instant) {
+        self.elapsed = started.elapsed();
+        self.one_time = rewardbox_toolchains::one_time::spent_since(started).min(self.elapsed);
+    }
+
     /// The one-line summary printed at the end of `rewardbox score`.
     pub fn line(&self) -> String {
         let pass_rate = if self.completions == 0 {
@@ -68,6 +78,21 @@ impl Summary {
             self.verifier_errors,
             self.elapsed.as_secs_f64(),
             rate_text(self.rate())
+        ) + &self.one_time_text()
+    }
+
+    /// What one-time work took of the run, when it took a second or more: the rate a later run
+    /// of the same work would see is the rate without it.
+    fn one_time_text(&self) -> String {
+        if self.one_time < Duration::from_secs(1) {
+            return String::new();
+        }
+        let rest = self.elapsed.saturating_sub(self.one_time).as_secs_f64();
+        format!(
+            " ({:.1} s of it one-time work that later runs reuse: compiling runtimes to native \
+             code, building compilers' libraries; about {} completions/s without it)",
+            self.one_time.as_secs_f64(),
+            rate_text(self.completions as f64 / rest.max(1e-3))
         )
     }
 }
@@ -147,17 +172,44 @@ pub fn score_stream(
             output.write_all(b"\n")?;
         }
         output.flush()?;
-        summary.elapsed = started.elapsed();
+        summary.clock(started);
         on_chunk(&summary);
     }
     output.flush()?;
-    summary.elapsed = started.elapsed();
+    summary.clock(started);
     Ok(summary)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::rate_text;
+    use super::{Summary, rate_text};
+    use std::time::Duration;
+
+    #[test]
+    fn the_summary_says_what_one_time_work_took_and_the_rate_without_it() {
+        let mut summary = Summary {
+            tasks: 23,
+            completions: 57,
+            elapsed: Duration::from_secs_f64(131.13),
+            one_time: Duration::from_secs_f64(119.5),
+            ..Summary::default()
+        };
+        let line = summary.line();
+        assert!(
+            line.contains("131.13 s, 0.43 completions/s (119.5 s of it one-time work"),
+            "{line}"
+        );
+        assert!(
+            line.ends_with("about 4.90 completions/s without it)"),
+            "{line}"
+        );
+        summary.one_time = Duration::from_millis(400);
+        assert!(
+            summary.line().ends_with("0.43 completions/s"),
+            "{}",
+            summary.line()
+        );
+    }
 
     #[test]
     fn a_rate_keeps_the_digits_that_matter() {

@@ -9,7 +9,8 @@
 //! process, and 38% less CPU per sample.
 //!
 //! The protocol is line-based. Parent to worker: `<piece>\t<line number>\t<task JSON>`. Worker
-//! to parent: `<piece>\t<result JSON>`, in the order the pieces came. A task with many
+//! to parent: `<piece>\t<result JSON>`, in the order the pieces came, and `one-time\t<start>\t<end>`
+//! for one-time work it did (compiling a runtime, building a compiler's libraries). A task with many
 //! completions is split into pieces so that one large task still keeps every worker busy; the
 //! pieces' results are joined again. How much work each worker holds adapts to how long
 //! completions take: a few tasks of slow programs (so the last ones are not stuck behind a busy
@@ -56,6 +57,10 @@ const WORKER_BATCH: usize = 256;
 /// Deaths per worker, in a row and without an answer in between, before the run is abandoned.
 const MAX_SILENT_DEATHS: usize = 3;
 
+/// What a worker writes in place of a piece's number to report one-time work it did (a span of
+/// [`rewardbox_toolchains::one_time`]), so that the parent's summary counts it.
+const ONE_TIME_PIECE: &str = "one-time";
+
 /// How to start one worker: a program and its arguments. The worker must run [`serve_worker`] on
 /// its standard input and output.
 #[derive(Debug, Clone)]
@@ -97,6 +102,9 @@ pub fn serve_worker(
         for ((piece, _), result) in batch.iter().zip(&results) {
             let encoded = serde_json::to_string(result).expect("results always serialize");
             writeln!(output, "{piece}\t{encoded}")?;
+        }
+        for span in rewardbox_toolchains::one_time::unreported() {
+            writeln!(output, "{ONE_TIME_PIECE}\t{span}")?;
         }
         output.flush()?;
     }
@@ -285,7 +293,7 @@ pub fn score_stream_in_workers(
     order.write_ready(started, &mut on_result)?;
     order.output.flush()?;
     pool.shutdown();
-    order.summary.elapsed = started.elapsed();
+    order.summary.clock(started);
     Ok(order.summary)
 }
 
@@ -517,7 +525,7 @@ impl<W: Write> Ordered<W> {
                 serde_json::to_writer(&mut self.output, &result)?;
             }
             self.output.write_all(b"\n")?;
-            self.summary.elapsed = started.elapsed();
+            self.summary.clock(started);
             on_result(&self.summary);
         }
         Ok(())
@@ -626,6 +634,12 @@ impl Pool {
                 let Some((piece, text)) = line.split_once('\t') else {
                     continue;
                 };
+                if piece == ONE_TIME_PIECE {
+                    if let Some((start, end)) = rewardbox_toolchains::one_time::decode(text) {
+                        rewardbox_toolchains::one_time::record(start, end);
+                    }
+                    continue;
+                }
                 let Ok(piece) = piece.parse() else { continue };
                 let answer = Event::Answer {
                     worker: id,
