@@ -12,6 +12,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Read, Write};
 use std::path::PathBuf;
+use std::time::Instant;
 
 /// Arguments of `rewardbox score`.
 #[derive(Args)]
@@ -126,8 +127,9 @@ impl ScoringArgs {
     }
 
     /// Scores every task line of `input` into `output`, in order, in worker processes (or on
-    /// threads with `--in-process`). Components are compiled first, outside the clock, so that the
-    /// rate reported through `progress` is the scoring rate.
+    /// threads with `--in-process`). Components are compiled first, outside the scoring clock, so
+    /// that the rate reported through `progress` is the scoring rate; the summary returned counts
+    /// that startup too (see [`Summary::add_startup`]).
     pub fn score(
         &self,
         input: impl BufRead + Send + 'static,
@@ -137,21 +139,31 @@ impl ScoringArgs {
         let jobs = self.jobs();
         anyhow::ensure!(jobs > 0, "--jobs must be at least 1");
         let options = self.engine.scorer_options(Some(jobs))?;
-        if self.in_process || jobs == 1 {
+        let startup = Instant::now();
+        let (mut summary, scoring) = if self.in_process || jobs == 1 {
             let scorer = Scorer::new(options)?;
             // Load (or compile) the CPython runtime before the clock starts.
             let _ = scorer.runners().python();
-            return score_stream(&scorer, input, output, DEFAULT_CHUNK_LINES, progress)
-                .context("scoring stopped by an I/O error");
-        }
-        rewardbox::precompile(&options.cache)?;
-        let mut args: Vec<OsString> = vec!["worker".into()];
-        args.extend(self.engine.to_args());
-        let command = WorkerCommand {
-            program: std::env::current_exe().context("cannot find rewardbox's own executable")?,
-            args,
+            let scoring = Instant::now();
+            let summary = score_stream(&scorer, input, output, DEFAULT_CHUNK_LINES, progress)
+                .context("scoring stopped by an I/O error")?;
+            (summary, scoring)
+        } else {
+            rewardbox::precompile(&options.cache)?;
+            let scoring = Instant::now();
+            let mut args: Vec<OsString> = vec!["worker".into()];
+            args.extend(self.engine.to_args());
+            let command = WorkerCommand {
+                program: std::env::current_exe()
+                    .context("cannot find rewardbox's own executable")?,
+                args,
+            };
+            let summary = score_stream_in_workers(&command, jobs, input, output, progress)
+                .context("scoring stopped")?;
+            (summary, scoring)
         };
-        score_stream_in_workers(&command, jobs, input, output, progress).context("scoring stopped")
+        summary.add_startup(startup, scoring);
+        Ok(summary)
     }
 }
 

@@ -58,19 +58,24 @@ pub fn decode(text: &str) -> Option<(Instant, Instant)> {
 }
 
 /// Wall time since `since` during which one-time work ran (pieces that ran at once on several
-/// threads counted once).
+/// threads or processes counted once).
 pub fn spent_since(since: Instant) -> Duration {
-    let spans = SPANS.lock().unwrap_or_else(|e| e.into_inner()).0.clone();
-    union_after(spans, since)
+    spent_between(since, Instant::now())
 }
 
-/// The length of the union of `spans`, each cut to what lies after `since`.
-fn union_after(mut spans: Vec<(Instant, Instant)>, since: Instant) -> Duration {
+/// Wall time from `from` to `to` during which one-time work ran, counted as by [`spent_since`].
+pub fn spent_between(from: Instant, to: Instant) -> Duration {
+    let spans = SPANS.lock().unwrap_or_else(|e| e.into_inner()).0.clone();
+    union_within(spans, from, to)
+}
+
+/// The length of the union of `spans`, each cut to what lies between `from` and `to`.
+fn union_within(mut spans: Vec<(Instant, Instant)>, from: Instant, to: Instant) -> Duration {
     spans.sort();
     let mut total = Duration::ZERO;
-    let mut covered_to = since;
+    let mut covered_to = from;
     for (start, end) in spans {
-        let start = start.max(covered_to);
+        let (start, end) = (start.max(covered_to), end.min(to));
         if end > start {
             total += end - start;
             covered_to = end;
@@ -84,7 +89,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn overlapping_work_counts_once_and_work_before_the_start_not_at_all() {
+    fn overlapping_work_counts_once_and_work_outside_the_window_not_at_all() {
         let t0 = Instant::now();
         let at = |ms: u64| t0 + Duration::from_millis(ms);
         let spans = vec![
@@ -94,15 +99,12 @@ mod tests {
             (at(250), at(260)),
             (at(500), at(600)),
         ];
-        assert_eq!(
-            union_after(spans.clone(), at(0)),
-            Duration::from_millis(450)
-        );
-        assert_eq!(
-            union_after(spans.clone(), at(150)),
-            Duration::from_millis(350)
-        );
-        assert_eq!(union_after(spans, at(700)), Duration::ZERO);
+        let union = |from, to| union_within(spans.clone(), at(from), at(to));
+        assert_eq!(union(0, 700), Duration::from_millis(450));
+        assert_eq!(union(150, 700), Duration::from_millis(350));
+        assert_eq!(union(150, 550), Duration::from_millis(300));
+        assert_eq!(union(30, 120), Duration::from_millis(40));
+        assert_eq!(union(700, 800), Duration::ZERO);
     }
 
     #[test]

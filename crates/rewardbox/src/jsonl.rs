@@ -55,6 +55,14 @@ impl Summary {
         self.completions as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
+    /// Counts the time from `from` to `to`, spent before scoring began (loading or compiling the
+    /// runtimes), into the run's, with the one-time work within it: the summary's time is then
+    /// the whole wait, where the progress shown while scoring is the scoring rate.
+    pub fn add_startup(&mut self, from: Instant, to: Instant) {
+        self.elapsed += to.saturating_duration_since(from);
+        self.one_time += rewardbox_toolchains::one_time::spent_between(from, to);
+    }
+
     /// Sets the wall time since `started`, and how much of it one-time work took.
     pub(crate) fn clock(&mut self, started: Instant) {
         self.elapsed = started.elapsed();
