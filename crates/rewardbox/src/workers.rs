@@ -99,12 +99,14 @@ pub fn serve_worker(
         }
         let lines: Vec<InputLine> = batch.iter().map(|(_, l)| l.clone()).collect();
         let results = scorer.score_lines(&lines);
+        // The one-time work first: the parent records it as it reads it, so by the time it has
+        // the last result, it has every span that went into it.
+        for span in rewardbox_toolchains::one_time::unreported() {
+            writeln!(output, "{ONE_TIME_PIECE}\t{span}")?;
+        }
         for ((piece, _), result) in batch.iter().zip(&results) {
             let encoded = serde_json::to_string(result).expect("results always serialize");
             writeln!(output, "{piece}\t{encoded}")?;
-        }
-        for span in rewardbox_toolchains::one_time::unreported() {
-            writeln!(output, "{ONE_TIME_PIECE}\t{span}")?;
         }
         output.flush()?;
     }
