@@ -376,7 +376,10 @@ fn with_attacks(number: usize, audit_task: AuditTask, options: &AuditOptions) ->
             .map(|a| a.completion.clone())
             .collect::<Vec<_>>(),
     );
-    let task = Task::from_value(value).map_err(|e| invalid_line(number, e.id, e.message))?;
+    let mut task = Task::from_value(value).map_err(|e| invalid_line(number, e.id, e.message))?;
+    // Scored as `rewardbox score` scores the task line: with its solution, which decides whose
+    // doing a failure of the verifier on an attack is.
+    task.solution = audit_task.solution.clone();
     Ok((audit_task, attacks, task))
 }
 

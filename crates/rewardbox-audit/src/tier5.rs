@@ -122,6 +122,9 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
             );
         }
     };
+    // The verifier under test is scored as `rewardbox score` scores the task line: with its
+    // solution, which decides whose doing a failure of the verifier is.
+    let scored_solution = solution.clone();
     let mut task = AuditTask::new(fields.clone(), solution);
     // A string verifier's task with no `reference`: the answer its own verifier reads from the
     // solution, or for a `regex` task with neither, the one bare answer its pattern accepts (as
@@ -164,7 +167,11 @@ fn explore_line(scorer: &Scorer, number: usize, line: &str, options: &Tier5Optio
             Err(e) => return Tier5Report::failed(id, format!("line {number}: {e}")),
         },
     };
-    train::train(scorer, id, &fields, &judge, proposer.as_mut(), options)
+    let verifier = train::Verifier {
+        fields: &fields,
+        solution: scored_solution.as_deref(),
+    };
+    train::train(scorer, id, verifier, &judge, proposer.as_mut(), options)
 }
 
 /// The audit finding of a report, when it found an exploit: the one the policy converged on, else

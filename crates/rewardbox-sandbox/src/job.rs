@@ -739,6 +739,29 @@ pub enum RunFailure {
     },
 }
 
+impl RunFailure {
+    /// Whether the same instance, given the same inputs, would fail the same way again: a limit
+    /// counted in what it does (fuel, memory, output, disk, stack) or a trap. Not the wall clock,
+    /// the host's refusals, a cancellation, or what the program at the other end of a pipe did.
+    pub fn repeats(&self) -> bool {
+        match self {
+            RunFailure::FuelExhausted { .. }
+            | RunFailure::MemoryExceeded { .. }
+            | RunFailure::OutputExceeded { .. }
+            | RunFailure::DiskBudgetExceeded(_)
+            | RunFailure::StackOverflow
+            | RunFailure::UncaughtException
+            | RunFailure::Trap { .. } => true,
+            RunFailure::Timeout { .. }
+            | RunFailure::HostBusy { .. }
+            | RunFailure::HostRefused { .. }
+            | RunFailure::Cancelled
+            | RunFailure::Stopped
+            | RunFailure::Deadlock => false,
+        }
+    }
+}
+
 impl std::fmt::Display for RunFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -7,9 +7,10 @@ use crate::scorer::Scorer;
 use crate::task::{Task, TaskError};
 use crate::verifier::{Judge, Judged};
 use rayon::prelude::*;
-use rewardbox_types::{CompletionResult, TaskResult};
-use std::sync::Arc;
+use rewardbox_sandbox::limits::Limits;
+use rewardbox_types::{CompletionResult, Status, TaskResult};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// One line of JSONL input: its 1-based number and its text.
 #[derive(Debug, Clone)]
@@ -115,6 +116,10 @@ impl Scorer {
             .collect();
         // The caller's cancellation flag follows every judgement onto the pool's threads.
         let cancel = rewardbox_sandbox::cancel::current();
+        // Per task, once a verifier has failed on one of its completions: whether the verifier
+        // judges the task's solution without failing.
+        let solutions_judged: Vec<OnceLock<bool>> =
+            prepared.iter().map(|_| OnceLock::new()).collect();
         let judged: Vec<Judged> = self.pool.install(|| {
             jobs.par_iter()
                 .map(|&(t, c)| {
@@ -135,13 +140,24 @@ impl Scorer {
                         limits = limits.clamp_to(max);
                     }
                     rewardbox_sandbox::cancel::with_cancel(cancel.clone(), || {
-                        verifier.judge(
+                        let completion = &task.completions[c];
+                        match verifier.judge(
                             self.engine(),
                             &task.verifier_input,
-                            &task.completions[c],
+                            completion,
                             &limits,
                             self.options.seed,
-                        )
+                        ) {
+                            Judged::VerifierFailed(failed) => self.whose_failure(
+                                task,
+                                verifier.as_ref(),
+                                &limits,
+                                completion,
+                                failed,
+                                &solutions_judged[t],
+                            ),
+                            judged => judged,
+                        }
                     })
                 })
                 .collect()
@@ -161,13 +177,72 @@ impl Scorer {
     }
 }
 
+impl Scorer {
+    /// Decides whose doing a verifier's repeatable failure on `completion` was. A policy must not
+    /// be able to choose to be masked: a verifier that raises on text it cannot parse, runs out
+    /// of fuel on a flood of output or returns a malformed score for a long answer fails because
+    /// of what the completion gave it. So when the task names a known-good `solution` and the
+    /// verifier judges it without failing (with the same limits and seed; judged once per task
+    /// and batch, in `solution_judged`), the failure is the completion's: a result of 0, not
+    /// masked. Otherwise (no solution, the completion is the solution, or the verifier fails on
+    /// the solution too) it is the verifier's: a masked `verifier_error`, as before.
+    fn whose_failure(
+        &self,
+        task: &Task,
+        verifier: &dyn Judge,
+        limits: &Limits,
+        completion: &str,
+        failed: CompletionResult,
+        solution_judged: &OnceLock<bool>,
+    ) -> Judged {
+        let Some(solution) = task.solution.as_deref() else {
+            return Judged::VerifierFailed(failed);
+        };
+        if solution == completion {
+            return Judged::VerifierFailed(failed);
+        }
+        let judges_solution = *solution_judged.get_or_init(|| {
+            matches!(
+                verifier.judge(
+                    self.engine(),
+                    &task.verifier_input,
+                    solution,
+                    limits,
+                    self.options.seed,
+                ),
+                Judged::Result(CompletionResult {
+                    status: Status::Ok,
+                    ..
+                })
+            )
+        });
+        if !judges_solution {
+            return Judged::VerifierFailed(failed);
+        }
+        Judged::Result(CompletionResult {
+            score: 0.0,
+            passed: false,
+            status: Status::Ok,
+            detail: format!(
+                "scored 0, not masked: the verifier failed on this completion and judges the \
+                 task's solution without failing, so the completion caused it ({})",
+                failed.detail
+            ),
+            fuel: failed.fuel,
+            wall_us: failed.wall_us,
+            mask: false,
+            cases: Vec::new(),
+        })
+    }
+}
+
 /// One task's result from its completions' judgements. When the verifier calls the task invalid
 /// for any completion, the whole task is `invalid_task`.
 fn collect_task(task: &Task, line: Option<usize>, judged: Vec<Judged>) -> TaskResult {
     let mut results = Vec::with_capacity(judged.len());
     for j in judged {
         match j {
-            Judged::Result(r) => results.push(r),
+            Judged::Result(r) | Judged::VerifierFailed(r) => results.push(r),
             Judged::InvalidTask(message) => {
                 return rejected(
                     TaskError {

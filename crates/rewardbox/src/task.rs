@@ -21,6 +21,10 @@ pub struct Task {
     pub limits: LimitOverrides,
     /// The source of the task's Python verifier (`"verifier": "python"`).
     pub verifier_code: Option<String>,
+    /// The task's known-good completion (`"solution"`, when a string). A verifier that fails on
+    /// a completion but judges this without failing has failed on what the completion gave it:
+    /// the completion scores 0 rather than a masked `verifier_error`.
+    pub solution: Option<String>,
     /// The JSON the verifier receives: every field but `completions` and `limits`.
     pub verifier_input: String,
 }
@@ -107,12 +111,19 @@ impl Task {
                     .into(),
             ));
         }
+        // Read only when it is a string: a task whose `solution` is something else is scored as
+        // before, its verifier's failures masked.
+        let solution = fields
+            .get("solution")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         Ok(Task {
             id,
             verifier,
             completions,
             limits,
             verifier_code,
+            solution,
             verifier_input: Value::Object(fields).to_string(),
         })
     }

@@ -16,8 +16,14 @@ use wasmtime::component::Component;
 /// What a verifier made of one completion.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Judged {
-    /// A result: `ok` with the verdict, or a masked `verifier_error`.
+    /// A result: `ok` with the verdict, or a masked `verifier_error` that is not the verifier's
+    /// doing (the host failed it, or the wall clock ended it).
     Result(CompletionResult),
+    /// The verifier failed on this completion in a way it would repeat (an error it returned or
+    /// raised, a malformed verdict, a trap, a limit other than the wall clock): a masked
+    /// `verifier_error`, unless the verifier judges the task's `solution` without failing, which
+    /// makes the failure the completion's doing (see [`crate::Scorer`]'s batches).
+    VerifierFailed(CompletionResult),
     /// The verifier says the task is malformed; the message names the field.
     InvalidTask(String),
 }
@@ -117,20 +123,25 @@ impl VerifierComponent {
             ));
         }
         match outcome {
-            Ok(Ok(verdict)) => Judged::Result(checked(verdict, fuel, wall_us)),
+            Ok(Ok(verdict)) => checked(verdict, fuel, wall_us),
             Ok(Err(types::VerifyError::InvalidTask(message))) => Judged::InvalidTask(message),
             Ok(Err(types::VerifyError::Failed(message))) => {
-                Judged::Result(CompletionResult::verifier_error(
+                Judged::VerifierFailed(CompletionResult::verifier_error(
                     format!("verifier returned an error: {message}"),
                     fuel,
                     wall_us,
                 ))
             }
-            Err(error) => Judged::Result(CompletionResult::verifier_error(
-                format!("verifier {}", job.classify(&error)),
-                fuel,
-                wall_us,
-            )),
+            Err(error) => {
+                let failure = job.classify(&error);
+                let result =
+                    CompletionResult::verifier_error(format!("verifier {failure}"), fuel, wall_us);
+                if failure.repeats() {
+                    Judged::VerifierFailed(result)
+                } else {
+                    Judged::Result(result)
+                }
+            }
         }
     }
 }
@@ -178,7 +189,7 @@ impl Judge for PythonVerifier {
         seed: u64,
     ) -> Judged {
         let started = Instant::now();
-        let (verdict, fuel) = self.python.verify(
+        let judgement = self.python.verify(
             engine,
             self.services.context_for_task(seed, task_json),
             &self.prepared,
@@ -187,34 +198,40 @@ impl Judge for PythonVerifier {
             limits,
             seed,
         );
-        let wall_us = started.elapsed().as_micros() as u64;
-        match verdict {
-            Ok(verdict) => Judged::Result(checked(verdict, fuel, wall_us)),
+        let (fuel, wall_us) = (judgement.fuel, started.elapsed().as_micros() as u64);
+        match judgement.verdict {
+            Ok(verdict) => checked(verdict, fuel, wall_us),
             Err(types::VerifyError::InvalidTask(message)) => Judged::InvalidTask(message),
             Err(types::VerifyError::Failed(message)) => {
-                Judged::Result(CompletionResult::verifier_error(message, fuel, wall_us))
+                let result = CompletionResult::verifier_error(message, fuel, wall_us);
+                if judgement.failure_repeats {
+                    Judged::VerifierFailed(result)
+                } else {
+                    Judged::Result(result)
+                }
             }
         }
     }
 }
 
-/// Turns a verdict into a result, or into a `verifier_error` when a score is NaN or outside [0, 1].
-fn checked(verdict: types::Verdict, fuel: u64, wall_us: u64) -> CompletionResult {
+/// Turns a verdict into a result, or into the verifier's failure when a score is NaN or outside
+/// [0, 1].
+fn checked(verdict: types::Verdict, fuel: u64, wall_us: u64) -> Judged {
     if let Some(problem) = bad_score(verdict.score) {
-        return CompletionResult::verifier_error(
+        return Judged::VerifierFailed(CompletionResult::verifier_error(
             format!("verifier returned score {problem}"),
             fuel,
             wall_us,
-        );
+        ));
     }
     let mut cases = Vec::with_capacity(verdict.cases.len());
     for case in verdict.cases {
         if let Some(problem) = bad_score(case.score) {
-            return CompletionResult::verifier_error(
+            return Judged::VerifierFailed(CompletionResult::verifier_error(
                 format!("verifier returned score {problem} for case {:?}", case.id),
                 fuel,
                 wall_us,
-            );
+            ));
         }
         cases.push(CaseResult {
             id: case.id,
@@ -223,7 +240,7 @@ fn checked(verdict: types::Verdict, fuel: u64, wall_us: u64) -> CompletionResult
             detail: case.detail,
         });
     }
-    CompletionResult {
+    Judged::Result(CompletionResult {
         score: verdict.score,
         passed: verdict.passed,
         status: Status::Ok,
@@ -232,7 +249,7 @@ fn checked(verdict: types::Verdict, fuel: u64, wall_us: u64) -> CompletionResult
         wall_us,
         mask: false,
         cases,
-    }
+    })
 }
 
 fn bad_score(score: f64) -> Option<String> {

@@ -275,15 +275,27 @@ impl Tier5Report {
     }
 }
 
-/// The verifier under test: the task's fields with `completions`.
+/// The verifier under test: the task's fields (without its `solution` and `holdout`), and its
+/// solution, with which `rewardbox score` decides whose doing a failure of the verifier is.
+#[derive(Clone, Copy)]
+pub struct Verifier<'a> {
+    /// The task's fields but `solution` and `holdout`.
+    pub fields: &'a Map<String, Value>,
+    /// The task's `solution`.
+    pub solution: Option<&'a str>,
+}
+
+/// The rewards the verifier under test gives `completions`, scored as `rewardbox score` scores
+/// them (`None`: masked).
 fn scored(
     scorer: &Scorer,
-    fields: &Map<String, Value>,
+    verifier: Verifier<'_>,
     completions: &[String],
 ) -> Result<Vec<Option<f64>>, String> {
-    let mut value = Value::Object(fields.clone());
+    let mut value = Value::Object(verifier.fields.clone());
     value["completions"] = json!(completions);
-    let task = Task::from_value(value).map_err(|e| e.message)?;
+    let mut task = Task::from_value(value).map_err(|e| e.message)?;
+    task.solution = verifier.solution.map(str::to_string);
     let result = scorer.score_task(&task);
     if let Some(detail) = result.detail {
         return Err(detail);
@@ -317,12 +329,11 @@ fn keep_best(
     }
 }
 
-/// Trains `proposer` against the verifier of `fields` (the task without its `solution` and
-/// `holdout`), judged by `judge`.
+/// Trains `proposer` against `verifier`, judged by `judge`.
 pub fn train(
     scorer: &Scorer,
     id: Option<String>,
-    fields: &Map<String, Value>,
+    verifier: Verifier<'_>,
     judge: &Judge,
     proposer: &mut dyn Proposer,
     options: &Tier5Options,
@@ -366,7 +377,7 @@ pub fn train(
     };
     let probes = proposer.probes();
     if !probes.is_empty() {
-        let rewards = match scored(scorer, fields, &probes) {
+        let rewards = match scored(scorer, verifier, &probes) {
             Ok(rewards) => rewards,
             Err(e) => return Tier5Report::failed(id, e),
         };
@@ -386,7 +397,7 @@ pub fn train(
                 return Tier5Report::failed(id, format!("the policy failed at step {step}: {e}"));
             }
         };
-        let rewards = match scored(scorer, fields, &group) {
+        let rewards = match scored(scorer, verifier, &group) {
             Ok(rewards) => rewards,
             Err(e) => return Tier5Report::failed(id, e),
         };
@@ -424,7 +435,7 @@ pub fn train(
         }
     }
     let (completion, choices) = proposer.converged(&last_group, &last_rewards);
-    let reward = scored(scorer, fields, std::slice::from_ref(&completion))
+    let reward = scored(scorer, verifier, std::slice::from_ref(&completion))
         .ok()
         .and_then(|r| r[0])
         .unwrap_or(0.0);

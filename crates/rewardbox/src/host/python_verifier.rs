@@ -153,8 +153,8 @@ impl TrustedPython {
     }
 
     /// Runs a prepared verifier on one completion in a fresh instance with `limits`, which may
-    /// open live candidates through `host`; also the fuel the verifier used. The instance
-    /// failing (a limit, a trap) is `VerifyError::Failed` with the reason.
+    /// open live candidates through `host`. The instance failing (a limit, a trap) is
+    /// `VerifyError::Failed` with the reason.
     #[allow(clippy::too_many_arguments)]
     pub fn verify(
         &self,
@@ -165,11 +165,12 @@ impl TrustedPython {
         completion: &str,
         limits: &Limits,
         seed: u64,
-    ) -> (PythonVerdict, u64) {
+    ) -> PythonJudgement {
         let files = if prepared.wants_files {
             match JudgeFiles::write(task, completion) {
                 Ok(files) => Some(files),
-                Err(e) => return (Err(e), 0),
+                // The host's file system: not the verifier's doing.
+                Err(e) => return PythonJudgement::failed_by_host(e),
             }
         } else {
             None
@@ -194,25 +195,63 @@ impl TrustedPython {
         limits: &Limits,
         seed: u64,
         mounts: &[Mount<'_>],
-    ) -> (PythonVerdict, u64) {
+    ) -> PythonJudgement {
         let mut job = Job::with_io(engine, limits, seed, trusted_io(b"", mounts), host);
         job.take_fuel_credits();
         let result = self
             .pre
             .instantiate(&mut job.store)
             .and_then(|p: Python| p.call_verify(&mut job.store, prepared, task, completion));
+        let fuel = job.fuel_used();
         if let Some(fault) = job.store.data().ext.host_fault() {
             let message = format!("the host failed a run the verifier asked for: {fault}");
-            return (Err(VerifyError::Failed(message)), job.fuel_used());
+            return PythonJudgement {
+                fuel,
+                ..PythonJudgement::failed_by_host(VerifyError::Failed(message))
+            };
         }
-        let verdict = match result {
-            Ok(verdict) => verdict,
-            Err(error) => Err(VerifyError::Failed(format!(
-                "the Python verifier {}",
-                job.classify(&error)
-            ))),
-        };
-        (verdict, job.fuel_used())
+        match result {
+            // What the verifier returned or raised: its own doing, the same each time.
+            Ok(verdict) => PythonJudgement {
+                verdict,
+                fuel,
+                failure_repeats: true,
+            },
+            Err(error) => {
+                let failure = job.classify(&error);
+                PythonJudgement {
+                    verdict: Err(VerifyError::Failed(format!(
+                        "the Python verifier {failure}"
+                    ))),
+                    fuel,
+                    failure_repeats: failure.repeats(),
+                }
+            }
+        }
+    }
+}
+
+/// What a trusted Python instance made of one completion.
+#[derive(Debug)]
+pub struct PythonJudgement {
+    /// The verifier's verdict, or why there is none.
+    pub verdict: PythonVerdict,
+    /// The fuel the instance used.
+    pub fuel: u64,
+    /// Whether a failure (`verdict` an error) is one the same verifier would repeat on the same
+    /// completion: an error it raised or returned, a trap, a limit other than the wall clock
+    /// ([`rewardbox_sandbox::RunFailure::repeats`]). Never the host's failures.
+    pub failure_repeats: bool,
+}
+
+impl PythonJudgement {
+    /// The host failed the judgement (`error` says how): a failure the verifier did not cause.
+    fn failed_by_host(error: VerifyError) -> Self {
+        PythonJudgement {
+            verdict: Err(error),
+            fuel: 0,
+            failure_repeats: false,
+        }
     }
 }
 

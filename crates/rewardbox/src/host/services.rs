@@ -342,7 +342,7 @@ impl Services for HostServices {
                     &limits,
                     seed,
                 )
-                .0
+                .verdict
         })
     }
 }

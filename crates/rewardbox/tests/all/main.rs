@@ -29,4 +29,5 @@ mod python_verifiers;
 mod test_frameworks;
 mod typed_calls;
 mod typescript_node;
+mod whose_failure;
 mod workers;
