@@ -109,6 +109,9 @@ pub fn unsupported(message: String) -> RunOutcome {
 
 /// The outcome of a runtime that failed on its own (not the program): `crashed`, with the reason.
 pub fn crashed(message: &str) -> RunOutcome {
+    // On one line: a case's detail is the last line of a run's stderr, and wasmtime's errors
+    // span several (an instance too large for the pool ends with a breakdown of its sizes).
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
     RunOutcome {
         status: RunStatus::Crashed,
         exit_code: None,
@@ -194,5 +197,32 @@ fn native_status(error: &wasmtime::Error, stderr: &str) -> Option<i32> {
         | Trap::StackOverflow => Some(128 + 11),
         Trap::IntegerDivisionByZero | Trap::IntegerOverflow => Some(128 + 8),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A program whose instance the pool cannot hold (60,000 functions whose addresses it takes
+    /// need 1.9 MB of VM context) is told why on one line, not by the last line of wasmtime's
+    /// breakdown.
+    #[test]
+    fn a_crash_is_said_on_one_line() {
+        let outcome = crashed(
+            "loading the compiled program failed: instance allocation for this module requires \
+             1920320 bytes which exceeds the configured maximum of 1048576 bytes; breakdown of \
+             allocation requirement:\n\n * 99.98% - 1920320 bytes - module functions\n",
+        );
+        assert_eq!(outcome.status, RunStatus::Crashed);
+        assert_eq!(outcome.stderr.lines().count(), 1, "{}", outcome.stderr);
+        assert!(
+            outcome.stderr.ends_with(
+                "exceeds the configured maximum of 1048576 bytes; breakdown of \
+                            allocation requirement: * 99.98% - 1920320 bytes - module functions"
+            ),
+            "{}",
+            outcome.stderr
+        );
     }
 }
