@@ -28,6 +28,18 @@ pub enum Judged {
     InvalidTask(String),
 }
 
+impl Judged {
+    /// A failure of the verifier (`result`, a masked `verifier_error`): one it would repeat on
+    /// the same completion ([`Judged::VerifierFailed`]), or one it would not ([`Judged::Result`]).
+    fn failure(result: CompletionResult, repeats: bool) -> Judged {
+        if repeats {
+            Judged::VerifierFailed(result)
+        } else {
+            Judged::Result(result)
+        }
+    }
+}
+
 /// A verifier ready to judge completions: shared by every thread.
 pub trait Judge: Send + Sync {
     /// The verifier's name: a built-in name, a path, or `python`.
@@ -134,13 +146,10 @@ impl VerifierComponent {
             }
             Err(error) => {
                 let failure = job.classify(&error);
-                let result =
-                    CompletionResult::verifier_error(format!("verifier {failure}"), fuel, wall_us);
-                if failure.repeats() {
-                    Judged::VerifierFailed(result)
-                } else {
-                    Judged::Result(result)
-                }
+                Judged::failure(
+                    CompletionResult::verifier_error(format!("verifier {failure}"), fuel, wall_us),
+                    failure.repeats(),
+                )
             }
         }
     }
@@ -202,14 +211,10 @@ impl Judge for PythonVerifier {
         match judgement.verdict {
             Ok(verdict) => checked(verdict, fuel, wall_us),
             Err(types::VerifyError::InvalidTask(message)) => Judged::InvalidTask(message),
-            Err(types::VerifyError::Failed(message)) => {
-                let result = CompletionResult::verifier_error(message, fuel, wall_us);
-                if judgement.failure_repeats {
-                    Judged::VerifierFailed(result)
-                } else {
-                    Judged::Result(result)
-                }
-            }
+            Err(types::VerifyError::Failed(message)) => Judged::failure(
+                CompletionResult::verifier_error(message, fuel, wall_us),
+                judgement.failure_repeats,
+            ),
         }
     }
 }
