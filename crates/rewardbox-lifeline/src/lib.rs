@@ -2,7 +2,8 @@
 //!
 //! Child processes that never outlive the process that started them.
 //!
-//! rewardbox starts helper processes (scoring workers, confined compilers, an attacker command).
+//! rewardbox starts helper processes (scoring workers, an attacker command; the confined compilers
+//! are started by `rewardbox-toolchains`, which ties them to their parent the same way).
 //! Each must end when its parent ends, whatever it is doing at that moment: scoring a long
 //! batch, blocked in a read, or blocked writing a large answer to a parent that no longer reads.
 //! Two mechanisms, either of which suffices:

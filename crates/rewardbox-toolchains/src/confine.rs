@@ -8,15 +8,15 @@
 //! is the program's doing. A wall-clock limit, far above the budget, is only a safety net: a
 //! compile it stops without having used its CPU budget was starved by a busy host.
 
+use crate::spawn;
 use landlock::{
     ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, path_beneath_rules,
+    RulesetCreated, RulesetCreatedAttr, path_beneath_rules,
 };
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::sync::Mutex;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// What a confined process may touch, and for how long.
@@ -75,54 +75,35 @@ fn ruleset(confinement: &Confinement) -> Result<RulesetCreated, String> {
         .map_err(|e| format!("building the compiler's Landlock rules: {e}"))
 }
 
-/// Runs `command` under `confinement` with an empty stdin and no stdout.
+/// Runs `command` under `confinement` with an empty stdin and no stdout. Its environment is
+/// exactly the variables it sets: nothing of this process's environment reaches a compiler.
 ///
 /// Errors are the host's (no Landlock in this kernel, the compiler missing), not the program's.
-pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, String> {
-    let rules = Mutex::new(Some(ruleset(confinement)?));
-    let memory = confinement.memory_bytes;
-    let file = confinement.file_bytes;
+pub fn run(command: Command, confinement: &Confinement) -> Result<Finished, String> {
+    let landlock: Option<std::os::fd::OwnedFd> = ruleset(confinement)?.into();
+    let landlock = landlock.ok_or_else(|| {
+        "this kernel does not enforce Landlock (Linux 5.13 or newer with Landlock enabled is \
+         needed to compile untrusted programs)"
+            .to_string()
+    })?;
     // A last resort per process, should the group's accounting miss one.
     let cpu_seconds = confinement.cpu.as_secs() * 2 + 2;
-    // SAFETY: getpid has no preconditions.
-    let parent = unsafe { libc::getpid() };
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // SAFETY: the closure runs in the forked child before exec. It makes only system calls
-    // (prctl, getppid, setrlimit and the Landlock calls) on data prepared by the parent; the mutex was
-    // created for this spawn and no other thread can hold it.
-    unsafe {
-        command.pre_exec(move || {
-            // The compiler ends with the process that waits for it.
-            rewardbox_lifeline::die_with(parent)?;
-            limit(libc::RLIMIT_DATA, memory)?;
-            limit(libc::RLIMIT_FSIZE, file)?;
-            limit(libc::RLIMIT_CPU, cpu_seconds)?;
-            limit(libc::RLIMIT_CORE, 0)?;
-            let rules = rules
-                .lock()
-                .ok()
-                .and_then(|mut r| r.take())
-                .ok_or_else(|| std::io::Error::other("the Landlock rules were already used"))?;
-            let status = rules.restrict_self().map_err(std::io::Error::other)?;
-            if status.ruleset == RulesetStatus::NotEnforced {
-                return Err(std::io::Error::other(
-                    "this kernel does not enforce Landlock (Linux 5.13 or newer with Landlock \
-                     enabled is needed to compile untrusted programs)",
-                ));
-            }
-            Ok(())
-        });
-    }
+    let setup = spawn::Setup {
+        // SAFETY: getpid has no preconditions.
+        parent: unsafe { libc::getpid() },
+        limits: vec![
+            (libc::RLIMIT_DATA, confinement.memory_bytes),
+            (libc::RLIMIT_FSIZE, confinement.file_bytes),
+            (libc::RLIMIT_CPU, cpu_seconds),
+            (libc::RLIMIT_CORE, 0),
+        ],
+        landlock,
+    };
     let started = Instant::now();
     let program = command.get_program().to_string_lossy().into_owned();
-    let mut child = command
-        .spawn()
+    let child = spawn::spawn(&command, setup)
         .map_err(|e| format!("starting the compiler {program}: {e}"))?;
-    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let mut stderr = child.stderr;
     let keep = confinement.stderr_bytes;
     let reader = std::thread::spawn(move || {
         let mut kept = Vec::new();
@@ -136,7 +117,7 @@ pub fn run(mut command: Command, confinement: &Confinement) -> Result<Finished, 
         }
         kept
     });
-    let pid = child.id() as i32;
+    let pid = child.pid;
     // Woken when the compiler exits (a pidfd is readable then), not by polling: a compile is
     // over when it is, not at the next poll. Kernels before 5.3 have no pidfd: short sleeps then.
     let exited = PidFd::open(pid);
@@ -292,19 +273,6 @@ pub fn cpu_of_group(group: libc::pid_t) -> Duration {
     Duration::from_millis(ticks * 1000 / ticks_per_second)
 }
 
-fn limit(resource: libc::__rlimit_resource_t, value: u64) -> std::io::Result<()> {
-    let limit = libc::rlimit {
-        rlim_cur: value,
-        rlim_max: value,
-    };
-    // SAFETY: setrlimit with a valid pointer to a local.
-    if unsafe { libc::setrlimit(resource, &limit) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +362,102 @@ mod tests {
         let finished = run(command, &limits).unwrap();
         assert!(finished.cpu_exceeded && !finished.timed_out, "{finished:?}");
         assert!(finished.cpu >= limits.cpu, "{:?}", finished.cpu);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A compiler gets nothing of this process's environment (its `PATH`, a server's secrets):
+    /// only the variables its command sets.
+    #[test]
+    fn the_environment_is_only_what_the_command_sets() {
+        let dir = temp_dir("env");
+        assert!(
+            std::env::var_os("PATH").is_some(),
+            "the test process has a PATH"
+        );
+        let mut command = Command::new("/bin/sh");
+        command
+            .arg("-c")
+            .arg("/usr/bin/env >&2")
+            .env("REWARDBOX_ONLY", "1");
+        let finished = run(command, &confinement(&dir)).unwrap();
+        assert!(finished.success, "{finished:?}");
+        let variables: Vec<&str> = finished
+            .stderr
+            .lines()
+            .filter_map(|line| line.split('=').next())
+            .collect();
+        assert!(variables.contains(&"REWARDBOX_ONLY"), "{variables:?}");
+        assert!(!variables.contains(&"PATH"), "{variables:?}");
+        assert!(!variables.contains(&"HOME"), "{variables:?}");
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// The compiler starts as a freshly executed program: no signal blocked or ignored (this
+    /// process ignores `SIGPIPE`, as every Rust program does), in a process group of its own,
+    /// in its working directory, with the resource limits of its confinement.
+    #[test]
+    fn the_compiler_starts_clean_in_its_group_directory_and_limits() {
+        let dir = temp_dir("clean");
+        let mut limits = confinement(&dir);
+        limits.readable.push("/proc".into());
+        let mut command = Command::new("sh");
+        command.current_dir(&dir).arg("-c").arg(
+            "grep -E '^Sig(Blk|Ign)' /proc/self/status >&2; \
+             echo pgid=$(cut -d' ' -f5 /proc/self/stat) pid=$$ >&2; pwd >&2; ulimit -d >&2; \
+             ulimit -f >&2",
+        );
+        let finished = run(command, &limits).unwrap();
+        assert!(finished.success, "{finished:?}");
+        let lines: Vec<&str> = finished.stderr.lines().collect();
+        assert!(
+            lines.contains(&"SigBlk:\t0000000000000000"),
+            "{}",
+            finished.stderr
+        );
+        assert!(
+            lines.contains(&"SigIgn:\t0000000000000000"),
+            "{}",
+            finished.stderr
+        );
+        // `cut` runs in the shell's group, which the shell leads.
+        let group = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("pgid="))
+            .expect("the group line");
+        let (pgid, pid) = group.split_once(" pid=").expect("pgid and pid");
+        assert_eq!(pgid, pid, "{}", finished.stderr);
+        assert!(
+            lines.contains(&dir.to_str().unwrap()),
+            "{}",
+            finished.stderr
+        );
+        // The shell's `ulimit` counts -d in KiB and -f in 512-byte blocks.
+        assert!(
+            lines.contains(&(limits.memory_bytes / 1024).to_string().as_str()),
+            "{}",
+            finished.stderr
+        );
+        assert!(
+            lines.contains(&(limits.file_bytes / 512).to_string().as_str()),
+            "{}",
+            finished.stderr
+        );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// A compiler that cannot be started is the host's error, saying why.
+    #[test]
+    fn a_missing_compiler_is_an_error_that_names_it() {
+        let dir = temp_dir("missing");
+        let error = run(Command::new("/nonexistent/cc"), &confinement(&dir)).unwrap_err();
+        assert!(error.contains("/nonexistent/cc"), "{error}");
+        assert!(error.contains("No such file"), "{error}");
+        let error = run(
+            Command::new("rewardbox-no-such-compiler"),
+            &confinement(&dir),
+        )
+        .unwrap_err();
+        assert!(error.contains("not found on PATH"), "{error}");
         std::fs::remove_dir_all(dir).ok();
     }
 
