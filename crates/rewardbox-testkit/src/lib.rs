@@ -90,11 +90,9 @@ pub fn assert_native_agreement(
     assert!(compared >= at_least, "only {compared} verdicts compared");
 }
 
-/// Whether a detail or message says the host was too busy to give a run its CPU: a masked
-/// error, the host's fault, which says nothing about the program.
-pub fn says_host_busy(text: &str) -> bool {
-    text.contains("the host was too busy")
-}
+/// Whether a detail or message says the host was too busy to give a run (or a compiler) its
+/// CPU: the words the scorer's own [`rewardbox::CompletionResult::host_was_busy`] reads.
+pub use rewardbox::says_host_busy;
 
 /// What `judge` answers, judged again while `busy` says the host was too busy to give a run its
 /// CPU (as a trainer retries a masked error), up to five times, after a pause that grows (load

@@ -16,7 +16,9 @@
 
 mod verdict;
 
-pub use verdict::{CaseResult, CaseStatus, CompletionResult, RunStatus, Status, TaskResult};
+pub use verdict::{
+    CaseResult, CaseStatus, CompletionResult, RunStatus, Status, TaskResult, says_host_busy,
+};
 
 /// Writes `From<$wit> for CaseStatus` and `From<CaseStatus> for $wit`, where `$wit` is the
 /// bindings' type for the WIT `case-status` enum (its cases named as [`CaseStatus`]'s are).

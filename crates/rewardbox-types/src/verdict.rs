@@ -161,9 +161,15 @@ impl CompletionResult {
     /// too busy"): a fault of the moment, neither the completion's nor the verifier's, that a
     /// caller may judge again.
     pub fn host_was_busy(&self) -> bool {
-        self.status == Status::VerifierError
-            && HOST_BUSY.iter().any(|phrase| self.detail.contains(phrase))
+        self.status == Status::VerifierError && says_host_busy(&self.detail)
     }
+}
+
+/// Whether a detail or message says the host was too busy to give a run, or a compiler, the CPU
+/// it needed: the words of a masked error that is the host's passing fault and says nothing
+/// about the program (see [`CompletionResult::host_was_busy`]).
+pub fn says_host_busy(text: &str) -> bool {
+    HOST_BUSY.iter().any(|phrase| text.contains(phrase))
 }
 
 /// What the detail of a run or a compile the host was too busy to give its CPU says.
@@ -226,5 +232,11 @@ mod tests {
             ..masked("expected \"1\", got \"the host was too busy\"")
         };
         assert!(!scored.host_was_busy());
+        // The words alone, as a case's detail or an audit's finding carries them.
+        assert!(says_host_busy(
+            "the host is too busy to compile: the compiler got 0.1 s"
+        ));
+        assert!(says_host_busy("stopped: the host was too busy to run it"));
+        assert!(!says_host_busy("the program ran out of fuel"));
     }
 }

@@ -66,7 +66,9 @@ pub use registry::{MAX_LOADED_SOURCES, VerifierPaths};
 pub use rewardbox_languages::PythonEngine;
 pub use rewardbox_sandbox::cache::ComponentCache;
 pub use rewardbox_sandbox::limits::{LimitOverrides, Limits, MAX_MEMORY_MB};
-pub use rewardbox_types::{CaseResult, CaseStatus, CompletionResult, Status, TaskResult};
+pub use rewardbox_types::{
+    CaseResult, CaseStatus, CompletionResult, Status, TaskResult, says_host_busy,
+};
 pub use sandboxes::{Sandboxes, SandboxesBuilder};
 pub use scorer::{Scorer, ScorerOptions, precompile};
 pub use task::{Task, TaskError};
