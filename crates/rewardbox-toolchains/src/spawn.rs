@@ -137,22 +137,24 @@ pub(crate) fn spawn(command: &Command, setup: Setup) -> Result<Started, String> 
         let end = stack.as_mut_ptr() as usize + stack.len();
         (end & !15) as *mut libc::c_void
     };
-    let pid = with_signals_blocked(|| {
+    let (pid, clone_error) = with_signals_blocked(|| {
         // SAFETY: `child` runs on `stack`, which outlives it (CLONE_VFORK: this thread resumes
         // only once the child has called execve or exited), and reads `plan`, alive here too.
         // The child makes only system calls and never returns into this thread's frames.
-        unsafe {
+        let pid = unsafe {
             libc::clone(
                 child,
                 top,
                 libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
                 &plan as *const Plan as *mut libc::c_void,
             )
-        }
+        };
+        // Read at once: restoring the mask and freeing the stack may set errno again.
+        (pid, std::io::Error::last_os_error())
     });
     drop(stack);
     if pid < 0 {
-        return Err(format!("clone: {}", std::io::Error::last_os_error()));
+        return Err(format!("clone: {clone_error}"));
     }
     let failed = plan.failed_step.load(Ordering::SeqCst);
     if failed != 0 {
