@@ -19,7 +19,7 @@ use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
@@ -42,15 +42,47 @@ pub(crate) struct Started {
 }
 
 /// The steps the child takes, in order; the one that failed is reported by name.
-const STEPS: [&str; 7] = [
-    "starting a process group",
-    "connecting its standard streams",
-    "entering its working directory",
-    "tying it to this process",
-    "setting its resource limits",
-    "applying its Landlock rules",
-    "executing it",
-];
+#[derive(Debug, Clone, Copy)]
+#[repr(u32)]
+enum Step {
+    ProcessGroup = 1,
+    Streams,
+    Directory,
+    Parent,
+    Limits,
+    Landlock,
+    Execute,
+}
+
+impl Step {
+    /// The step recorded as `code` (its discriminant), if any.
+    fn from_code(code: u32) -> Option<Step> {
+        [
+            Step::ProcessGroup,
+            Step::Streams,
+            Step::Directory,
+            Step::Parent,
+            Step::Limits,
+            Step::Landlock,
+            Step::Execute,
+        ]
+        .into_iter()
+        .find(|step| *step as u32 == code)
+    }
+
+    /// What the step does, for an error.
+    fn describe(self) -> &'static str {
+        match self {
+            Step::ProcessGroup => "starting a process group",
+            Step::Streams => "connecting its standard streams",
+            Step::Directory => "entering its working directory",
+            Step::Parent => "tying it to this process",
+            Step::Limits => "setting its resource limits",
+            Step::Landlock => "applying its Landlock rules",
+            Step::Execute => "executing it",
+        }
+    }
+}
 
 /// Everything the child reads, prepared by the parent; and where it writes why it failed.
 struct Plan {
@@ -61,10 +93,10 @@ struct Plan {
     null: libc::c_int,
     stderr: libc::c_int,
     parent: libc::pid_t,
-    limits: Vec<libc::rlimit>,
-    resources: Vec<libc::__rlimit_resource_t>,
+    /// Each resource (`RLIMIT_*`) with its limit.
+    limits: Vec<(libc::__rlimit_resource_t, libc::rlimit)>,
     landlock: libc::c_int,
-    /// 1 + the index in [`STEPS`] of the step that failed; 0 while none has.
+    /// The [`Step`] that failed, as its code; 0 while none has.
     failed_step: AtomicU32,
     /// The `errno` of the failed step.
     errno: AtomicI32,
@@ -121,12 +153,14 @@ pub(crate) fn spawn(command: &Command, setup: Setup) -> Result<Started, String> 
         limits: setup
             .limits
             .iter()
-            .map(|&(_, value)| libc::rlimit {
-                rlim_cur: value,
-                rlim_max: value,
+            .map(|&(resource, value)| {
+                let limit = libc::rlimit {
+                    rlim_cur: value,
+                    rlim_max: value,
+                };
+                (resource, limit)
             })
             .collect(),
-        resources: setup.limits.iter().map(|&(resource, _)| resource).collect(),
         landlock: setup.landlock.as_raw_fd(),
         failed_step: AtomicU32::new(0),
         errno: AtomicI32::new(0),
@@ -162,10 +196,7 @@ pub(crate) fn spawn(command: &Command, setup: Setup) -> Result<Started, String> 
         // SAFETY: reaps our own child, which has exited (it failed before execve).
         unsafe { libc::waitpid(pid, &mut status, 0) };
         let errno = std::io::Error::from_raw_os_error(plan.errno.load(Ordering::SeqCst));
-        let step = STEPS
-            .get(failed as usize - 1)
-            .copied()
-            .unwrap_or("starting it");
+        let step = Step::from_code(failed).map_or("starting it", Step::describe);
         return Err(format!("{step}: {errno}"));
     }
     drop((null, stderr_write));
@@ -196,19 +227,19 @@ fn with_signals_blocked<T>(f: impl FnOnce() -> T) -> T {
 extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
     // SAFETY: the parent passed a pointer to its `Plan`, alive until this child execs or exits.
     let plan = unsafe { &*(plan as *const Plan) };
-    let fail = |step: usize| -> ! {
+    let fail = |step: Step| -> ! {
         plan.errno.store(
             std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
             Ordering::SeqCst,
         );
-        plan.failed_step.store(step as u32 + 1, Ordering::SeqCst);
+        plan.failed_step.store(step as u32, Ordering::SeqCst);
         // SAFETY: ends this child only (it is a process of its own); nothing to unwind.
         unsafe { libc::_exit(127) }
     };
     // SAFETY (the block): system calls on the plan's data and on locals.
     unsafe {
         if libc::setpgid(0, 0) != 0 {
-            fail(0);
+            fail(Step::ProcessGroup);
         }
         for (fd, target) in [(plan.null, 0), (plan.null, 1), (plan.stderr, 2)] {
             // dup2 onto another descriptor clears close-on-exec there; onto itself it does not.
@@ -218,28 +249,29 @@ extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
                 libc::dup2(fd, target)
             };
             if done < 0 {
-                fail(1);
+                fail(Step::Streams);
             }
         }
         if let Some(dir) = &plan.dir
             && libc::chdir(dir.as_ptr()) != 0
         {
-            fail(2);
+            fail(Step::Directory);
         }
+        // As `rewardbox_lifeline::die_with` does, which cannot serve here: its error allocates.
         let kill = libc::SIGKILL as libc::c_ulong;
         if libc::prctl(libc::PR_SET_PDEATHSIG, kill, 0, 0, 0) != 0 || libc::getppid() != plan.parent
         {
-            fail(3);
+            fail(Step::Parent);
         }
-        for (resource, limit) in plan.resources.iter().zip(&plan.limits) {
+        for (resource, limit) in &plan.limits {
             if libc::setrlimit(*resource, limit) != 0 {
-                fail(4);
+                fail(Step::Limits);
             }
         }
         if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
             || libc::syscall(libc::SYS_landlock_restrict_self, plan.landlock, 0) != 0
         {
-            fail(5);
+            fail(Step::Landlock);
         }
         // This process's handlers must not run in the child, nor what it ignores reach the
         // program: every signal back to its default (the program starts as a freshly executed
@@ -262,25 +294,17 @@ extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
         libc::sigemptyset(&mut none);
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
         libc::execve(plan.path.as_ptr(), plan.argv.as_ptr(), plan.envp.as_ptr());
-        fail(6)
+        fail(Step::Execute)
     }
 }
 
-/// `program` as execve takes it: as given when it holds a `/`, else the first executable file
-/// of that name on this process's `PATH`.
+/// `program` as execve takes it: as given when it holds a `/`, else the file of that name on
+/// this process's `PATH` (found as every tool is, [`crate::program::on_path`]).
 fn resolve(program: &OsStr) -> Option<PathBuf> {
     if program.as_bytes().contains(&b'/') {
         return Some(PathBuf::from(program));
     }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| is_executable(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    crate::program::on_path(program.to_str()?)
 }
 
 /// `/dev/null`, for reading and writing, closed on exec (the child gets copies).
