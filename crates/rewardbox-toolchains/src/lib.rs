@@ -36,6 +36,7 @@ mod prune;
 mod rust_crates;
 mod rustc;
 mod screen;
+mod shells;
 mod spawn;
 mod stack;
 mod toolchain;

@@ -10,6 +10,7 @@ use crate::implicit;
 use crate::language::Language;
 use crate::rust_crates::{self, CrateSet};
 use crate::rustc::Rustc;
+use crate::shells::Shells;
 use crate::vla;
 use crate::zig::Zig;
 use crate::zig_steps::{self, Steps};
@@ -130,6 +131,7 @@ pub struct Toolchains {
     preambles: Mutex<HashMap<Key, Preamble>>,
     zig_steps: Mutex<HashMap<Key, ZigSteps>>,
     through_zig_driver: bool,
+    shells: Option<Shells>,
 }
 
 /// zig's driver's steps for one command line, read once (`None` when they could not be).
@@ -189,6 +191,7 @@ impl Toolchains {
             preambles: Mutex::new(HashMap::new()),
             zig_steps: Mutex::new(HashMap::new()),
             through_zig_driver: false,
+            shells: Some(Shells::default()),
         }
     }
 
@@ -198,6 +201,21 @@ impl Toolchains {
     pub fn through_zig_driver(mut self) -> Toolchains {
         self.through_zig_driver = true;
         self
+    }
+
+    /// These compilers, making every module a component through the encoder rather than in the
+    /// shell of an earlier module of the same interface (see [`crate::shells`]: the same component
+    /// byte for byte, some milliseconds slower per program). For comparing the two; nothing else
+    /// needs it.
+    pub fn through_component_encoder(mut self) -> Toolchains {
+        self.shells = None;
+        self
+    }
+
+    /// How many programs this process compiled were made components in the shell of an earlier
+    /// program (see [`crate::shells`]) rather than by the encoder.
+    pub fn components_from_shells(&self) -> u64 {
+        self.shells.as_ref().map_or(0, Shells::used)
     }
 
     /// The compile limits.
@@ -1052,7 +1070,11 @@ impl Toolchains {
                 CompileError::Program(format!("the compiled program cannot run: {e}"))
             })?;
         }
-        adapt(&wasm, crate::meter::runs_on_baseline_compiler(language))
+        adapt(
+            &wasm,
+            crate::meter::runs_on_baseline_compiler(language),
+            self.shells.as_ref(),
+        )
     }
 
     /// Runs the confined compiler on `source` in a fresh temp directory; the module it wrote. A C++
@@ -1352,8 +1374,9 @@ const ADAPTATION: &str = "adapt-6";
 /// screened first (`screen`), with its `proc_exit` routed to the host's exit interface
 /// (`exit_code`) and, when `metered`, its bulk instructions charged through the host (`meter`).
 /// Every failure here is the program's: the module is what the compiler made of its source
-/// alone, and the same source always fails the same way (see `screen`).
-fn adapt(module: &[u8], metered: bool) -> Result<Vec<u8>, CompileError> {
+/// alone, and the same source always fails the same way (see `screen`). With `shells`, a module
+/// whose interface an earlier one had is put in that one's component (see [`crate::shells`]).
+fn adapt(module: &[u8], metered: bool, shells: Option<&Shells>) -> Result<Vec<u8>, CompileError> {
     let module = crate::screen::screen(module).map_err(CompileError::Program)?;
     let program_fault = |message: String| {
         CompileError::Program(format!("the compiled program cannot run: {message}"))
@@ -1370,11 +1393,20 @@ fn adapt(module: &[u8], metered: bool) -> Result<Vec<u8>, CompileError> {
             wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_COMMAND_ADAPTER,
         )
     };
-    wit_component::ComponentEncoder::default()
-        .module(&module)
-        .and_then(|e| e.adapter("wasi_snapshot_preview1", adapter))
-        .and_then(|e| e.validate(true).encode())
-        .map_err(|e| program_fault(format!("adapting it to a component: {e:#}")))
+    let encode = || {
+        wit_component::ComponentEncoder::default()
+            .module(&module)
+            .and_then(|e| e.adapter("wasi_snapshot_preview1", adapter))
+            .and_then(|e| e.validate(true).encode())
+            .map_err(|e| program_fault(format!("adapting it to a component: {e:#}")))
+    };
+    match shells {
+        Some(shells) => {
+            let adapter_name = if metered { "metered" } else { "command" };
+            shells.component(&module, adapter_name, encode)
+        }
+        None => encode(),
+    }
 }
 
 /// The compiler's message with each of `hidden`'s host directories replaced by its stand-in, at

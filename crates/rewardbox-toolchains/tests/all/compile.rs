@@ -632,3 +632,73 @@ fn zigs_steps_run_directly_build_what_its_driver_builds() {
         std::fs::remove_dir_all(cache_dir(name)).ok();
     }
 }
+
+/// A program whose interface an earlier program had is made a component in that program's shell:
+/// byte for byte the component the encoder makes of it. Programs in C, C++ and Rust, of two
+/// interfaces in C and Rust (the second reading the clock or the arguments), compiled through
+/// the encoder every time and through the shells, in turn. (A Go module carries its build's id,
+/// a custom section that differs from build to build: each is encoded.)
+#[test]
+fn a_component_made_in_a_shell_is_the_encoders_byte_for_byte() {
+    let nonce = std::process::id();
+    let c = |n: u32| {
+        format!(
+            "#include <stdio.h>\n/* {nonce} {n} */\nint main(void){{long long a,b;\
+             if(scanf(\"%lld %lld\",&a,&b)!=2)return 1;printf(\"%lld\\n\",a+b+{n});return 0;}}\n"
+        )
+    };
+    let c_clock = |n: u32| {
+        format!(
+            "#include <stdio.h>\n#include <time.h>\nint main(void){{printf(\"%d %ld\\n\",{n},\
+             (long)clock());return 0;}}\n"
+        )
+    };
+    let cpp = |n: u32| {
+        format!(
+            "#include <bits/stdc++.h>\n// {nonce}\nint main(){{long long a,b;std::cin>>a>>b;\
+             try{{if(a<0)throw std::runtime_error(\"neg\");}}catch(...){{return 2;}}\
+             std::cout<<a+b+{n}<<\"\\n\";}}\n"
+        )
+    };
+    let rust = |n: u32| {
+        format!(
+            "// {nonce}\nfn main(){{let mut s=String::new();std::io::stdin().read_line(&mut s)\
+             .unwrap();let v:Vec<i64>=s.split_whitespace().map(|x|x.parse().unwrap()).collect();\
+             println!(\"{{}}\",v[0]+v[1]+{n});}}\n"
+        )
+    };
+    let rust_args =
+        |n: u32| format!("fn main(){{println!(\"{{}} {n}\", std::env::args().count());}}\n");
+    let programs: Vec<(Language, String)> = vec![
+        (Language::C, c(1)),
+        (Language::C, c(2)),
+        (Language::C, c_clock(3)),
+        (Language::C, c(4)),
+        (Language::C, c_clock(5)),
+        (Language::Cpp, cpp(1)),
+        (Language::Cpp, cpp(2)),
+        (Language::Rust, rust(1)),
+        (Language::Rust, rust_args(2)),
+        (Language::Rust, rust(3)),
+    ];
+    let (encoder, encoder_dir) = toolchains("shells-encoder");
+    let encoder = encoder.through_component_encoder();
+    let (shells, shells_dir) = toolchains("shells");
+    for (language, source) in &programs {
+        let expected = encoder
+            .compile(*language, source)
+            .unwrap_or_else(|e| panic!("{language:?}: {e}\n{source}"));
+        let made = shells
+            .compile(*language, source)
+            .unwrap_or_else(|e| panic!("{language:?}: {e}\n{source}"));
+        assert!(
+            made.component == expected.component,
+            "{language:?}: the shell's component differs from the encoder's for\n{source}"
+        );
+    }
+    // One shell per interface: C 3 of 5 (two interfaces), C++ 1 of 2, Rust 1 of 3 (two).
+    assert_eq!(shells.components_from_shells(), 3 + 1 + 1);
+    assert_eq!(encoder.components_from_shells(), 0);
+    std::fs::remove_dir_all(encoder_dir).ok();
+    std::fs::remove_dir_all(shells_dir).ok();
+}
