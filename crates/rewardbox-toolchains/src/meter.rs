@@ -13,7 +13,7 @@
 //! (`crates/rewardbox-sandbox/src/engine.rs`'s tests).
 
 use wasm_encoder::reencode::{Reencode, utils};
-use wasm_encoder::{EntityType, Instruction, ValType};
+use wasm_encoder::{Encode, EntityType, ValType};
 
 /// The interface the host implements (the linker of `rewardbox`'s runners): one function
 /// charging the fuel of a bulk instruction's length.
@@ -163,36 +163,72 @@ impl Reencode for Meter {
         Ok(())
     }
 
+    /// The body with a call of the meter before each instruction [`charged_by_length`] and every
+    /// defined function's index moved up by one, its other bytes copied as they are (decoding
+    /// and encoding every instruction of a 2.6 MB Go module again took some 40 ms).
     fn parse_function_body(
         &mut self,
         code: &mut wasm_encoder::CodeSection,
         func: wasmparser::FunctionBody<'_>,
     ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
-        let mut f = self.new_function_with_parsed_locals(&func)?;
+        let body = func.as_bytes();
+        let base = func.range().start;
+        let offset = |position: u64| (position - base) as usize;
         let mut reader = func.get_operators_reader()?;
+        let mut spliced = Vec::with_capacity(body.len() + 8);
+        // The locals, as they are.
+        let mut copied = offset(reader.original_position());
+        spliced.extend_from_slice(&body[..copied]);
         while !reader.eof() {
+            let at = offset(reader.original_position());
             let operator = reader.read()?;
             if charged_by_length(&operator) {
-                f.instruction(&Instruction::Call(self.imported_functions));
+                spliced.extend_from_slice(&body[copied..at]);
+                copied = at;
+                spliced.push(CALL);
+                self.imported_functions.encode(&mut spliced);
             }
-            f.instruction(&self.instruction(operator)?);
+            let refers = match operator {
+                wasmparser::Operator::Call { function_index } => Some((CALL, function_index)),
+                wasmparser::Operator::ReturnCall { function_index } => {
+                    Some((RETURN_CALL, function_index))
+                }
+                wasmparser::Operator::RefFunc { function_index } => {
+                    Some((REF_FUNC, function_index))
+                }
+                _ => None,
+            };
+            if let Some((opcode, index)) = refers
+                && index >= self.imported_functions
+            {
+                spliced.extend_from_slice(&body[copied..at]);
+                copied = offset(reader.original_position());
+                spliced.push(opcode);
+                self.function_index(index)?.encode(&mut spliced);
+            }
         }
-        code.function(&f);
+        spliced.extend_from_slice(&body[copied..]);
+        code.raw(&spliced);
         Ok(())
     }
 }
+
+/// The opcodes of the instructions that name a function.
+const CALL: u8 = 0x10;
+const RETURN_CALL: u8 = 0x12;
+const REF_FUNC: u8 = 0xd2;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use wasm_encoder::{
         CodeSection, ExportKind, ExportSection, Function, FunctionSection, ImportSection,
-        MemorySection, MemoryType, Module, TypeSection,
+        Instruction, MemorySection, MemoryType, Module, TypeSection,
     };
 
-    /// A module importing one WASI function and defining `run` (a copy, a fill, a call of
-    /// `helper`) and `helper`.
-    fn module() -> Vec<u8> {
+    /// A module importing one WASI function (`(i32) -> ()`) and defining a `() -> ()` function of
+    /// each of `bodies`, the first exported as `_start`, and declaring `declared` for `ref.func`.
+    fn module_of(bodies: &[Function], declared: &[u32]) -> Vec<u8> {
         let mut types = TypeSection::new();
         types.ty().function([ValType::I32], []);
         types.ty().function([], []);
@@ -203,7 +239,11 @@ mod tests {
             EntityType::Function(0),
         );
         let mut functions = FunctionSection::new();
-        functions.function(1).function(1);
+        let mut code = CodeSection::new();
+        for body in bodies {
+            functions.function(1);
+            code.function(body);
+        }
         let mut memories = MemorySection::new();
         memories.memory(MemoryType {
             minimum: 1,
@@ -214,9 +254,31 @@ mod tests {
         });
         let mut exports = ExportSection::new();
         exports.export("_start", ExportKind::Func, 1);
-        let mut code = CodeSection::new();
-        let mut run = Function::new([]);
-        for i in [
+        let mut elements = wasm_encoder::ElementSection::new();
+        elements.declared(wasm_encoder::Elements::Functions(declared.into()));
+        let mut m = Module::new();
+        m.section(&types)
+            .section(&imports)
+            .section(&functions)
+            .section(&memories)
+            .section(&exports)
+            .section(&elements)
+            .section(&code);
+        m.finish()
+    }
+
+    /// A body of `instructions`.
+    fn body(instructions: &[Instruction<'_>]) -> Function {
+        let mut f = Function::new([]);
+        for i in instructions {
+            f.instruction(i);
+        }
+        f
+    }
+
+    /// A module defining `run` (a copy, a fill, a call of `helper`) and `helper`.
+    fn module() -> Vec<u8> {
+        let run = body(&[
             Instruction::I32Const(0),
             Instruction::I32Const(8),
             Instruction::I32Const(100),
@@ -230,21 +292,8 @@ mod tests {
             Instruction::MemoryFill(0),
             Instruction::Call(2),
             Instruction::End,
-        ] {
-            run.instruction(&i);
-        }
-        code.function(&run);
-        let mut helper = Function::new([]);
-        helper.instruction(&Instruction::End);
-        code.function(&helper);
-        let mut m = Module::new();
-        m.section(&types)
-            .section(&imports)
-            .section(&functions)
-            .section(&memories)
-            .section(&exports)
-            .section(&code);
-        m.finish()
+        ]);
+        module_of(&[run, body(&[Instruction::End])], &[])
     }
 
     /// The calls in the defined functions' bodies, in order, by callee index.
@@ -315,5 +364,87 @@ mod tests {
         types.ty().function([], []);
         bare.section(&types);
         assert!(charge_bulk_through_host(&bare.finish()).is_err());
+    }
+
+    /// The operators of the first defined function's body.
+    fn first_body(module: &[u8]) -> Vec<wasmparser::Operator<'_>> {
+        for payload in wasmparser::Parser::new(0).parse_all(module) {
+            if let wasmparser::Payload::CodeSectionEntry(body) = payload.unwrap() {
+                let mut reader = body.get_operators_reader().unwrap();
+                let mut operators = Vec::new();
+                while !reader.eof() {
+                    operators.push(reader.read().unwrap());
+                }
+                return operators;
+            }
+        }
+        panic!("no body")
+    }
+
+    /// Every instruction naming a defined function names it one index up, in whatever form its
+    /// index was written (one byte becoming two past 127, padded to five bytes), a call of the
+    /// import keeps its index, and everything else in the body is as it was.
+    #[test]
+    fn function_indices_move_up_in_every_form_they_take() {
+        use wasmparser::Operator as O;
+        let mut first = body(&[
+            Instruction::I32Const(3),
+            Instruction::Call(0),
+            Instruction::Call(126),
+            Instruction::Call(127),
+            Instruction::Call(200),
+        ]);
+        // `call 5`, its index padded to five bytes.
+        first.raw([0x10, 0x85, 0x80, 0x80, 0x80, 0x00]);
+        for i in [
+            Instruction::RefFunc(127),
+            Instruction::Drop,
+            Instruction::I32Const(0),
+            Instruction::I32Const(0),
+            Instruction::I32Const(1),
+            Instruction::MemoryCopy {
+                src_mem: 0,
+                dst_mem: 0,
+            },
+            Instruction::ReturnCall(127),
+            Instruction::End,
+        ] {
+            first.instruction(&i);
+        }
+        let mut bodies = vec![first];
+        bodies.resize_with(200, || body(&[Instruction::End]));
+        let module = module_of(&bodies, &[127]);
+        let metered = charge_bulk_through_host(&module).unwrap();
+        wasmparser::Validator::new_with_features(wasmparser::WasmFeatures::all())
+            .validate_all(&metered)
+            .unwrap();
+        let call = |function_index| O::Call { function_index };
+        assert_eq!(
+            first_body(&metered),
+            [
+                O::I32Const { value: 3 },
+                call(0),
+                call(127),
+                call(128),
+                call(201),
+                call(6),
+                O::RefFunc {
+                    function_index: 128
+                },
+                O::Drop,
+                O::I32Const { value: 0 },
+                O::I32Const { value: 0 },
+                O::I32Const { value: 1 },
+                call(1),
+                O::MemoryCopy {
+                    dst_mem: 0,
+                    src_mem: 0
+                },
+                O::ReturnCall {
+                    function_index: 128
+                },
+                O::End,
+            ]
+        );
     }
 }
