@@ -164,50 +164,35 @@ impl Reencode for Meter {
     }
 
     /// The body with a call of the meter before each instruction [`charged_by_length`] and every
-    /// defined function's index moved up by one, its other bytes copied as they are (decoding
-    /// and encoding every instruction of a 2.6 MB Go module again took some 40 ms).
+    /// defined function's index moved up by one, its other bytes copied as they are.
     fn parse_function_body(
         &mut self,
         code: &mut wasm_encoder::CodeSection,
         func: wasmparser::FunctionBody<'_>,
     ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
-        let body = func.as_bytes();
-        let base = func.range().start;
-        let offset = |position: u64| (position - base) as usize;
-        let mut reader = func.get_operators_reader()?;
-        let mut spliced = Vec::with_capacity(body.len() + 8);
-        // The locals, as they are.
-        let mut copied = offset(reader.original_position());
-        spliced.extend_from_slice(&body[..copied]);
-        while !reader.eof() {
-            let at = offset(reader.original_position());
-            let operator = reader.read()?;
-            if charged_by_length(&operator) {
-                spliced.extend_from_slice(&body[copied..at]);
-                copied = at;
-                spliced.push(CALL);
-                self.imported_functions.encode(&mut spliced);
+        let imported = self.imported_functions;
+        let spliced = crate::bodies::splice(&func, |operator, bytes, out| {
+            if charged_by_length(operator) {
+                out.push(CALL);
+                imported.encode(out);
+                out.extend_from_slice(bytes);
+                return true;
             }
-            let refers = match operator {
-                wasmparser::Operator::Call { function_index } => Some((CALL, function_index)),
+            let (opcode, index) = match *operator {
+                wasmparser::Operator::Call { function_index } => (CALL, function_index),
                 wasmparser::Operator::ReturnCall { function_index } => {
-                    Some((RETURN_CALL, function_index))
+                    (RETURN_CALL, function_index)
                 }
-                wasmparser::Operator::RefFunc { function_index } => {
-                    Some((REF_FUNC, function_index))
-                }
-                _ => None,
+                wasmparser::Operator::RefFunc { function_index } => (REF_FUNC, function_index),
+                _ => return false,
             };
-            if let Some((opcode, index)) = refers
-                && index >= self.imported_functions
-            {
-                spliced.extend_from_slice(&body[copied..at]);
-                copied = offset(reader.original_position());
-                spliced.push(opcode);
-                self.function_index(index)?.encode(&mut spliced);
+            if index < imported {
+                return false;
             }
-        }
-        spliced.extend_from_slice(&body[copied..]);
+            out.push(opcode);
+            (index + 1).encode(out);
+            true
+        })?;
         code.raw(&spliced);
         Ok(())
     }

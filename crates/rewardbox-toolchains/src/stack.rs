@@ -23,6 +23,7 @@
 //! program's source cannot name: a program cannot hide the stack it used.
 
 use crate::program::STACK_BYTES;
+use wasm_encoder::Encode;
 use wasm_encoder::reencode::{Reencode, utils};
 use wasm_encoder::{
     BlockType, CodeSection, ConstExpr, Function, FunctionSection, GlobalSection, GlobalType,
@@ -67,13 +68,26 @@ pub fn charge_stack_by_use(module: &[u8], stack_bytes: u64) -> Result<Vec<u8>, S
     if layout.imported_memories != 0 || layout.defined_memories != 1 {
         return Err("the module does not define exactly one memory of its own".into());
     }
+    let helper = layout.imported_functions + layout.defined_functions;
+    let covered = layout.imported_globals + layout.defined_globals;
+    let mut check = Vec::new();
+    for instruction in [
+        Instruction::GlobalGet(stack_pointer),
+        Instruction::GlobalGet(covered),
+        Instruction::I32LtU,
+        Instruction::If(BlockType::Empty),
+        Instruction::Call(helper),
+        Instruction::End,
+    ] {
+        instruction.encode(&mut check);
+    }
     let mut pass = ChargeStack {
         stack_pointer,
         stack_top: stack_bytes as u32,
         helper_type: layout.types,
-        helper: layout.imported_functions + layout.defined_functions,
-        covered: layout.imported_globals + layout.defined_globals,
+        covered,
         ledger: 1,
+        check,
     };
     let mut output = wasm_encoder::Module::new();
     pass.parse_core_module(&mut output, wasmparser::Parser::new(0), module)
@@ -137,10 +151,12 @@ struct ChargeStack {
     stack_pointer: u32,
     stack_top: u32,
     helper_type: u32,
-    helper: u32,
     /// The lowest stack address the ledger covers: the stack's top less 64 KiB per ledger page.
     covered: u32,
     ledger: u32,
+    /// What follows each `global.set` of the stack pointer: when the pointer is below the covered
+    /// mark, a call of the helper.
+    check: Vec<u8>,
 }
 
 impl ChargeStack {
@@ -259,34 +275,26 @@ impl Reencode for ChargeStack {
         Ok(())
     }
 
+    /// The body with the check after every `global.set` of the stack pointer, its other bytes
+    /// copied as they are.
     fn parse_function_body(
         &mut self,
         code: &mut CodeSection,
         func: wasmparser::FunctionBody<'_>,
     ) -> Result<(), wasm_encoder::reencode::Error<Self::Error>> {
-        let mut f = self.new_function_with_parsed_locals(&func)?;
-        let mut reader = func.get_operators_reader()?;
-        while !reader.eof() {
-            let operator = reader.read()?;
+        let (stack_pointer, check) = (self.stack_pointer, &self.check);
+        let spliced = crate::bodies::splice(&func, |operator, bytes, out| {
             let sets_stack_pointer = matches!(
                 operator,
-                wasmparser::Operator::GlobalSet { global_index } if global_index == self.stack_pointer
+                wasmparser::Operator::GlobalSet { global_index } if *global_index == stack_pointer
             );
-            f.instruction(&self.instruction(operator)?);
             if sets_stack_pointer {
-                for instruction in [
-                    Instruction::GlobalGet(self.stack_pointer),
-                    Instruction::GlobalGet(self.covered),
-                    Instruction::I32LtU,
-                    Instruction::If(BlockType::Empty),
-                    Instruction::Call(self.helper),
-                    Instruction::End,
-                ] {
-                    f.instruction(&instruction);
-                }
+                out.extend_from_slice(bytes);
+                out.extend_from_slice(check);
             }
-        }
-        code.function(&f);
+            sets_stack_pointer
+        })?;
+        code.raw(&spliced);
         Ok(())
     }
 }
