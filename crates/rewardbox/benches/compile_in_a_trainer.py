@@ -8,8 +8,10 @@ a time, and prints the time per program for each size:
 
     .venv/bin/python crates/rewardbox/benches/compile_in_a_trainer.py 0 4 8
 
-Every program is new to every run (a nonce), so no cache answers it; one program is scored first
-to warm the compiler's own caches. Each result must pass, or the bench fails.
+Every program is new code to every run (it compares its input with a constant made of a nonce and
+its index: a nonce in a comment alone would compile to the same module, whose native code the
+compiled-component cache holds), so no cache answers it; one program is scored first to warm the
+compiler's own caches. Each result must pass, or the bench fails.
 """
 
 import random
@@ -25,7 +27,8 @@ def task(nonce, i):
     source = (
         "#include <stdio.h>\n"
         "int main(void) { long long a, b; if (scanf(\"%lld %lld\", &a, &b) != 2) return 1;\n"
-        f"  printf(\"%lld\\n\", a + b); /* {nonce} {i} */ return 0; }}\n"
+        f"  if (a == {nonce * 1000 + i + 1}LL) return 3;\n"
+        "  printf(\"%lld\\n\", a + b); return 0; }\n"
     )
     return {
         "id": f"c-{i}",
