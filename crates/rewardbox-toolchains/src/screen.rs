@@ -14,7 +14,9 @@
 //!   binary, so it is dropped;
 //! - a custom section named like the component model's type sections (`component-type...`,
 //!   which a `#[link_section]` can write) is data the native binary would only carry along: it is
-//!   dropped, so that it cannot be read as the program's interface.
+//!   dropped, so that it cannot be read as the program's interface;
+//! - Go's build id (`go:buildid`, a custom section no code can read) is dropped, so that two Go
+//!   programs of the same interface share a component shell (see `shells`).
 
 use wasm_encoder::reencode::{Reencode, utils};
 
@@ -29,9 +31,9 @@ fn kept_export(name: &str) -> bool {
     ) || name.starts_with("cabi_")
 }
 
-/// Custom sections that would be read as a component's interface.
+/// Custom sections that would be read as a component's interface, and Go's build id.
 fn dropped_section(name: &str) -> bool {
-    name.starts_with("component-type")
+    name.starts_with("component-type") || name == "go:buildid"
 }
 
 /// `module` with what [`kept_export`] and [`dropped_section`] leave out removed; the compile
@@ -222,7 +224,7 @@ mod tests {
         let bytes = module(
             &[(WASI, "fd_write")],
             &["_start", "memory", "helper", "cabi_realloc", "run"],
-            &["component-type:evil", "name-ish", "producers"],
+            &["component-type:evil", "name-ish", "go:buildid", "producers"],
         );
         let screened = screen(&bytes).unwrap();
         assert_eq!(exports(&screened), ["_start", "memory", "cabi_realloc"]);

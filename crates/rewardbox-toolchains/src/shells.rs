@@ -7,18 +7,20 @@
 //! interface (its imports and exports with their types, and its custom sections, which carry the
 //! world it was built for) and the adapter; the module's code, data, memory and the rest are
 //! carried into the component untouched, its custom sections replaced by what the encoder makes
-//! of them. It costs 4-7 ms for a C a+b program and twice that for C++ (decoding the adapter's
-//! WIT, trimming it, validating the output), paid again by every distinct program of the same
-//! interface.
+//! of them (and, for a Go module, its imports renamed). It costs 4-7 ms for a C a+b program,
+//! twice that for C++ and some 30 ms for Go (decoding the adapter's WIT, trimming it, validating
+//! the output), paid again by every distinct program of the same interface.
 //!
 //! So the first component of an interface is kept as a *shell*: its bytes before and after the
-//! main module, and the custom sections the encoder ended the module with. A later module of the
-//! same interface becomes its non-custom sections, that ending, inside the shell. A shell is kept
-//! only when it rebuilds its own component byte for byte, and only when the encoder left the
-//! module's non-custom sections as they were, so a change in how `wit-component` encodes is
-//! caught there and the encoder is used every time instead. A module put in a shell is validated
-//! as the encoder validates its output; one that fails is encoded by the encoder, whose error the
-//! caller reports.
+//! main module, the custom sections the encoder ended the module with, and the sections it wrote
+//! anew. A later module of the same interface becomes its non-custom sections (a section the
+//! encoder wrote anew taken from the shell, when the module's own is the one the shell was made
+//! of; otherwise the module is left to the encoder), that ending, inside the shell. A shell is
+//! kept only when the encoder kept the module's non-custom sections in their order, followed by
+//! custom sections only, and when it rebuilds its own component byte for byte, so a change in how
+//! `wit-component` encodes is caught there and the encoder is used instead. A module put in a
+//! shell is validated as the encoder validates its output; one that fails is encoded by the
+//! encoder, whose error the caller reports.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -53,6 +55,11 @@ struct Shell {
     after: Vec<u8>,
     /// The custom sections the encoder ended the main module with.
     ending: Vec<u8>,
+    /// The non-custom sections the encoder wrote anew (Go's imports, renamed): by their place
+    /// among the module's non-custom sections, the module's own bytes of the section and the
+    /// encoder's. A module whose section there differs from the one the shell was made of is
+    /// left to the encoder.
+    rewritten: Vec<(usize, Vec<u8>, Vec<u8>)>,
 }
 
 impl Shells {
@@ -106,20 +113,37 @@ impl Shells {
 
 impl Shell {
     /// The shell of `component`, the encoder's component of `module`, when it holds `module`'s
-    /// non-custom sections as they are followed by custom sections only, and rebuilds
-    /// `component` byte for byte around `module`.
+    /// non-custom sections in their order (each as it is, or written anew) followed by custom
+    /// sections only, and rebuilds `component` byte for byte around `module`.
     fn of(module: &[u8], component: &[u8]) -> Option<Shell> {
         let (start, end) = main_module_section(component)?;
         let embedded = embedded_module(&component[start..end])?;
-        let kept = non_custom_sections(module)?;
-        let ending = embedded.strip_prefix(kept.as_slice())?;
-        if sections(ending)?.iter().any(|(id, _)| *id != 0) {
+        if embedded.get(..8)? != module.get(..8)? {
             return None;
+        }
+        let own = non_custom(module)?;
+        let written = sections(&embedded[8..])?;
+        let (written, ending) = written.split_at_checked(own.len())?;
+        if ending.iter().any(|(id, _)| *id != 0) {
+            return None;
+        }
+        let mut rewritten = Vec::new();
+        for (place, ((id, own), (written_id, written))) in own.iter().zip(written).enumerate() {
+            if id != written_id {
+                return None;
+            }
+            if own != written {
+                rewritten.push((place, own.to_vec(), written.to_vec()));
+            }
         }
         let shell = Shell {
             before: component[..start].to_vec(),
             after: component[end..].to_vec(),
-            ending: ending.to_vec(),
+            ending: ending
+                .iter()
+                .flat_map(|(_, bytes)| bytes.iter().copied())
+                .collect(),
+            rewritten,
         };
         (shell.holding(&shell.module_of(module)?) == component).then_some(shell)
     }
@@ -133,10 +157,24 @@ impl Shell {
         Some(self.holding(&embedded))
     }
 
-    /// `module` as the encoder writes it into a component: its non-custom sections, then the
+    /// `module` as the encoder writes it into a component: its non-custom sections (those the
+    /// encoder writes anew as it wrote them, when the module's own are the shell's), then the
     /// ending.
     fn module_of(&self, module: &[u8]) -> Option<Vec<u8>> {
-        let mut embedded = non_custom_sections(module)?;
+        let mut embedded = module.get(..8)?.to_vec();
+        let mut rewritten = self.rewritten.iter().peekable();
+        for (place, (_, section)) in non_custom(module)?.into_iter().enumerate() {
+            match rewritten.next_if(|(at, _, _)| *at == place) {
+                Some((_, own, written)) if own.as_slice() == section => {
+                    embedded.extend_from_slice(written)
+                }
+                Some(_) => return None,
+                None => embedded.extend_from_slice(section),
+            }
+        }
+        if rewritten.next().is_some() {
+            return None;
+        }
         embedded.extend_from_slice(&self.ending);
         Some(embedded)
     }
@@ -152,7 +190,12 @@ impl Shell {
     }
 
     fn size(&self) -> usize {
-        self.before.len() + self.after.len() + self.ending.len()
+        let rewritten: usize = self
+            .rewritten
+            .iter()
+            .map(|(_, a, b)| a.len() + b.len())
+            .sum();
+        self.before.len() + self.after.len() + self.ending.len() + rewritten
     }
 }
 
@@ -171,16 +214,11 @@ fn sections(bytes: &[u8]) -> Option<Vec<(u8, &[u8])>> {
     Some(found)
 }
 
-/// The 8-byte header of `module` and its sections but the custom ones, in order.
-fn non_custom_sections(module: &[u8]) -> Option<Vec<u8>> {
-    let header = module.get(..8)?;
-    let mut kept = header.to_vec();
-    for (id, section) in sections(&module[8..])? {
-        if id != 0 {
-            kept.extend_from_slice(section);
-        }
-    }
-    Some(kept)
+/// The sections of `module` but the custom ones, in order: each one's id and whole bytes.
+fn non_custom(module: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    let mut found = sections(module.get(8..)?)?;
+    found.retain(|(id, _)| *id != 0);
+    Some(found)
 }
 
 /// Where the first core module section of `component` (the main module: the encoder writes it
@@ -312,15 +350,37 @@ mod tests {
         module.finish()
     }
 
-    /// What an encoder makes of `module`: a component holding its non-custom sections and a
-    /// `producers` section, between two custom sections of its own; when `changes` is set, with
-    /// the constant its code returns changed, as an encoder that rewrote the code would.
-    fn encoded(module: &[u8], changes: bool) -> Vec<u8> {
-        let mut embedded = non_custom_sections(module).unwrap();
-        if changes {
-            // The module ends `i32.const <one byte>`, `end`.
-            let immediate = embedded.len() - 2;
-            embedded[immediate] ^= 1;
+    /// What a fake encoder rewrites of a module.
+    #[derive(Clone, Copy)]
+    enum Rewrite {
+        Nothing,
+        /// The constant its code returns, as an encoder that changed the code would.
+        Code,
+        /// Its export's name, as the encoder renames Go's imports.
+        Exports,
+    }
+
+    /// What an encoder makes of `module`: a component holding its non-custom sections (one
+    /// rewritten as `rewrite` says) and a `producers` section, between two custom sections of
+    /// its own.
+    fn encoded(module: &[u8], rewrite: Rewrite) -> Vec<u8> {
+        let mut embedded = module[..8].to_vec();
+        for (id, section) in non_custom(module).unwrap() {
+            let mut section = section.to_vec();
+            match (rewrite, id) {
+                // The section ends `i32.const <one byte>`, `end`.
+                (Rewrite::Code, 10) => {
+                    let immediate = section.len() - 2;
+                    section[immediate] ^= 1;
+                }
+                // "_start" becomes "_starT".
+                (Rewrite::Exports, 7) => {
+                    let t = section.iter().rposition(|&b| b == b't').unwrap();
+                    section[t] = b'T';
+                }
+                _ => {}
+            }
+            embedded.extend_from_slice(&section);
         }
         CustomSection {
             name: "producers".into(),
@@ -368,13 +428,13 @@ mod tests {
         let shells = Shells::default();
         let first = module(1, None);
         let made = shells.component(&first, "command", || {
-            Ok::<_, String>(encoded(&first, false))
+            Ok::<_, String>(encoded(&first, Rewrite::Nothing))
         });
-        assert_eq!(made.unwrap(), encoded(&first, false));
+        assert_eq!(made.unwrap(), encoded(&first, Rewrite::Nothing));
         let second = module(2, None);
         assert_eq!(
             shells.component(&second, "command", never).unwrap(),
-            encoded(&second, false)
+            encoded(&second, Rewrite::Nothing)
         );
         assert_eq!(shells.used(), 1);
         // Another adapter, another custom section: another interface, encoded.
@@ -386,7 +446,7 @@ mod tests {
             shells
                 .component(&module, adapter, || {
                     calls += 1;
-                    Ok::<_, String>(encoded(&module, false))
+                    Ok::<_, String>(encoded(&module, Rewrite::Nothing))
                 })
                 .unwrap();
         }
@@ -399,7 +459,7 @@ mod tests {
         let first = module(1, None);
         shells
             .component(&first, "command", || {
-                Ok::<_, String>(encoded(&first, false))
+                Ok::<_, String>(encoded(&first, Rewrite::Nothing))
             })
             .unwrap();
         let invalid = module(1 << 40, None);
@@ -410,17 +470,33 @@ mod tests {
         assert_eq!(shells.used(), 0);
     }
 
+    /// A section the encoder writes anew is taken from the shell for a module whose own is the
+    /// one the shell was made of; a module whose own differs is left to the encoder.
     #[test]
-    fn no_shell_is_kept_of_an_encoder_that_changed_the_module() {
+    fn a_section_the_encoder_rewrote_is_reused_only_for_the_same_section() {
+        let shells = Shells::default();
+        let first = module(1, None);
+        let made = shells.component(&first, "command", || {
+            Ok::<_, String>(encoded(&first, Rewrite::Exports))
+        });
+        assert_eq!(made.unwrap(), encoded(&first, Rewrite::Exports));
+        // Other code, the same exports: the shell's exports.
+        let second = module(2, None);
+        assert_eq!(
+            shells.component(&second, "command", never).unwrap(),
+            encoded(&second, Rewrite::Exports)
+        );
+        assert_eq!(shells.used(), 1);
+        // An encoder that rewrites the code: each module's code differs, so each is encoded.
         let shells = Shells::default();
         let mut calls = 0;
         for value in [1, 2, 3] {
             let module = module(value, None);
             let made = shells.component(&module, "command", || {
                 calls += 1;
-                Ok::<_, String>(encoded(&module, true))
+                Ok::<_, String>(encoded(&module, Rewrite::Code))
             });
-            assert_eq!(made.unwrap(), encoded(&module, true));
+            assert_eq!(made.unwrap(), encoded(&module, Rewrite::Code));
         }
         assert_eq!((calls, shells.used()), (3, 0));
     }

@@ -634,10 +634,9 @@ fn zigs_steps_run_directly_build_what_its_driver_builds() {
 }
 
 /// A program whose interface an earlier program had is made a component in that program's shell:
-/// byte for byte the component the encoder makes of it. Programs in C, C++ and Rust, of two
-/// interfaces in C and Rust (the second reading the clock or the arguments), compiled through
-/// the encoder every time and through the shells, in turn. (A Go module carries its build's id,
-/// a custom section that differs from build to build: each is encoded.)
+/// byte for byte the component the encoder makes of it. Programs in C, C++, Rust and Go (two
+/// interfaces in C and Rust: the second reads the clock or the arguments), compiled through the
+/// encoder every time and through the shells, in turn.
 #[test]
 fn a_component_made_in_a_shell_is_the_encoders_byte_for_byte() {
     let nonce = std::process::id();
@@ -669,6 +668,12 @@ fn a_component_made_in_a_shell_is_the_encoders_byte_for_byte() {
     };
     let rust_args =
         |n: u32| format!("fn main(){{println!(\"{{}} {n}\", std::env::args().count());}}\n");
+    let go = |n: u32| {
+        format!(
+            "package main\n\nimport \"fmt\"\n\nfunc main() {{\n\tvar a int\n\tfmt.Scan(&a)\n\t\
+             if a == {nonce}{n} {{\n\t\treturn\n\t}}\n\tfmt.Println(a)\n}}\n"
+        )
+    };
     let programs: Vec<(Language, String)> = vec![
         (Language::C, c(1)),
         (Language::C, c(2)),
@@ -680,6 +685,8 @@ fn a_component_made_in_a_shell_is_the_encoders_byte_for_byte() {
         (Language::Rust, rust(1)),
         (Language::Rust, rust_args(2)),
         (Language::Rust, rust(3)),
+        (Language::Go, go(1)),
+        (Language::Go, go(2)),
     ];
     let (encoder, encoder_dir) = toolchains("shells-encoder");
     let encoder = encoder.through_component_encoder();
@@ -696,8 +703,9 @@ fn a_component_made_in_a_shell_is_the_encoders_byte_for_byte() {
             "{language:?}: the shell's component differs from the encoder's for\n{source}"
         );
     }
-    // One shell per interface: C 3 of 5 (two interfaces), C++ 1 of 2, Rust 1 of 3 (two).
-    assert_eq!(shells.components_from_shells(), 3 + 1 + 1);
+    // One shell per interface: C 3 of 5 (two interfaces), C++ 1 of 2, Rust 1 of 3 (two), Go 1 of 2
+    // (the encoder renames its imports: the shell's imports are taken for the same imports).
+    assert_eq!(shells.components_from_shells(), 3 + 1 + 1 + 1);
     assert_eq!(encoder.components_from_shells(), 0);
     std::fs::remove_dir_all(encoder_dir).ok();
     std::fs::remove_dir_all(shells_dir).ok();
