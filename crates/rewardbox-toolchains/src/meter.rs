@@ -132,11 +132,7 @@ impl Reencode for Meter {
         &mut self,
         func: u32,
     ) -> Result<u32, wasm_encoder::reencode::Error<Self::Error>> {
-        Ok(if func >= self.imported_functions {
-            func + 1
-        } else {
-            func
-        })
+        Ok(moved_up(func, self.imported_functions))
     }
 
     fn parse_type_section(
@@ -186,16 +182,23 @@ impl Reencode for Meter {
                 wasmparser::Operator::RefFunc { function_index } => (REF_FUNC, function_index),
                 _ => return false,
             };
-            if index < imported {
+            let moved = moved_up(index, imported);
+            if moved == index {
                 return false;
             }
             out.push(opcode);
-            (index + 1).encode(out);
+            moved.encode(out);
             true
         })?;
         code.raw(&spliced);
         Ok(())
     }
+}
+
+/// Function `func`'s index once the meter's import is added after the module's `imported`
+/// functions: a defined function's moves up by one, an imported one's stays.
+fn moved_up(func: u32, imported: u32) -> u32 {
+    if func >= imported { func + 1 } else { func }
 }
 
 /// The opcodes of the instructions that name a function.

@@ -90,13 +90,11 @@ impl Shells {
             if shells.bytes + size > MAX_SHELL_BYTES {
                 *shells = ShellMap::default();
             }
-            if shells
-                .by_interface
-                .insert(interface, Arc::new(shell))
-                .is_none()
-            {
-                shells.bytes += size;
+            // A shell that served no longer (its rewritten sections differ) is replaced.
+            if let Some(replaced) = shells.by_interface.insert(interface, Arc::new(shell)) {
+                shells.bytes -= replaced.size();
             }
+            shells.bytes += size;
         }
         Ok(component)
     }
@@ -423,20 +421,28 @@ mod tests {
         panic!("encoded where a shell was due")
     }
 
-    #[test]
-    fn a_module_of_a_known_interface_is_put_in_its_shell() {
+    /// Shells whose first module (returning 1) the encoder encoded, rewriting what `rewrite`
+    /// says, and whose second (returning 2, the same interface) was put in the first's shell
+    /// without the encoder: each the encoder's component.
+    fn shell_of_the_first_serving_the_second(rewrite: Rewrite) -> Shells {
         let shells = Shells::default();
         let first = module(1, None);
         let made = shells.component(&first, "command", || {
-            Ok::<_, String>(encoded(&first, Rewrite::Nothing))
+            Ok::<_, String>(encoded(&first, rewrite))
         });
-        assert_eq!(made.unwrap(), encoded(&first, Rewrite::Nothing));
+        assert_eq!(made.unwrap(), encoded(&first, rewrite));
         let second = module(2, None);
         assert_eq!(
             shells.component(&second, "command", never).unwrap(),
-            encoded(&second, Rewrite::Nothing)
+            encoded(&second, rewrite)
         );
         assert_eq!(shells.used(), 1);
+        shells
+    }
+
+    #[test]
+    fn a_module_of_a_known_interface_is_put_in_its_shell() {
+        let shells = shell_of_the_first_serving_the_second(Rewrite::Nothing);
         // Another adapter, another custom section: another interface, encoded.
         let mut calls = 0;
         for (module, adapter) in [
@@ -474,19 +480,8 @@ mod tests {
     /// one the shell was made of; a module whose own differs is left to the encoder.
     #[test]
     fn a_section_the_encoder_rewrote_is_reused_only_for_the_same_section() {
-        let shells = Shells::default();
-        let first = module(1, None);
-        let made = shells.component(&first, "command", || {
-            Ok::<_, String>(encoded(&first, Rewrite::Exports))
-        });
-        assert_eq!(made.unwrap(), encoded(&first, Rewrite::Exports));
         // Other code, the same exports: the shell's exports.
-        let second = module(2, None);
-        assert_eq!(
-            shells.component(&second, "command", never).unwrap(),
-            encoded(&second, Rewrite::Exports)
-        );
-        assert_eq!(shells.used(), 1);
+        shell_of_the_first_serving_the_second(Rewrite::Exports);
         // An encoder that rewrites the code: each module's code differs, so each is encoded.
         let shells = Shells::default();
         let mut calls = 0;
