@@ -95,7 +95,7 @@ def trl_reward(
             for field, column in fields.items():
                 task[field] = _field_value(columns[column][i])
             tasks.append(task)
-        results = score_rows(scorer or default_scorer(), tasks)
+        results = score_groups(scorer or default_scorer(), tasks)
         out: List[Optional[float]] = []
         for i, r in enumerate(results):
             rows = r.get("results") or []
@@ -113,6 +113,43 @@ def trl_reward(
     reward_fn.__name__ = f"rewardbox_{verifier}"
     reward_fn.__qualname__ = reward_fn.__name__
     return reward_fn
+
+
+def score_groups(scorer: Scorer, tasks: List[dict]) -> List[dict]:
+    """Scores `tasks`, one row each (a trainer's batch, a completion per row), in one batch: rows
+    whose task fields but ``id`` are the same, the completions of one prompt, are scored as one
+    task's completions (the first row's id), so that a verifier's failure on one of them is the
+    completion's doing (0, not masked) where the verifier judges another (docs/guide/scoring.md,
+    "whose doing a verifier's failure is"). Returns one result line per row, in order, with the
+    row's own id and results; a row of an invalid task gets the task's ``invalid_task`` line."""
+    index: Dict[str, int] = {}
+    groups: List[dict] = []
+    where = []
+    for i, task in enumerate(tasks):
+        try:
+            key: Optional[str] = json.dumps(
+                {k: v for k, v in task.items() if k not in ("id", "completions")}, sort_keys=True
+            )
+        except (TypeError, ValueError):
+            key = None  # not JSON: scored alone, and refused there
+        g = index.get(key) if key is not None else None
+        if g is None:
+            g = len(groups)
+            groups.append(dict(task, completions=[]))
+            if key is not None:
+                index[key] = g
+        start = len(groups[g]["completions"])
+        groups[g]["completions"].extend(task.get("completions") or [])
+        where.append((g, start, len(groups[g]["completions"]) - start))
+    lines = score_rows(scorer, groups)
+    out = []
+    for task, (g, start, n) in zip(tasks, where):
+        line = lines[g]
+        if line.get("status") or not line.get("results"):
+            out.append(line)
+        else:
+            out.append(dict(line, id=task.get("id"), results=line["results"][start : start + n]))
+    return out
 
 
 def score_rows(scorer: Scorer, tasks: List[dict]) -> List[dict]:

@@ -9,15 +9,19 @@ In a verl config::
 verl loads that file as a module of its own (not as part of the package), so its imports are
 absolute; it passes keyword arguments of its own (``reward_router_address``, whatever is in
 ``custom_reward_function.reward_kwargs``), which are accepted and not used.
+
+With verl's batch reward manager (``reward_model.reward_manager: batch``), name
+``compute_score_batch`` instead: the whole batch is scored at once, in parallel, and the responses
+of one prompt are scored as one task's completions.
 """
 
 from __future__ import annotations
 
 import json
 import warnings
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
-from rewardbox.trl import default_scorer, score_rows
+from rewardbox.trl import default_scorer, score_groups
 
 #: Data sources graded by the ``math`` verifier (verl's usual math sets).
 MATH_SOURCES = (
@@ -84,6 +88,49 @@ def compute_score(
     The verifier is ``extra_info["verifier"]`` when given (its other task fields are read from
     ``extra_info`` too), else chosen from ``data_source`` (see ``verifier_for``).
     """
+    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+
+
+def compute_score_batch(
+    data_sources: Sequence[str],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Optional[Sequence[Optional[Dict[str, Any]]]] = None,
+    **_verl_kwargs: Any,
+) -> List[Dict[str, Any]]:
+    """Scores a whole batch of responses for verl's batch reward manager
+    (``reward_model.reward_manager=batch``, ``custom_reward_function.name: compute_score_batch``),
+    which passes these four lists by name: one dict per response, as ``compute_score`` answers.
+
+    The batch is scored at once, on every core, where ``compute_score`` is called once per
+    response. And the responses of one prompt (the same ``extra_info["index"]`` and fields) are
+    one task's completions: a verifier's failure on one of them is the response's doing (0, not
+    masked) where the verifier judges another (docs/guide/scoring.md).
+    """
+    n = len(solution_strs)
+    if extra_infos is None:
+        extra_infos = [None] * n
+    if not (len(data_sources) == len(ground_truths) == len(extra_infos) == n):
+        raise ValueError(
+            "data_sources, solution_strs, ground_truths and extra_infos must have one entry per response "
+            f"({len(data_sources)}, {n}, {len(ground_truths)}, {len(extra_infos)} given)"
+        )
+    answers: List[Optional[Dict[str, Any]]] = [None] * n
+    tasks, rows = [], []
+    for i in range(n):
+        task = _task(data_sources[i], solution_strs[i], ground_truths[i], extra_infos[i])
+        if isinstance(task, str):
+            answers[i] = _unscorable(task)
+        else:
+            tasks.append(task)
+            rows.append(i)
+    for i, line in zip(rows, score_groups(default_scorer(), tasks) if tasks else []):
+        answers[i] = _answer(line)
+    return answers
+
+
+def _task(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Dict[str, Any]]):
+    """The task of one response, or why its ground truth cannot be read."""
     extra = dict(extra_info or {})
     verifier = extra.pop("verifier", None) or verifier_for(data_source)
     task: Dict[str, Any] = {k: v for k, v in extra.items() if k not in _VERL_FIELDS}
@@ -94,8 +141,12 @@ def compute_score(
         elif "reference" not in task:
             task["reference"] = ground_truth
     except (ValueError, TypeError) as e:
-        return _unscorable(f"its ground_truth cannot be read: {e}")
-    line = score_rows(default_scorer(), [task])[0]
+        return f"its ground_truth cannot be read: {e}"
+    return task
+
+
+def _answer(line: Dict[str, Any]) -> Dict[str, Any]:
+    """verl's dict for one scored task line."""
     if line.get("status") or not line.get("results"):
         return _unscorable(str(line.get("detail", line.get("status"))))
     result = line["results"][0]

@@ -30,6 +30,17 @@ def test_trl_reward_returns_none_for_masked_results(scorer):
     assert reward_fn(prompts=["p"], completions=["1"], answer=["1"]) == [None]
 
 
+def test_trl_reward_scores_a_failure_the_completion_caused_where_the_verifier_judges_its_group(scorer):
+    # The verifier raises on text that is not a number: where it judges another completion of the
+    # same row fields (a group's sibling), the failure is the completion's doing: 0, trained on.
+    # Alone, or beside rows of other fields, nothing shows the verifier working: None (masked).
+    code = "def verify(task, completion):\n    return int(completion) == int(task['reference'])\n"
+    reward_fn = rewardbox.trl_reward(verifier="python", scorer=scorer, verifier_code=code)
+    rewards = reward_fn(prompts=["p1", "p1", "p2"], completions=["5", "four", "four"], answer=["4", "4", "7"])
+    assert rewards == [0.0, 0.0, None]
+    assert reward_fn(prompts=["p1"], completions=["four"], answer=["4"]) == [None]
+
+
 def test_trl_reward_names_a_missing_column(scorer):
     reward_fn = rewardbox.trl_reward(reference_column="answer", scorer=scorer)
     try:
@@ -151,3 +162,40 @@ def test_trl_code_reward_reads_tests_per_row_and_masks_a_bad_row(scorer):
     # A reference column for the others, with extra fields from columns by name.
     numeric = rewardbox.trl_reward(verifier="numeric", reference_column="solution", field_columns=["tolerance"], scorer=scorer)
     assert numeric(prompts=["p"], completions=["5.01"], solution=["5"], tolerance=[0.1]) == [1.0]
+
+
+def test_verl_batch_manager_scores_a_batch_as_compute_score_scores_each(scorer, monkeypatch):
+    # verl's batch reward manager passes four lists by name (numpy object arrays from its
+    # non_tensor_batch) and takes one score dict per response.
+    import numpy as np
+
+    from rewardbox.verl import compute_score_batch
+
+    monkeypatch.setattr(trl_module, "_DEFAULT_SCORER", scorer)
+    code = "def verify(task, completion):\n    return int(completion) == int(task['reference'])\n"
+    rows = [
+        ("openai/gsm8k", "The answer is $\\boxed{72}$", "72", {"index": 0, "split": "train"}),
+        ("openai/gsm8k", "The answer is $\\boxed{71}$", "72", {"index": 0, "split": "train"}),
+        ("apps", "x", "not json", {"index": 1}),
+        # One prompt's responses (index 2): the verifier judges "5", so its failure on "four" is
+        # the response's doing; index 3 (another ground truth) has no response the verifier
+        # judges: masked.
+        ("mine", "5", "4", {"index": 2, "verifier": "python", "verifier_code": code}),
+        ("mine", "four", "4", {"index": 2, "verifier": "python", "verifier_code": code}),
+        ("mine", "four", "7", {"index": 3, "verifier": "python", "verifier_code": code}),
+    ]
+    columns = [np.array([row[k] for row in rows], dtype=object) for k in range(4)]
+    answers = compute_score_batch(
+        data_sources=columns[0], solution_strs=list(columns[1]), ground_truths=columns[2], extra_infos=columns[3]
+    )
+    assert [(a["score"], a["masked"]) for a in answers] == [
+        (1.0, 0.0), (0.0, 0.0), (0.0, 1.0), (0.0, 0.0), (0.0, 0.0), (0.0, 1.0)
+    ]
+    for row, answer in zip(rows[:2], answers[:2]):
+        assert compute_score(*row) == answer
+    try:
+        compute_score_batch(data_sources=["a"], solution_strs=["1", "2"], ground_truths=["1"])
+    except ValueError as e:
+        assert "one entry per response" in str(e)
+    else:
+        raise AssertionError("expected ValueError")

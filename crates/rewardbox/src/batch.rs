@@ -169,7 +169,11 @@ impl Scorer {
             .map(|p| match p {
                 Prepared::Rejected(result) => result,
                 Prepared::Ready { task, line, .. } => {
-                    let mine: Vec<Judged> = judged.by_ref().take(task.completions.len()).collect();
+                    let mut mine: Vec<Judged> =
+                        judged.by_ref().take(task.completions.len()).collect();
+                    if task.solution.is_none() {
+                        put_to_the_other_completions(task, &mut mine);
+                    }
                     collect_task(task, line, mine)
                 }
             })
@@ -184,8 +188,9 @@ impl Scorer {
     /// of what the completion gave it. So when the task names a known-good `solution` and the
     /// verifier judges it without failing (with the same limits and seed; judged once per task
     /// and batch, in `solution_judged`), the failure is the completion's: a result of 0, not
-    /// masked. Otherwise (no solution, the completion is the solution, or the verifier fails on
-    /// the solution too) it is the verifier's: a masked `verifier_error`, as before.
+    /// masked. When the completion is the solution, or the verifier fails on the solution too,
+    /// it is the verifier's: a masked `verifier_error`. A task without a solution is decided
+    /// once its completions are judged, by its other completions (`put_to_the_other_completions`).
     fn whose_failure(
         &self,
         task: &Task,
@@ -219,20 +224,55 @@ impl Scorer {
         if !judges_solution {
             return Judged::VerifierFailed(failed);
         }
-        Judged::Result(CompletionResult {
-            score: 0.0,
-            passed: false,
-            status: Status::Ok,
-            detail: format!(
-                "scored 0, not masked: the verifier failed on this completion and judges the \
-                 task's solution without failing, so the completion caused it ({})",
-                failed.detail
-            ),
-            fuel: failed.fuel,
-            wall_us: failed.wall_us,
-            mask: false,
-            cases: Vec::new(),
+        Judged::Result(not_masked(
+            &failed,
+            "the verifier failed on this completion and judges the task's solution without \
+             failing, so the completion caused it",
+        ))
+    }
+}
+
+/// Decides whose doing a verifier's repeatable failure is in a task that names no `solution`:
+/// the task's other completions (a GRPO group's siblings) show whether the verifier works on it.
+/// When it reached a verdict on another completion of the task, whose text differs, with the same
+/// fields, limits and seed, then only the completion's text made it fail on this one: a result of
+/// 0, not masked. When it reached none (it failed on every completion, or there is only one),
+/// nothing shows the verifier working, and its failures stay masked. `judged` holds the task's
+/// judgements in its order, failures not yet turned into a 0 (the task has no solution).
+///
+/// Only the completions of one task count, never those of another task in the same batch, so a
+/// completion's result never depends on how tasks were batched (the CLI's workers score a task
+/// without a solution whole for the same reason).
+fn put_to_the_other_completions(task: &Task, judged: &mut [Judged]) {
+    let verdicts: Vec<usize> = (0..judged.len())
+        .filter(|&c| {
+            matches!(
+                judged[c],
+                Judged::Result(CompletionResult {
+                    status: Status::Ok,
+                    ..
+                })
+            )
         })
+        .collect();
+    for (judgement, completion) in judged.iter_mut().zip(&task.completions) {
+        let Judged::VerifierFailed(failed) = judgement else {
+            continue;
+        };
+        let Some(other) = verdicts
+            .iter()
+            .find(|&&o| task.completions[o] != *completion)
+        else {
+            continue;
+        };
+        *judgement = Judged::Result(not_masked(
+            failed,
+            &format!(
+                "the verifier failed on this completion and judges completion {} of the same \
+                 task without failing, so the completion caused it",
+                other + 1
+            ),
+        ));
     }
 }
 
@@ -269,4 +309,19 @@ fn rejected(error: TaskError, line: Option<usize>) -> TaskResult {
         None => error.message,
     };
     TaskResult::invalid(error.id, line, detail)
+}
+
+/// `failed` (a verifier's failure) as the completion's doing, for the reason `why`: a score of 0,
+/// `ok` and not masked, its detail saying why.
+fn not_masked(failed: &CompletionResult, why: &str) -> CompletionResult {
+    CompletionResult {
+        score: 0.0,
+        passed: false,
+        status: Status::Ok,
+        detail: format!("scored 0, not masked: {why} ({})", failed.detail),
+        fuel: failed.fuel,
+        wall_us: failed.wall_us,
+        mask: false,
+        cases: Vec::new(),
+    }
 }

@@ -112,7 +112,7 @@ impl Task {
             ));
         }
         // Read only when it is a string: a task whose `solution` is something else is scored as
-        // before, its verifier's failures masked.
+        // a task without one.
         let solution = fields
             .get("solution")
             .and_then(Value::as_str)

@@ -21,8 +21,9 @@ pub enum Judged {
     Result(CompletionResult),
     /// The verifier failed on this completion in a way it would repeat (an error it returned or
     /// raised, a malformed verdict, a trap, a limit other than the wall clock): a masked
-    /// `verifier_error`, unless the verifier judges the task's `solution` without failing, which
-    /// makes the failure the completion's doing (see [`crate::Scorer`]'s batches).
+    /// `verifier_error`, unless the verifier judges the task's `solution` (or, where the task
+    /// names none, another of the task's completions) without failing, which makes the failure
+    /// the completion's doing (see [`crate::Scorer`]'s batches).
     VerifierFailed(CompletionResult),
     /// The verifier says the task is malformed; the message names the field.
     InvalidTask(String),

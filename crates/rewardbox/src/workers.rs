@@ -329,15 +329,19 @@ struct Payload {
     task_id: Option<String>,
 }
 
-/// What the parent reads of a task line: its id and how many completions it has.
+/// What the parent reads of a task line: its id, how many completions it has, and its solution.
 #[derive(Deserialize)]
 struct TaskPeek {
     id: Option<String>,
     completions: Option<Vec<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    solution: Option<Value>,
 }
 
 /// Splits a task line with many completions into pieces of the same task with fewer; any other
-/// line (malformed ones included: the worker reports them) is one piece as it is.
+/// line (malformed ones included: the worker reports them) is one piece as it is. A task without
+/// a `solution` (a string) stays whole: its completions decide whose doing a verifier's failure
+/// on one of them is, so they are judged together (a piece would see only its own).
 fn split_task(text: &str, workers: usize) -> Vec<Payload> {
     let whole = |completions, task_id| {
         vec![Payload {
@@ -353,7 +357,7 @@ fn split_task(text: &str, workers: usize) -> Vec<Payload> {
         return whole(None, peek.id);
     };
     let piece = MIN_PIECE.max(count.div_ceil(workers.max(1) * 4));
-    if count <= piece {
+    if count <= piece || !peek.solution.as_ref().is_some_and(Value::is_string) {
         return whole(Some(count), peek.id);
     }
     let Ok(Value::Object(mut task)) = serde_json::from_str::<Value>(text) else {

@@ -155,9 +155,25 @@ fn worker_processes_and_threads_agree() {
             )
         })
         .collect();
-    input +=
-        &json!({"id": "large", "verifier": "math", "reference": "42", "completions": completions})
-            .to_string();
+    input += &json!({"id": "large", "verifier": "math", "reference": "42", "solution": "42",
+        "completions": completions})
+    .to_string();
+    input += "\n";
+    // A large task without a solution whose verifier fails on some completions: they score 0
+    // where it judges others of the task, the same whatever the workers or threads.
+    let numbers: Vec<String> = (0..40)
+        .map(|i| {
+            if i % 5 == 3 {
+                format!("n{i}")
+            } else {
+                i.to_string()
+            }
+        })
+        .collect();
+    input += &json!({"id": "large-failing", "verifier": "python",
+        "verifier_code": "def verify(task, completion):\n    return int(completion) == 4\n",
+        "completions": numbers})
+    .to_string();
     input += "\n";
     let scored = |mode: &[&str]| -> Vec<Value> {
         let mut child = rewardbox()
@@ -190,7 +206,17 @@ fn worker_processes_and_threads_agree() {
         input.lines().filter(|l| !l.trim().is_empty()).count()
     );
     assert_eq!(workers, threads);
-    let large = workers.last().unwrap()["results"].as_array().unwrap();
+    let failing = workers.last().unwrap()["results"].as_array().unwrap();
+    assert_eq!(failing.len(), 40);
+    for (i, r) in failing.iter().enumerate() {
+        let expected = if i == 4 { 1.0 } else { 0.0 };
+        assert_eq!(
+            (&r["status"], &r["score"]),
+            (&json!("ok"), &json!(expected)),
+            "completion {i}: {r}"
+        );
+    }
+    let large = workers[workers.len() - 2]["results"].as_array().unwrap();
     assert_eq!(large.len(), 70);
     for (i, r) in large.iter().enumerate() {
         assert_eq!(

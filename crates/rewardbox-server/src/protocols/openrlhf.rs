@@ -17,6 +17,7 @@ use axum::extract::State;
 use rewardbox::InputLine;
 use rewardbox::Status;
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 fn strings(body: &Value, name: &str) -> Result<Option<Vec<String>>, ApiError> {
@@ -81,35 +82,53 @@ pub async fn get_reward(
             "is missing: each query needs its reference answer (or task fields)",
         ));
     };
-    let lines: Vec<InputLine> = queries
-        .iter()
-        .enumerate()
-        .map(|(i, query)| {
-            let response = prompts
-                .as_ref()
-                .and_then(|p| query.strip_prefix(p[i].as_str()))
-                .unwrap_or(query);
-            let mut fields = fields_of(&labels[i], &state.options.reward_verifier);
-            fields.insert("id".into(), json!(i.to_string()));
-            fields.insert("completions".into(), json!([response]));
+    // Queries whose labels make the same task fields (the samples of one prompt) are one task's
+    // completions, so that a verifier's failure on one of them is the completion's doing where
+    // the verifier judges another (docs/guide/scoring.md). `place[i]`: query i's task and its
+    // completion there.
+    let mut task_of_fields: HashMap<String, usize> = HashMap::new();
+    let mut tasks: Vec<(usize, Map<String, Value>, Vec<Value>)> = Vec::new();
+    let mut place = Vec::with_capacity(queries.len());
+    for (i, query) in queries.iter().enumerate() {
+        let response = prompts
+            .as_ref()
+            .and_then(|p| query.strip_prefix(p[i].as_str()))
+            .unwrap_or(query);
+        let fields = fields_of(&labels[i], &state.options.reward_verifier);
+        let t = *task_of_fields
+            .entry(Value::Object(fields.clone()).to_string())
+            .or_insert_with(|| {
+                tasks.push((i, fields, Vec::new()));
+                tasks.len() - 1
+            });
+        place.push((t, tasks[t].2.len()));
+        tasks[t].2.push(json!(response));
+    }
+    let lines: Vec<InputLine> = tasks
+        .into_iter()
+        .map(|(first, mut fields, completions)| {
+            fields.insert("id".into(), json!(first.to_string()));
+            fields.insert("completions".into(), Value::Array(completions));
             InputLine {
-                number: i + 1,
+                number: first + 1,
                 text: Ok(Value::Object(fields).to_string()),
             }
         })
         .collect();
     let scoring = state.clone();
-    let results = blocking(move || scoring.scorer.score_lines(&lines)).await?;
-    state.metrics.completions(&results);
+    let task_results = blocking(move || scoring.scorer.score_lines(&lines)).await?;
+    state.metrics.completions(&task_results);
     let masked_reward = state.options.masked_reward;
-    let mut rewards = Vec::with_capacity(results.len());
-    let mut details = Vec::with_capacity(results.len());
-    let mut masked = Vec::with_capacity(results.len());
-    let mut passed = Vec::with_capacity(results.len());
-    let mut fuel = Vec::with_capacity(results.len());
+    let mut rewards = Vec::with_capacity(place.len());
+    let mut details = Vec::with_capacity(place.len());
+    let mut masked = Vec::with_capacity(place.len());
+    let mut passed = Vec::with_capacity(place.len());
+    let mut fuel = Vec::with_capacity(place.len());
     let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    for result in &results {
-        match result.results.first() {
+    // One answer per query: its completion's result, or its task's rejection.
+    for &(t, c) in &place {
+        let result = &task_results[t];
+        match result.results.get(c) {
             Some(r) if r.status == Status::Ok => {
                 rewards.push(r.score);
                 details.push(json!(""));

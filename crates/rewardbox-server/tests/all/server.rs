@@ -615,6 +615,23 @@ fn get_reward_answers_openrlhf() {
     }
     let (status, bad) = server.json("/get_reward", json!({"query": ["a"]}));
     assert_eq!((status, bad["field"].clone()), (400, json!("labels")));
+    // The samples of one prompt (the same label) are one task's completions: a verifier's failure
+    // on one is the completion's doing where the verifier judges another; a prompt of its own
+    // tells nothing of it.
+    let int_verifier = json!({"verifier": "python",
+        "verifier_code": "def verify(task, completion):\n    return int(completion) == 4\n"});
+    let (status, answer) = server.json(
+        "/get_reward",
+        json!({"query": ["5", "four", "four"],
+            "labels": [int_verifier, int_verifier, {"verifier": "python", "reference": "other",
+                "verifier_code": int_verifier["verifier_code"]}]}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["extra_logs"]["masked"],
+        json!([0.0, 0.0, 1.0]),
+        "{answer}"
+    );
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! fuel, memory or output on a flood, or returns a malformed score for a long answer fails because
 //! of what the completion gave it; were that a masked `verifier_error`, a policy could choose to be
 //! masked instead of scored 0. Where the task names its `solution` and the verifier judges it
-//! without failing, the failure is the completion's: 0, not masked. Where nothing can tell (no
-//! solution, or the verifier fails on the solution too), it stays the verifier's: masked.
+//! without failing, the failure is the completion's: 0, not masked. Where it names none, the
+//! task's other completions tell the same: a verdict on one of them makes the failure the
+//! completion's. Where nothing can tell (the verifier fails on the solution too, or on
+//! every completion), it stays the verifier's: masked.
 
 use crate::common;
 use rewardbox::Status;
@@ -69,12 +71,14 @@ fn task(id: &str, verifier: &str, failing: &str, fields: Value) -> Value {
     task
 }
 
-/// Each verifier's failure is the completion's where the task names its solution, and stays
-/// masked where it does not.
+/// Each verifier's failure is the completion's where the task names its solution, and where it
+/// names none but the verifier judges another of the task's completions; it stays masked where
+/// the verifier judges no completion of the task (it fails on all of them, or there is one).
 #[test]
 fn a_verifier_s_failure_on_what_a_completion_gave_it_is_the_completion_s_where_the_solution_tells()
 {
     let mut tasks = Vec::new();
+    let mut alone = Vec::new();
     for (i, (_, verifier, text, times)) in FAILING_ON_WHAT_THEY_ARE_GIVEN.iter().enumerate() {
         let failing = text.repeat(*times);
         tasks.push(task(
@@ -83,9 +87,29 @@ fn a_verifier_s_failure_on_what_a_completion_gave_it_is_the_completion_s_where_t
             &failing,
             json!({"solution": "4"}),
         ));
-        tasks.push(task(&format!("{i}/none"), verifier, &failing, json!({})));
+        tasks.push(task(
+            &format!("{i}/siblings"),
+            verifier,
+            &failing,
+            json!({}),
+        ));
+        alone.push(json!({"id": format!("{i}/alone"), "verifier": "python",
+            "verifier_code": verifier, "completions": [failing]}));
+        alone.push(
+            json!({"id": format!("{i}/all-failing"), "verifier": "python",
+            "verifier_code": verifier, "completions": [failing.clone(), failing.repeat(2)]}),
+        );
     }
     let results = common::score_tasks(&tasks);
+    let unjudged = common::score_tasks(&alone);
+    for (result, task) in unjudged.iter().zip(&alone) {
+        let id = task["id"].as_str().unwrap();
+        assert!(!result.results.is_empty(), "{id}: {result:?}");
+        for failing in &result.results {
+            assert_eq!(failing.status, Status::VerifierError, "{id}: {failing:?}");
+            assert!(failing.mask, "{id}: nothing shows the verifier working");
+        }
+    }
     for (result, task) in results.iter().zip(&tasks) {
         let id = task["id"].as_str().unwrap();
         let (what, _, _, _) = FAILING_ON_WHAT_THEY_ARE_GIVEN[id[..1].parse::<usize>().unwrap()];
@@ -113,15 +137,23 @@ fn a_verifier_s_failure_on_what_a_completion_gave_it_is_the_completion_s_where_t
                 failing.detail
             );
         } else {
-            assert_eq!(failing.status, Status::VerifierError, "{id} ({what})");
-            assert!(failing.mask, "{id} ({what})");
+            assert_eq!(failing.status, Status::Ok, "{id} ({what}): {failing:?}");
+            assert!(!failing.mask && failing.score == 0.0, "{id} ({what})");
+            assert!(
+                failing
+                    .detail
+                    .contains("judges completion 1 of the same task without failing"),
+                "{id} ({what}): the detail says why: {}",
+                failing.detail
+            );
         }
     }
 }
 
 /// A verifier that fails on the task's solution too is not shown to be working: its failures stay
-/// masked, the solution's own included. So do those of a task whose `solution` is not a string
-/// (it is not read), and a failure that is not the verifier's to repeat (the wall clock).
+/// masked, the solution's own included, whatever it makes of the other completions. So does a
+/// failure that is not the verifier's to repeat (the wall clock). A task whose `solution` is not a
+/// string is scored as one without (it is not read): its other completions decide.
 #[test]
 fn a_verifier_s_failure_stays_masked_where_the_solution_cannot_tell() {
     let fails_on_digits = "def verify(task, completion):\n    \
@@ -138,6 +170,8 @@ fn a_verifier_s_failure_stays_masked_where_the_solution_cannot_tell() {
             "solution": {"answer": "4"}, "completions": ["4", "four"]}),
         json!({"id": "wall-clock", "verifier": "python", "verifier_code": sleeps_on_long,
             "solution": "4", "limits": {"wall_ms": 1000}, "completions": ["4", "four"]}),
+        json!({"id": "wall-clock-siblings", "verifier": "python", "verifier_code": sleeps_on_long,
+            "limits": {"wall_ms": 1000}, "completions": ["4", "four"]}),
     ];
     let results = common::score_tasks(&tasks);
     let statuses = |i: usize| -> Vec<(Status, bool)> {
@@ -150,6 +184,31 @@ fn a_verifier_s_failure_stays_masked_where_the_solution_cannot_tell() {
     let masked = (Status::VerifierError, true);
     let scored = (Status::Ok, false);
     assert_eq!(statuses(0), [masked, masked, scored], "{:?}", results[0]);
-    assert_eq!(statuses(1), [scored, masked], "{:?}", results[1]);
+    assert_eq!(statuses(1), [scored, scored], "{:?}", results[1]);
+    assert_eq!(results[1].results[1].score, 0.0, "{:?}", results[1]);
     assert_eq!(statuses(2), [scored, masked], "{:?}", results[2]);
+    assert_eq!(statuses(3), [scored, masked], "{:?}", results[3]);
+}
+
+/// Only a task's own completions tell: another task in the same batch, even one with the same
+/// fields but its id (as trainers' adapters would send a group one completion per task), tells
+/// nothing, so a result never depends on what else was in the batch.
+#[test]
+fn another_task_in_the_batch_tells_nothing() {
+    let verifier = "def verify(task, completion):\n    return int(completion) == 4\n";
+    let tasks = [
+        json!({"id": "0", "verifier": "python", "verifier_code": verifier, "completions": ["5"]}),
+        json!({"id": "0", "verifier": "python", "verifier_code": verifier, "completions": ["four"]}),
+        json!({"id": "1", "verifier": "python", "verifier_code": verifier, "completions": ["four"]}),
+    ];
+    let results = common::score_tasks(&tasks);
+    assert_eq!(results[0].results[0].status, Status::Ok);
+    for alone in &results[1..] {
+        let r = &alone.results[0];
+        assert_eq!(
+            (r.status, r.mask),
+            (Status::VerifierError, true),
+            "{alone:?}"
+        );
+    }
 }

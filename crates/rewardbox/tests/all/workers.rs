@@ -44,12 +44,25 @@ fn task(id: &str, completions: &[&str]) -> String {
         .to_string()
 }
 
+/// A task that names its solution: its pieces may be scored apart.
+fn task_with_solution(id: &str, completions: &[&str]) -> String {
+    json!({"id": id, "verifier": "exact", "reference": "right", "solution": "right",
+        "completions": completions})
+    .to_string()
+}
+
+/// The workers that scored each completion of a result (the stand-in writes its pid as detail).
+fn workers_of(result: &TaskResult) -> std::collections::HashSet<&str> {
+    result.results.iter().map(|r| r.detail.as_str()).collect()
+}
+
 #[test]
 fn results_come_back_in_input_order_with_large_tasks_split_and_joined() {
     let mut input = String::new();
     let mut expected = Vec::new();
     for t in 0..40 {
-        // Every fifth task has 100 completions (split into pieces across workers), the rest 3.
+        // Every fifth task has 100 completions and a solution (split into pieces across
+        // workers), the rest 3.
         let n = if t % 5 == 0 { 100 } else { 3 };
         let completions: Vec<String> = (0..n)
             .map(|c| {
@@ -61,7 +74,7 @@ fn results_come_back_in_input_order_with_large_tasks_split_and_joined() {
             })
             .collect();
         let refs: Vec<&str> = completions.iter().map(String::as_str).collect();
-        input += &task(&format!("t{t}"), &refs);
+        input += &task_with_solution(&format!("t{t}"), &refs);
         input += "\n";
         expected.push((format!("t{t}"), completions));
     }
@@ -76,17 +89,38 @@ fn results_come_back_in_input_order_with_large_tasks_split_and_joined() {
         }
     }
     // The large tasks really were spread over more than one worker.
-    let pids: std::collections::HashSet<&str> = results[0]
-        .results
-        .iter()
-        .map(|r| r.detail.as_str())
-        .collect();
+    let pids = workers_of(&results[0]);
     assert!(
         pids.len() > 1,
         "a 100-completion task stayed on one worker: {pids:?}"
     );
     assert_eq!(summary.tasks, 40);
     assert_eq!(summary.completions, 8 * 100 + 32 * 3);
+}
+
+/// A task without a solution is scored whole, however many completions it has: its completions
+/// decide whose doing a verifier's failure on one of them is, so one worker judges them together.
+#[test]
+fn a_large_task_without_a_solution_stays_on_one_worker() {
+    let completions: Vec<String> = (0..100).map(|c| format!("wrong {c}")).collect();
+    let refs: Vec<&str> = completions.iter().map(String::as_str).collect();
+    let input = format!(
+        "{}\n{}\n",
+        task("whole", &refs),
+        task_with_solution("split", &refs)
+    );
+    let (results, _) = score(input.as_bytes(), 3).expect("scored");
+    assert_eq!(results[0].results.len(), 100);
+    assert_eq!(
+        workers_of(&results[0]).len(),
+        1,
+        "{:?}",
+        workers_of(&results[0])
+    );
+    assert!(
+        workers_of(&results[1]).len() > 1,
+        "the task with a solution is split"
+    );
 }
 
 #[test]
