@@ -122,8 +122,13 @@ class RayScorer:
         return [result for batch in results for result in batch]
 
     def score_group(self, task, completions):
-        """Scores ``completions`` for one task on the pool; one result dict per completion."""
-        chunk = max(1, self.batch_size)
+        """Scores ``completions`` for one task on the pool; one result dict per completion.
+
+        A task with a ``solution`` (a string) is spread over the actors in pieces of
+        ``batch_size`` completions. One without is scored whole, on one actor's threads: its
+        completions decide whose doing a verifier's failure on one of them is (docs/guide/scoring.md),
+        so they are judged together, and a result does not depend on ``batch_size``."""
+        chunk = max(1, self.batch_size) if isinstance(task.get("solution"), str) else max(1, len(completions))
         tasks = [dict(task, id=str(task.get("id", "group")), completions=completions[i:i + chunk])
                  for i in range(0, len(completions), chunk)]
         return [r for result in self.score(tasks) for r in result["results"]]

@@ -58,3 +58,19 @@ def test_an_actor_killed_mid_batch_loses_nothing(cluster, cache_dir):
         assert [r["id"] for r in results] == ["t%d" % i for i in range(60)]
         assert all(r["results"][0]["score"] == 1.0 for r in results)
         assert pool.actors[0] is not killed[0], "a fresh actor took the dead one's place"
+
+
+def test_a_group_without_a_solution_is_judged_whole(cluster, cache_dir):
+    # The verifier raises on "four": beside the completions it judges, that is the completion's
+    # doing (0, not masked), wherever the pieces of batch_size would have cut the group.
+    task = {"id": "g", "verifier": "python",
+            "verifier_code": "def verify(task, completion):\n    return int(completion) == 4\n"}
+    # Pieces of 4 would leave "four" alone in the third.
+    completions = [str(i) for i in range(8)] + ["four"]
+    with RayScorer(actors=2, batch_size=4, cache_dir=cache_dir) as pool:
+        results = pool.score_group(task, completions)
+        assert len(results) == 9
+        assert [r["score"] for r in results] == [float(i == 4) for i in range(9)]
+        assert results[8]["status"] == "ok" and not results[8].get("mask"), results[8]
+        split = pool.score_group(dict(task, solution="4"), completions)
+        assert [r["status"] for r in split] == [r["status"] for r in results]
