@@ -207,19 +207,15 @@ impl Scorer {
             return Judged::VerifierFailed(failed);
         }
         let judges_solution = *solution_judged.get_or_init(|| {
-            matches!(
-                verifier.judge(
+            verifier
+                .judge(
                     self.engine(),
                     &task.verifier_input,
                     solution,
                     limits,
                     self.options.seed,
-                ),
-                Judged::Result(CompletionResult {
-                    status: Status::Ok,
-                    ..
-                })
-            )
+                )
+                .is_verdict()
         });
         if !judges_solution {
             return Judged::VerifierFailed(failed);
@@ -245,15 +241,7 @@ impl Scorer {
 /// without a solution whole for the same reason).
 fn put_to_the_other_completions(task: &Task, judged: &mut [Judged]) {
     let verdicts: Vec<usize> = (0..judged.len())
-        .filter(|&c| {
-            matches!(
-                judged[c],
-                Judged::Result(CompletionResult {
-                    status: Status::Ok,
-                    ..
-                })
-            )
-        })
+        .filter(|&c| judged[c].is_verdict())
         .collect();
     for (judgement, completion) in judged.iter_mut().zip(&task.completions) {
         let Judged::VerifierFailed(failed) = judgement else {

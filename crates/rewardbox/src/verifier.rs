@@ -30,6 +30,17 @@ pub enum Judged {
 }
 
 impl Judged {
+    /// Whether the verifier reached a verdict (`ok`, whatever its score).
+    pub(crate) fn is_verdict(&self) -> bool {
+        matches!(
+            self,
+            Judged::Result(CompletionResult {
+                status: Status::Ok,
+                ..
+            })
+        )
+    }
+
     /// A failure of the verifier (`result`, a masked `verifier_error`): one it would repeat on
     /// the same completion ([`Judged::VerifierFailed`]), or one it would not ([`Judged::Result`]).
     fn failure(result: CompletionResult, repeats: bool) -> Judged {

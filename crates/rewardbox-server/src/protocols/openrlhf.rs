@@ -96,7 +96,7 @@ pub async fn get_reward(
             .unwrap_or(query);
         let fields = fields_of(&labels[i], &state.options.reward_verifier);
         let t = *task_of_fields
-            .entry(Value::Object(fields.clone()).to_string())
+            .entry(serde_json::to_string(&fields).expect("a JSON object serializes"))
             .or_insert_with(|| {
                 tasks.push((i, fields, Vec::new()));
                 tasks.len() - 1
